@@ -1,0 +1,125 @@
+// Diagnostics in clang's layout:
+//
+//   kernel.tl:3:7: error: unexpected '@'
+//   x = 1 @ 2
+//         ^~
+//
+// Errors are counted, never fatal here: callers decide whether to go on.
+// Colour only when the stream is a terminal and NO_COLOR is unset.
+#include "tlc/Support.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void tl_diag_init(TlDiag *d, FILE *out) {
+  memset(d, 0, sizeof *d);
+  d->out = out;
+  const char *nc = getenv("NO_COLOR");
+  d->color = isatty(fileno(out)) && !(nc && *nc);
+  d->max_errors = 20;
+}
+
+bool tl_diag_too_many(const TlDiag *d) {
+  return d->max_errors > 0 && d->nerrors >= d->max_errors;
+}
+
+static const char *sev_name(TlSeverity s) {
+  return s == TL_SEV_ERROR ? "error" : s == TL_SEV_WARNING ? "warning" : "note";
+}
+
+static const char *sev_color(TlSeverity s) {
+  return s == TL_SEV_ERROR ? "\x1b[1;31m" : s == TL_SEV_WARNING ? "\x1b[1;35m" : "\x1b[1;36m";
+}
+
+// Prints the source line holding loc and a caret (with ~ under the rest of
+// the token) below it.
+static void print_excerpt(TlDiag *d, TlLoc loc) {
+  const char *text = loc.src->text;
+  const char *p = text;
+  for (int line = 1; line < loc.line && *p; p++)
+    if (*p == '\n')
+      line++;
+  const char *end = p;
+  while (*end && *end != '\n')
+    end++;
+  if (end > p && end[-1] == '\r')
+    end--;
+  int width = (int)(end - p);
+  if (width > 400) // very long lines: show a window around the column
+    width = 400;
+  fprintf(d->out, "%.*s\n", width, p);
+  int col = loc.col < 1 ? 1 : loc.col;
+  for (int i = 1; i < col && i <= width; i++)
+    fputc(p[i - 1] == '\t' ? '\t' : ' ', d->out);
+  if (d->color)
+    fputs("\x1b[1;32m", d->out);
+  fputc('^', d->out);
+  for (int i = 1; i < loc.len && col + i <= width; i++)
+    fputc('~', d->out);
+  if (d->color)
+    fputs("\x1b[0m", d->out);
+  fputc('\n', d->out);
+}
+
+void tl_vdiag(TlDiag *d, TlSeverity sev, TlLoc loc, const char *fmt, va_list ap) {
+  if (sev == TL_SEV_WARNING && d->werror)
+    sev = TL_SEV_ERROR;
+  if (sev == TL_SEV_WARNING && d->warnings_off)
+    return;
+  if (sev == TL_SEV_ERROR) {
+    if (tl_diag_too_many(d))
+      return;
+    d->nerrors++;
+  } else if (sev == TL_SEV_WARNING) {
+    d->nwarnings++;
+  }
+  if (d->color)
+    fputs("\x1b[1m", d->out);
+  if (loc.src)
+    fprintf(d->out, "%s:%d:%d: ", loc.src->name, loc.line, loc.col);
+  else
+    fputs("tlc: ", d->out);
+  if (d->color)
+    fputs(sev_color(sev), d->out);
+  fprintf(d->out, "%s: ", sev_name(sev));
+  if (d->color)
+    fputs("\x1b[0m\x1b[1m", d->out);
+  vfprintf(d->out, fmt, ap);
+  if (d->color)
+    fputs("\x1b[0m", d->out);
+  fputc('\n', d->out);
+  if (loc.src && loc.line > 0)
+    print_excerpt(d, loc);
+  if (sev == TL_SEV_ERROR && tl_diag_too_many(d))
+    fprintf(d->out, "tlc: fatal error: too many errors emitted, stopping now\n");
+}
+
+void tl_error(TlDiag *d, TlLoc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  tl_vdiag(d, TL_SEV_ERROR, loc, fmt, ap);
+  va_end(ap);
+}
+
+void tl_warning(TlDiag *d, TlLoc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  tl_vdiag(d, TL_SEV_WARNING, loc, fmt, ap);
+  va_end(ap);
+}
+
+void tl_note(TlDiag *d, TlLoc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  tl_vdiag(d, TL_SEV_NOTE, loc, fmt, ap);
+  va_end(ap);
+}
+
+void tl_error_noloc(TlDiag *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  TlLoc none = {0};
+  tl_vdiag(d, TL_SEV_ERROR, none, fmt, ap);
+  va_end(ap);
+}

@@ -1,0 +1,13 @@
+// tlc's command line: subcommands go to their tools, everything else to the
+// compiler driver (lib/Driver/Driver.c).
+#include <string.h>
+
+#include "tlc/Explain.h"
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "explain-partition") == 0)
+    return tl_explain_partition_main(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "explain-pipeline") == 0)
+    return tl_explain_pipeline_main(argc - 1, argv + 1);
+  return 2;
+}
