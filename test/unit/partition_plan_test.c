@@ -1,0 +1,234 @@
+// Unit test for lib/Analysis/PartitionPlan.c: the closed-form partition plan
+// must agree point for point with a naive reference (the seed model's
+// formula evaluated on every point), and must be a bijection between the
+// iteration space and the accepted (thread < T, slot < slots) pairs.
+//
+// Exhaustive over 1-, 2- and 3-deep nests with extents 1..16 and V in
+// {1,2,4,8,16}; 1- and 2-deep nests try every thread count 1..130, 3-deep
+// nests a sample of thread counts (see kThreads3) so the test stays well
+// under a minute on two cores. Also: huge nests, overflow, invalid args.
+#include "tlc/PartitionPlan.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      if (++failures <= 20) {                                                                      \
+        fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond);                         \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        fputc('\n', stderr);                                                                       \
+      }                                                                                            \
+    }                                                                                              \
+  } while (0)
+
+static const int64_t kVectors[] = {1, 2, 4, 8, 16};
+// Thread counts for 3-deep nests: every small count, plus the counts around
+// the warp and block sizes where off-by-one bugs in % and / would show.
+static const int64_t kThreads3[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,  12,  13,  14,
+                                    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,  26,  27,  28,
+                                    29, 30, 31, 32, 33, 63, 64, 65, 127, 128, 129, 130};
+
+static void describe(char *s, size_t n, int ndims, const int64_t *ext, int64_t t, int64_t v) {
+  int w = snprintf(s, n, "extents");
+  for (int k = 0; k < ndims; k++)
+    w += snprintf(s + w, n - (size_t)w, " %" PRId64, ext[k]);
+  snprintf(s + w, n - (size_t)w, " threads %" PRId64 " vector %" PRId64, t, v);
+}
+
+// One nest: walk every point in row-major order (an odometer, independent of
+// tl_partition_unflatten) and compare against the seed's formula.
+static void check_nest(int ndims, const int64_t *ext, int64_t T, int64_t V) {
+  char what[128];
+  TlPartitionPlan p;
+  char err[160] = "";
+  if (!tl_partition_plan_default(&p, ndims, ext, T, V, err, sizeof err)) {
+    describe(what, sizeof what, ndims, ext, T, V);
+    CHECK(false, "%s: plan rejected: %s", what, err);
+    return;
+  }
+  int64_t idx[TL_MAX_NEST] = {0}, back[TL_MAX_NEST];
+  bool used[130] = {false};
+  int64_t npoints = 0, max_step = -1, max_access = -1;
+  for (;;) {
+    // Reference: the seed model's formula, evaluated directly.
+    int64_t flat = 0;
+    for (int k = 0; k < ndims; k++)
+      flat = flat * ext[k] + idx[k];
+    int64_t access = flat / V;
+    int64_t ref_thread = access % T;
+    int64_t ref_slot = (access / T) * V + flat % V;
+
+    int64_t thread, slot;
+    tl_partition_point(&p, idx, &thread, &slot);
+    if (thread != ref_thread || slot != ref_slot || thread < 0 || thread >= T || slot < 0 ||
+        slot >= p.slots || tl_partition_flatten(&p, idx) != flat) {
+      describe(what, sizeof what, ndims, ext, T, V);
+      CHECK(false, "%s: point flat %" PRId64 " -> (%" PRId64 ", %" PRId64 "), want (%" PRId64
+                   ", %" PRId64 ") within slots %" PRId64,
+            what, flat, thread, slot, ref_thread, ref_slot, p.slots);
+      return;
+    }
+    // inverse(forward(x)) == x also proves forward is injective, so no two
+    // points share a (thread, slot) pair.
+    bool ok = tl_partition_inverse(&p, thread, slot, back);
+    if (!ok || memcmp(back, idx, sizeof(int64_t) * (size_t)ndims) != 0) {
+      describe(what, sizeof what, ndims, ext, T, V);
+      CHECK(false, "%s: inverse(%" PRId64 ", %" PRId64 ") does not return flat %" PRId64, what,
+            thread, slot, flat);
+      return;
+    }
+    if (T <= 130)
+      used[ref_thread] = true;
+    if (access / T > max_step)
+      max_step = access / T;
+    if (access > max_access)
+      max_access = access;
+    npoints++;
+    int k = ndims - 1;
+    while (k >= 0 && ++idx[k] == ext[k])
+      idx[k--] = 0;
+    if (k < 0)
+      break;
+  }
+
+  // The summary fields, recomputed from what the walk saw.
+  int64_t nused = 0;
+  for (int t = 0; t < 130; t++)
+    nused += used[t];
+  int64_t steps = max_step + 1;
+  bool guard = T * steps * V != npoints;
+  if (p.total != npoints || p.accesses != max_access + 1 || p.steps != steps ||
+      p.slots != steps * V || p.threads_used != nused || p.guard != guard) {
+    describe(what, sizeof what, ndims, ext, T, V);
+    CHECK(false, "%s: summary total %" PRId64 " accesses %" PRId64 " steps %" PRId64
+                 " slots %" PRId64 " threads_used %" PRId64 " guard %d",
+          what, p.total, p.accesses, p.steps, p.slots, p.threads_used, p.guard);
+  }
+
+  // Surjectivity: the images of all points are accepted pairs; if inverse
+  // accepts exactly `total` pairs, those are all of them, so every accepted
+  // pair maps back to the point inverse names.
+  int64_t accepted = 0;
+  for (int64_t t = 0; t < T; t++)
+    for (int64_t s = 0; s < p.slots; s++)
+      accepted += tl_partition_inverse(&p, t, s, back);
+  // Pairs just outside the grid are rejected.
+  accepted += tl_partition_inverse(&p, T, 0, back) + tl_partition_inverse(&p, 0, p.slots, back) +
+              tl_partition_inverse(&p, -1, 0, back) + tl_partition_inverse(&p, 0, -1, back);
+  if (accepted != npoints) {
+    describe(what, sizeof what, ndims, ext, T, V);
+    CHECK(false, "%s: inverse accepts %" PRId64 " pairs, want %" PRId64, what, accepted,
+          npoints);
+  }
+}
+
+static void test_exhaustive(void) {
+  int64_t ext[3];
+  for (int v = 0; v < 5; v++) {
+    for (int64_t T = 1; T <= 130; T++) {
+      for (ext[0] = 1; ext[0] <= 16; ext[0]++) {
+        check_nest(1, ext, T, kVectors[v]);
+        for (ext[1] = 1; ext[1] <= 16; ext[1]++)
+          check_nest(2, ext, T, kVectors[v]);
+      }
+    }
+    for (size_t ti = 0; ti < sizeof kThreads3 / sizeof kThreads3[0]; ti++)
+      for (ext[0] = 1; ext[0] <= 16; ext[0]++)
+        for (ext[1] = 1; ext[1] <= 16; ext[1]++)
+          for (ext[2] = 1; ext[2] <= 16; ext[2]++)
+            check_nest(3, ext, kThreads3[ti], kVectors[v]);
+  }
+}
+
+// 2^40 points: planning and point queries are closed form, so this is
+// instant; round-trip a spread of sample points and corner pairs.
+static void test_huge(void) {
+  const int64_t ext[2] = {INT64_C(1) << 20, INT64_C(1) << 20};
+  TlPartitionPlan p;
+  char err[160];
+  CHECK(tl_partition_plan_default(&p, 2, ext, 128, 8, err, sizeof err), "huge plan: %s", err);
+  CHECK(p.total == INT64_C(1) << 40, "total %" PRId64, p.total);
+  CHECK(p.accesses == INT64_C(1) << 37, "accesses %" PRId64, p.accesses);
+  CHECK(p.steps == INT64_C(1) << 30, "steps %" PRId64, p.steps);
+  CHECK(p.slots == INT64_C(1) << 33, "slots %" PRId64, p.slots);
+  CHECK(p.threads_used == 128 && !p.guard, "threads_used %" PRId64 " guard %d", p.threads_used,
+        p.guard);
+  uint64_t x = 0x9E3779B97F4A7C15u;
+  for (int i = 0; i < 100000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17; // xorshift64
+    int64_t flat = (int64_t)(x % (uint64_t)p.total);
+    if (i == 0)
+      flat = 0;
+    if (i == 1)
+      flat = p.total - 1;
+    int64_t idx[2], back[2], thread, slot;
+    tl_partition_unflatten(&p, flat, idx);
+    CHECK(tl_partition_flatten(&p, idx) == flat, "flatten(unflatten(%" PRId64 "))", flat);
+    tl_partition_point(&p, idx, &thread, &slot);
+    CHECK(thread == (flat / 8) % 128 && slot == (flat / 8 / 128) * 8 + flat % 8,
+          "huge point %" PRId64, flat);
+    CHECK(tl_partition_inverse(&p, thread, slot, back) && back[0] == idx[0] && back[1] == idx[1],
+          "huge inverse of %" PRId64, flat);
+  }
+  // A guarded huge plan: the last thread's last slots fall off the end.
+  const int64_t odd[3] = {1 << 20, 1 << 20, 3};
+  CHECK(tl_partition_plan_default(&p, 3, odd, 100, 16, err, sizeof err), "odd plan: %s", err);
+  CHECK(p.guard, "3 * 2^40 points on 100x16 needs a guard");
+  int64_t idx[3];
+  CHECK(!tl_partition_inverse(&p, 99, p.slots - 1, idx), "pair past the end accepted");
+  // Near the int64 limit: nothing inside the inverse may overflow.
+  const int64_t big[1] = {INT64_MAX};
+  CHECK(tl_partition_plan_default(&p, 1, big, INT64_C(1) << 62, 4, err, sizeof err),
+        "INT64_MAX plan: %s", err);
+  CHECK(!tl_partition_inverse(&p, (INT64_C(1) << 62) - 1, p.slots - 1, idx),
+        "overflowing pair accepted");
+  CHECK(tl_partition_inverse(&p, 0, 0, idx) && idx[0] == 0, "first pair of INT64_MAX plan");
+}
+
+static void expect_reject(int ndims, const int64_t *ext, int64_t T, int64_t V, const char *want) {
+  TlPartitionPlan p;
+  char err[160] = "";
+  bool ok = tl_partition_plan_default(&p, ndims, ext, T, V, err, sizeof err);
+  CHECK(!ok, "plan accepted, want '%s'", want);
+  CHECK(strstr(err, want) != NULL, "error '%s' does not mention '%s'", err, want);
+}
+
+static void test_rejects(void) {
+  const int64_t two32[2] = {INT64_C(1) << 32, INT64_C(1) << 32};
+  expect_reject(2, two32, 128, 8, "overflows int64");
+  const int64_t three[3] = {INT64_C(1) << 21, INT64_C(1) << 21, INT64_C(1) << 21};
+  expect_reject(3, three, 1, 1, "overflows int64");
+  const int64_t ok2[2] = {4, 4}, zero[2] = {4, 0}, neg[1] = {-3};
+  expect_reject(2, ok2, 0, 8, "threads must be >= 1");
+  expect_reject(2, ok2, -1, 8, "threads must be >= 1");
+  expect_reject(2, ok2, 4, 0, "vector must be >= 1");
+  expect_reject(2, zero, 4, 2, "extent 1 must be >= 1");
+  expect_reject(1, neg, 4, 2, "extent 0 must be >= 1");
+  const int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  expect_reject(9, nine, 4, 2, "1 to 8 dimensions");
+  expect_reject(0, nine, 4, 2, "1 to 8 dimensions");
+  // A NULL error buffer is allowed.
+  TlPartitionPlan p;
+  CHECK(!tl_partition_plan_default(&p, 2, ok2, 0, 8, NULL, 0), "NULL err buffer");
+  // The tiny 4x4/4/2 plan, by hand.
+  CHECK(tl_partition_plan_default(&p, 2, ok2, 4, 2, NULL, 0), "4x4 plan");
+  CHECK(p.accesses == 8 && p.steps == 2 && p.slots == 4 && p.threads_used == 4 && !p.guard,
+        "4x4/4/2 summary");
+}
+
+int main(void) {
+  test_rejects();
+  test_huge();
+  test_exhaustive();
+  if (failures) {
+    fprintf(stderr, "partition_plan_test: %d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("partition_plan_test: ok\n");
+  return 0;
+}
