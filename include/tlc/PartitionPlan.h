@@ -50,4 +50,9 @@ void tl_partition_point(const TlPartitionPlan *p, const int64_t *index, int64_t 
 // when that pair is outside the space (the guard of the emitted code).
 bool tl_partition_inverse(const TlPartitionPlan *p, int64_t thread, int64_t slot, int64_t *index);
 
+// How many iteration points `thread` owns (0 when thread >= threads_used).
+// A thread's points sit in slots 0..count-1 in increasing flat order, so
+// its first points are tl_partition_inverse(p, thread, 0), (.., 1), ...
+int64_t tl_partition_thread_count(const TlPartitionPlan *p, int64_t thread);
+
 #endif

@@ -105,3 +105,14 @@ bool tl_partition_inverse(const TlPartitionPlan *p, int64_t thread, int64_t slot
   tl_partition_unflatten(p, flat, index);
   return true;
 }
+
+int64_t tl_partition_thread_count(const TlPartitionPlan *p, int64_t thread) {
+  if (thread < 0 || thread >= p->threads_used)
+    return 0;
+  // The thread's accesses are thread, thread + T, ...; all are V points wide
+  // except the space's last access, which may be short.
+  int64_t naccess = (p->accesses - 1 - thread) / p->threads + 1;
+  int64_t last = thread + (naccess - 1) * p->threads;
+  int64_t tail = p->total - last * p->vector;
+  return (naccess - 1) * p->vector + (tail < p->vector ? tail : p->vector);
+}

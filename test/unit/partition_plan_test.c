@@ -52,7 +52,7 @@ static void check_nest(int ndims, const int64_t *ext, int64_t T, int64_t V) {
     return;
   }
   int64_t idx[TL_MAX_NEST] = {0}, back[TL_MAX_NEST];
-  bool used[130] = {false};
+  int64_t owned[130] = {0};
   int64_t npoints = 0, max_step = -1, max_access = -1;
   for (;;) {
     // Reference: the seed model's formula, evaluated directly.
@@ -82,8 +82,7 @@ static void check_nest(int ndims, const int64_t *ext, int64_t T, int64_t V) {
             thread, slot, flat);
       return;
     }
-    if (T <= 130)
-      used[ref_thread] = true;
+    owned[ref_thread]++;
     if (access / T > max_step)
       max_step = access / T;
     if (access > max_access)
@@ -98,8 +97,14 @@ static void check_nest(int ndims, const int64_t *ext, int64_t T, int64_t V) {
 
   // The summary fields, recomputed from what the walk saw.
   int64_t nused = 0;
-  for (int t = 0; t < 130; t++)
-    nused += used[t];
+  for (int64_t t = 0; t < T; t++) {
+    nused += owned[t] > 0;
+    if (tl_partition_thread_count(&p, t) != owned[t]) {
+      describe(what, sizeof what, ndims, ext, T, V);
+      CHECK(false, "%s: thread %" PRId64 " owns %" PRId64 " points, count says %" PRId64, what, t,
+            owned[t], tl_partition_thread_count(&p, t));
+    }
+  }
   int64_t steps = max_step + 1;
   bool guard = T * steps * V != npoints;
   if (p.total != npoints || p.accesses != max_access + 1 || p.steps != steps ||
@@ -113,10 +118,20 @@ static void check_nest(int ndims, const int64_t *ext, int64_t T, int64_t V) {
   // Surjectivity: the images of all points are accepted pairs; if inverse
   // accepts exactly `total` pairs, those are all of them, so every accepted
   // pair maps back to the point inverse names.
+  // Each thread's accepted slots are the prefix 0..count-1.
   int64_t accepted = 0;
-  for (int64_t t = 0; t < T; t++)
-    for (int64_t s = 0; s < p.slots; s++)
-      accepted += tl_partition_inverse(&p, t, s, back);
+  for (int64_t t = 0; t < T; t++) {
+    for (int64_t s = 0; s < p.slots; s++) {
+      bool in = tl_partition_inverse(&p, t, s, back);
+      accepted += in;
+      if (in != (s < owned[t])) {
+        describe(what, sizeof what, ndims, ext, T, V);
+        CHECK(false, "%s: thread %" PRId64 " slot %" PRId64 " accepted=%d but owns %" PRId64, what,
+              t, s, in, owned[t]);
+        return;
+      }
+    }
+  }
   // Pairs just outside the grid are rejected.
   accepted += tl_partition_inverse(&p, T, 0, back) + tl_partition_inverse(&p, 0, p.slots, back) +
               tl_partition_inverse(&p, -1, 0, back) + tl_partition_inverse(&p, 0, -1, back);
@@ -158,6 +173,8 @@ static void test_huge(void) {
   CHECK(p.slots == INT64_C(1) << 33, "slots %" PRId64, p.slots);
   CHECK(p.threads_used == 128 && !p.guard, "threads_used %" PRId64 " guard %d", p.threads_used,
         p.guard);
+  CHECK(tl_partition_thread_count(&p, 127) == p.slots && tl_partition_thread_count(&p, 128) == 0,
+        "huge thread count %" PRId64, tl_partition_thread_count(&p, 127));
   uint64_t x = 0x9E3779B97F4A7C15u;
   for (int i = 0; i < 100000; i++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17; // xorshift64
@@ -181,6 +198,14 @@ static void test_huge(void) {
   CHECK(p.guard, "3 * 2^40 points on 100x16 needs a guard");
   int64_t idx[3];
   CHECK(!tl_partition_inverse(&p, 99, p.slots - 1, idx), "pair past the end accepted");
+  // accesses % 100 == 8: threads 0..7 own one access (16 points) more.
+  CHECK(tl_partition_thread_count(&p, 7) == p.slots &&
+            tl_partition_thread_count(&p, 8) == p.slots - 16,
+        "huge thread counts %" PRId64 " %" PRId64, tl_partition_thread_count(&p, 7),
+        tl_partition_thread_count(&p, 8));
+  CHECK(tl_partition_inverse(&p, 8, p.slots - 17, idx) &&
+            !tl_partition_inverse(&p, 8, p.slots - 16, idx),
+        "thread 8's last slot");
   // Near the int64 limit: nothing inside the inverse may overflow.
   const int64_t big[1] = {INT64_MAX};
   CHECK(tl_partition_plan_default(&p, 1, big, INT64_C(1) << 62, 4, err, sizeof err),
