@@ -39,4 +39,26 @@ double tl_pipe_copy_utilization(const TlPipeTimeline *t);
 // 1 + ceil(latency / max(compute, 1)).
 int64_t tl_pipe_required_depth(const TlPipeModel *m);
 
+// Largest iteration count tl_pipe_simulate and tl_pipe_simulate_prefix accept.
+#define TL_PIPE_MAX_ITERATIONS INT64_C(10000000)
+
+// The whole-schedule numbers of one simulation (what a summary row prints).
+typedef struct TlPipeSummary {
+  int stages;
+  int64_t makespan;
+  double issue_interval, compute_interval, compute_utilization, copy_utilization;
+} TlPipeSummary;
+
+void tl_pipe_summarize(const TlPipeTimeline *t, TlPipeSummary *s);
+// Simulates all m->iterations but keeps only the first `keep` of them in t
+// (t->model.iterations = min(keep, m->iterations)); s describes the whole
+// schedule. A greedy schedule never looks ahead, so t is exactly the
+// schedule of the shorter loop. Memory is O(keep + min(stages, iterations)),
+// which lets a 10^7-iteration table print without 10^7-entry arrays.
+bool tl_pipe_simulate_prefix(TlArena *a, const TlPipeModel *m, int stages, int64_t keep,
+                             TlPipeTimeline *t, TlPipeSummary *s, char *err, size_t errlen);
+// a / b for a, b >= 0, b > 0, rounded once to the nearest double (ties to
+// even), like Python's int / int; the tables depend on that last bit.
+double tl_pipe_ratio(int64_t a, int64_t b);
+
 #endif
