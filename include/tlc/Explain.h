@@ -20,6 +20,17 @@ void tl_explain_partition_compare(TlBuf *out, int64_t threads, int64_t vector, T
 int tl_explain_partition_main(int argc, char **argv);
 
 /* lib/Explain/ExplainPipeline.c */
+// Renders the schedules of model m for each of the `nstages` stage counts (in
+// that order; the table also prints the seed's summary over sorted({1} u
+// stages)). The table format is seed 002's output; yaml lists every
+// iteration (at most TL_EXPLAIN_PIPELINE_YAML_MAX); svg draws one Gantt chart
+// per stage count. `title` (may be NULL) names where the model comes from.
+// False, with a one-line reason in err and nothing appended, on an invalid
+// model, a stage count < 1, or cycle counts that overflow.
+bool tl_explain_pipeline_render(TlBuf *out, const TlPipeModel *m, const int *stages, int nstages,
+                                TlExplainFormat f, const char *title, char *err, size_t errlen);
+#define TL_EXPLAIN_PIPELINE_YAML_MAX INT64_C(1000000)
+// `tlc explain-pipeline ARGS...` (argv[0] is "explain-pipeline"). Returns the exit status.
 int tl_explain_pipeline_main(int argc, char **argv);
 
 /* lib/Driver/ExplainFile.c: the FILE.tl modes of the explain tools; they
