@@ -23,6 +23,11 @@ typedef struct TlTarget {
   double dram_bandwidth_gbs;        // GB/s, whole chip
   int64_t dram_latency_cycles;      // global load latency
   double tensor_flops_per_cycle_sm; // dense fp16/bf16 mma.sync flops per SM per cycle
+  // Added with lib/Target/Target.c:
+  double wgmma_flops_per_cycle_sm; // dense fp16/bf16 wgmma flops per SM per cycle (0: no wgmma)
+  int64_t shared_per_sm_bytes;     // shared memory of one SM, shared by its resident blocks
+  const char *description;         // "NVIDIA H200 SXM 141GB (GH100)"
+  const char *path;                // the file the description was read from
 } TlTarget;
 
 // Loads targets/<name>.yaml. Search order: $TLC_TARGETS_DIR, the directory

@@ -41,7 +41,8 @@ bool tl_partition_plan_default(TlPartitionPlan *p, int ndims, const int64_t *ext
   int64_t total = 1;
   for (int k = 0; k < ndims; k++) {
     if (extents[k] < 1)
-      return fail(err, errlen, "extent %d must be >= 1, got %lld", k, (long long)extents[k]);
+      return fail(err, errlen, "extents must be >= 1, got %lld for dimension %d",
+                  (long long)extents[k], k);
     if (tl_mul_overflows(total, extents[k], &total))
       return fail(err, errlen, "the iteration space (product of the extents) overflows int64");
     p->extents[k] = extents[k];

@@ -1,3 +1,769 @@
-// placeholder until the explain-partition tool lands
+// `tlc explain-partition`: shows how TileLang's default loop partition maps
+// a T.Parallel nest onto threads and per-thread slots.
+//
+// The table format reproduces the seed model (loop_mapping.py) byte for byte
+// for spaces of up to 4096 points and summarises bigger ones; yaml (libyaml's
+// emitter) lists every point; svg draws the space as a grid coloured by
+// thread. Everything comes from the closed-form plan in
+// lib/Analysis/PartitionPlan.c, so time and output stay bounded however big
+// the space is: only printed rows and drawn cells are ever computed.
 #include "tlc/Explain.h"
-int tl_explain_partition_main(int argc, char **argv) { (void)argc; (void)argv; return 2; }
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+enum {
+  TABLE_MAX_ROWS = 4096, // the seed prints every point; we do up to this many
+  TABLE_HEAD = 32,       // rows kept before and after the "... omitted" line
+  TABLE_TAIL = 8,
+  OWNED_SHOWN = 8,  // points listed per thread in "by thread", as in the seed
+  TUPLE_MAX = 256,  // str() of an 8-deep int64 tuple fits easily
+  SVG_MAX = 64,     // cells drawn per side
+  SVG_CELL_W = 52,
+  SVG_CELL_H = 30,
+  SVG_MARGIN = 16,
+  SVG_LEGEND_MAX = 16, // swatches in the legend
+};
+#define YAML_MAX_POINTS INT64_C(1000000)
+
+// The seed's --compare shapes: the same 64 points, nested differently.
+static const int64_t kShapes[][3] = {{64, 0, 0}, {32, 2, 0}, {8, 8, 0}, {2, 32, 0}, {4, 4, 4}};
+static const int kShapeDims[] = {1, 2, 2, 2, 3};
+enum { NSHAPES = sizeof kShapeDims / sizeof kShapeDims[0] };
+
+// Python's str(tuple): "(0, 1)", and "(5,)" for a single element.
+static const char *tuple_str(char *s, const int64_t *v, int n) {
+  int w = snprintf(s, TUPLE_MAX, "(");
+  for (int k = 0; k < n; k++)
+    w += snprintf(s + w, TUPLE_MAX - (size_t)w, k ? ", %" PRId64 : "%" PRId64, v[k]);
+  snprintf(s + w, TUPLE_MAX - (size_t)w, n == 1 ? ",)" : ")");
+  return s;
+}
+
+static void point_at(const TlPartitionPlan *p, int64_t flat, int64_t *idx, int64_t *thread,
+                     int64_t *slot) {
+  tl_partition_unflatten(p, flat, idx);
+  tl_partition_point(p, idx, thread, slot);
+}
+
+// A thread's k-th point. Its points fill slots 0..count-1 in flat order
+// (PartitionPlan.h), so "the first n points" is the inverse of slots 0..n-1.
+static void owned_point(const TlPartitionPlan *p, int64_t thread, int64_t k, int64_t *idx) {
+  bool ok = tl_partition_inverse(p, thread, k, idx);
+  TL_ASSERT("explain-partition", ok);
+}
+
+/* ---- table: the seed's text ---- */
+
+static void table_row(TlBuf *b, const TlPartitionPlan *p, int64_t flat) {
+  int64_t idx[TL_MAX_NEST], thread, slot;
+  char s[TUPLE_MAX];
+  point_at(p, flat, idx, &thread, &slot);
+  tl_buf_printf(b, "  %-14s %4" PRId64 "  %6" PRId64 "  %4" PRId64 "\n", tuple_str(s, idx, p->ndims),
+                flat, thread, slot);
+}
+
+static void table_owned(TlBuf *b, const TlPartitionPlan *p, int64_t thread) {
+  int64_t n = tl_partition_thread_count(p, thread), idx[TL_MAX_NEST];
+  char s[TUPLE_MAX];
+  // The seed prints "thread   1: " (trailing blank) for a thread with no points.
+  tl_buf_printf(b, "  thread %3" PRId64 ": ", thread);
+  for (int64_t k = 0; k < n && k < OWNED_SHOWN; k++) {
+    owned_point(p, thread, k, idx);
+    tl_buf_printf(b, "%s%s@%" PRId64, k ? ", " : "", tuple_str(s, idx, p->ndims), k);
+  }
+  if (n > OWNED_SHOWN)
+    tl_buf_printf(b, " ... (+%" PRId64 ")", n - OWNED_SHOWN);
+  tl_buf_putc(b, '\n');
+}
+
+static void table_render(TlBuf *b, const TlPartitionPlan *p, const char *title) {
+  char s[TUPLE_MAX];
+  if (title)
+    tl_buf_printf(b, "%s\n", title);
+  tl_buf_printf(b, "T.Parallel%s  threads=%" PRId64 "  vector_size=%" PRId64 "\n",
+                tuple_str(s, p->extents, p->ndims), p->threads, p->vector);
+  // Python's int / int is correctly rounded; long double holds any int64
+  // exactly, so only the final rounding to double is left before %g.
+  double per = (double)((long double)p->total / (long double)p->threads);
+  tl_buf_printf(b, "iteration points = %" PRId64 ";  points per thread = %g\n", p->total, per);
+  tl_buf_puts(b, "\niteration point -> (thread, per-thread slot)\n");
+  tl_buf_printf(b, "  %-14s %4s  %6s  %4s\n", "index", "flat", "thread", "slot");
+  if (p->total <= TABLE_MAX_ROWS) {
+    for (int64_t flat = 0; flat < p->total; flat++)
+      table_row(b, p, flat);
+  } else {
+    for (int64_t flat = 0; flat < TABLE_HEAD; flat++)
+      table_row(b, p, flat);
+    tl_buf_printf(b, "  ... (%" PRId64 " rows omitted)\n", p->total - TABLE_HEAD - TABLE_TAIL);
+    for (int64_t flat = p->total - TABLE_TAIL; flat < p->total; flat++)
+      table_row(b, p, flat);
+  }
+  // The seed shows the first, second and last owning thread; owners are
+  // always threads 0..threads_used-1, and with one owner thread 1 is empty.
+  tl_buf_puts(b, "\nby thread (which points each thread owns)\n");
+  table_owned(b, p, 0);
+  table_owned(b, p, 1);
+  table_owned(b, p, p->threads_used - 1);
+  tl_buf_puts(b, "\ninterpretation\n"
+                 "  * the innermost `vector_size` iterations share a lane-set  -> vectorize\n"
+                 "  * the next axis is the thread index                        -> coalesce\n"
+                 "  * whatever is left becomes a per-thread serial loop        -> replicate\n");
+}
+
+static void shape_plan(TlPartitionPlan *p, int i, int64_t threads, int64_t vector) {
+  bool ok = tl_partition_plan_default(p, kShapeDims[i], kShapes[i], threads, vector, NULL, 0);
+  TL_ASSERT("explain-partition compare (threads and vector must be >= 1)", ok);
+}
+
+static void compare_table(TlBuf *b, int64_t threads, int64_t vector) {
+  tl_buf_printf(b,
+                "Same total work, different nest shapes (threads=%" PRId64 ", vector=%" PRId64
+                "):\n\n"
+                "The *count* per thread is identical; what changes is which index\n"
+                "lands on which thread, because the nest is flattened row-major.\n\n",
+                threads, vector);
+  for (int i = 0; i < NSHAPES; i++) {
+    TlPartitionPlan p;
+    char s[TUPLE_MAX];
+    int64_t idx[TL_MAX_NEST];
+    shape_plan(&p, i, threads, vector);
+    tl_buf_printf(b, "  T.Parallel%-14s total=%-4" PRId64 " threads=%-3" PRId64
+                  " per-thread=%" PRId64 "\n",
+                  tuple_str(s, p.extents, p.ndims), p.total, p.threads_used, p.total / threads);
+    for (int64_t t = 0; t < 2; t++) {
+      int64_t n = tl_partition_thread_count(&p, t);
+      tl_buf_printf(b, "      thread %" PRId64 " owns ", t);
+      // The seed crashes here when thread 1 owns nothing; we say so.
+      if (n == 0)
+        tl_buf_puts(b, "no points");
+      for (int64_t k = 0; k < n && k < 4; k++) {
+        owned_point(&p, t, k, idx);
+        tl_buf_printf(b, "%s%s", k ? ", " : "", tuple_str(s, idx, p.ndims));
+      }
+      tl_buf_puts(b, n ? " ...\n" : "\n");
+    }
+  }
+  tl_buf_puts(b, "\nSo the *shape of the nest* is not cosmetic: it decides which logical\n"
+                 "index each thread reads, i.e. whether the load coalesces.\n\n"
+                 "When the total iteration count is below `threads`, some threads get no\n"
+                 "work at all: the plan replicates and the codegen adds a guard.\n\n");
+}
+
+/* ---- yaml: libyaml's emitter writing into the buffer ---- */
+
+static int yaml_sink(void *data, unsigned char *bytes, size_t size) {
+  tl_buf_write((TlBuf *)data, (const char *)bytes, size);
+  return 1;
+}
+
+static void y_emit(yaml_emitter_t *em, yaml_event_t *ev) {
+  // Only a malformed event sequence can fail (the sink cannot): our bug.
+  if (!yaml_emitter_emit(em, ev))
+    TL_UNREACHABLE("explain-partition yaml", em->problem ? em->problem : "emitter failed");
+}
+
+static void y_str(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style) {
+  yaml_event_t ev;
+  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, -1, 1, 1, style);
+  y_emit(em, &ev);
+}
+
+static void y_int(yaml_emitter_t *em, int64_t v) {
+  char s[24];
+  snprintf(s, sizeof s, "%" PRId64, v);
+  y_str(em, s, YAML_PLAIN_SCALAR_STYLE);
+}
+
+static void y_key_int(yaml_emitter_t *em, const char *key, int64_t v) {
+  y_str(em, key, YAML_PLAIN_SCALAR_STYLE);
+  y_int(em, v);
+}
+
+static void y_seq(yaml_emitter_t *em, bool flow) {
+  yaml_event_t ev;
+  yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+                                       flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+  y_emit(em, &ev);
+}
+
+static void y_map(yaml_emitter_t *em, bool flow) {
+  yaml_event_t ev;
+  yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+                                      flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+  y_emit(em, &ev);
+}
+
+static void y_seq_end(yaml_emitter_t *em) {
+  yaml_event_t ev;
+  yaml_sequence_end_event_initialize(&ev);
+  y_emit(em, &ev);
+}
+
+static void y_map_end(yaml_emitter_t *em) {
+  yaml_event_t ev;
+  yaml_mapping_end_event_initialize(&ev);
+  y_emit(em, &ev);
+}
+
+static void y_ints(yaml_emitter_t *em, const int64_t *v, int n) {
+  y_seq(em, true);
+  for (int k = 0; k < n; k++)
+    y_int(em, v[k]);
+  y_seq_end(em);
+}
+
+// Opens a stream and an implicit document holding one block mapping.
+static void y_begin(yaml_emitter_t *em, TlBuf *out) {
+  yaml_event_t ev;
+  if (!yaml_emitter_initialize(em))
+    tl_fatal_oom();
+  yaml_emitter_set_output(em, yaml_sink, out);
+  yaml_emitter_set_width(em, -1); // one point per line, however long
+  yaml_emitter_set_unicode(em, 1);
+  yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+  y_emit(em, &ev);
+  yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+  y_emit(em, &ev);
+  y_map(em, false);
+}
+
+static void y_finish(yaml_emitter_t *em) {
+  yaml_event_t ev;
+  y_map_end(em);
+  yaml_document_end_event_initialize(&ev, 1);
+  y_emit(em, &ev);
+  yaml_stream_end_event_initialize(&ev);
+  y_emit(em, &ev);
+  yaml_emitter_delete(em);
+}
+
+static void yaml_summary(yaml_emitter_t *em, const TlPartitionPlan *p) {
+  y_str(em, "extents", YAML_PLAIN_SCALAR_STYLE);
+  y_ints(em, p->extents, p->ndims);
+  y_key_int(em, "total", p->total);
+  y_key_int(em, "accesses", p->accesses);
+  y_key_int(em, "steps", p->steps);
+  y_key_int(em, "slots", p->slots);
+  y_key_int(em, "threads_used", p->threads_used);
+  y_str(em, "guard", YAML_PLAIN_SCALAR_STYLE);
+  y_str(em, p->guard ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
+}
+
+static void yaml_render(TlBuf *out, const TlPartitionPlan *p, const char *title) {
+  yaml_emitter_t em;
+  y_begin(&em, out);
+  if (title) {
+    y_str(&em, "title", YAML_PLAIN_SCALAR_STYLE);
+    y_str(&em, title, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+  }
+  y_key_int(&em, "threads", p->threads);
+  y_key_int(&em, "vector", p->vector);
+  yaml_summary(&em, p);
+  // The command line refuses bigger spaces; a library caller still gets a
+  // well-formed summary rather than gigabytes of points.
+  if (p->total > YAML_MAX_POINTS) {
+    y_key_int(&em, "points_omitted", p->total);
+    y_finish(&em);
+    return;
+  }
+  y_str(&em, "points", YAML_PLAIN_SCALAR_STYLE);
+  y_seq(&em, false);
+  for (int64_t flat = 0; flat < p->total; flat++) {
+    int64_t idx[TL_MAX_NEST], thread, slot;
+    point_at(p, flat, idx, &thread, &slot);
+    y_map(&em, true);
+    y_str(&em, "index", YAML_PLAIN_SCALAR_STYLE);
+    y_ints(&em, idx, p->ndims);
+    y_key_int(&em, "flat", flat);
+    y_key_int(&em, "thread", thread);
+    y_key_int(&em, "slot", slot);
+    y_map_end(&em);
+  }
+  y_seq_end(&em);
+  y_finish(&em);
+}
+
+static void compare_yaml(TlBuf *out, int64_t threads, int64_t vector) {
+  yaml_emitter_t em;
+  y_begin(&em, out);
+  y_key_int(&em, "threads", threads);
+  y_key_int(&em, "vector", vector);
+  y_str(&em, "shapes", YAML_PLAIN_SCALAR_STYLE);
+  y_seq(&em, false);
+  for (int i = 0; i < NSHAPES; i++) {
+    TlPartitionPlan p;
+    shape_plan(&p, i, threads, vector);
+    y_map(&em, false);
+    yaml_summary(&em, &p);
+    y_key_int(&em, "per_thread", p.total / threads);
+    // Ownership: how many points threads 0 and 1 own, and their first four.
+    y_str(&em, "owners", YAML_PLAIN_SCALAR_STYLE);
+    y_seq(&em, false);
+    for (int64_t t = 0; t < 2; t++) {
+      int64_t n = tl_partition_thread_count(&p, t), idx[TL_MAX_NEST];
+      y_map(&em, true);
+      y_key_int(&em, "thread", t);
+      y_key_int(&em, "points", n);
+      y_str(&em, "first", YAML_PLAIN_SCALAR_STYLE);
+      y_seq(&em, true);
+      for (int64_t k = 0; k < n && k < 4; k++) {
+        owned_point(&p, t, k, idx);
+        y_ints(&em, idx, p.ndims);
+      }
+      y_seq_end(&em);
+      y_map_end(&em);
+    }
+    y_seq_end(&em);
+    y_map_end(&em);
+  }
+  y_seq_end(&em);
+  y_finish(&em);
+}
+
+/* ---- svg: the space as a grid, one cell per point, coloured by thread ---- */
+
+static void xml_text(TlBuf *b, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '&': tl_buf_puts(b, "&amp;"); break;
+    case '<': tl_buf_puts(b, "&lt;"); break;
+    case '>': tl_buf_puts(b, "&gt;"); break;
+    case '"': tl_buf_puts(b, "&quot;"); break;
+    case '\'': tl_buf_puts(b, "&apos;"); break;
+    default:
+      // Control characters are not allowed in XML 1.0 text.
+      tl_buf_putc(b, (unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? '?' : *s);
+    }
+  }
+}
+
+// Neighbouring threads get far-apart hues (a golden-angle-like step), and
+// the light fill keeps the dark labels readable.
+static void svg_fill(TlBuf *b, int64_t thread) {
+  tl_buf_printf(b, "hsl(%d,70%%,82%%)", (int)(thread % 360 * 137 % 360));
+}
+
+// One line of text; widens *width to fit it (monospace glyphs are about
+// 0.62 em wide, bold a little more).
+static void svg_line(TlBuf *b, int x, int y, int size, const char *weight, const char *text,
+                     int *width) {
+  tl_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" font-weight=\"%s\">", x, y, size,
+                weight);
+  xml_text(b, text);
+  tl_buf_puts(b, "</text>\n");
+  int right = x + (int)strlen(text) * size * 2 / 3 + SVG_MARGIN;
+  *width = *width > right ? *width : right;
+}
+
+// A row's label: its leading indices, "3" for a 2-D nest, "(1, 2)" deeper.
+static const char *row_label(char *s, const TlPartitionPlan *p, int64_t row) {
+  int64_t idx[TL_MAX_NEST];
+  tl_partition_unflatten(p, row * p->extents[p->ndims - 1], idx);
+  if (p->ndims == 2) {
+    snprintf(s, TUPLE_MAX, "%" PRId64, idx[0]);
+    return s;
+  }
+  return tuple_str(s, idx, p->ndims - 1);
+}
+
+// Draws one plan at vertical offset y: heading, summary, the grid (rows =
+// leading dims flattened, columns = the last dim; at most SVG_MAX of each)
+// and a legend. Returns the y below it and widens *width as needed.
+static int svg_section(TlBuf *b, const TlPartitionPlan *p, const char *heading, int y,
+                       int *width) {
+  int64_t cols = p->extents[p->ndims - 1], rows = p->total / cols;
+  int shown_c = cols < SVG_MAX ? (int)cols : SVG_MAX, shown_r = rows < SVG_MAX ? (int)rows : SVG_MAX;
+  char s[TUPLE_MAX], line[512];
+  int64_t idx[TL_MAX_NEST], thread, slot;
+
+  svg_line(b, SVG_MARGIN, y += 18, 15, "bold", heading, width);
+  snprintf(line, sizeof line,
+           "%" PRId64 " points; threads used: %" PRId64 " of %" PRId64 "; %" PRId64
+           " slots per thread (%" PRId64 " steps x vector %" PRId64 "); %s",
+           p->total, p->threads_used, p->threads, p->slots, p->steps, p->vector,
+           p->guard ? "needs a guard" : "no guard");
+  svg_line(b, SVG_MARGIN, y += 18, 11, "normal", line, width);
+  if (shown_c < cols || shown_r < rows) {
+    snprintf(line, sizeof line,
+             "truncated: showing the top-left %d x %d cells of %" PRId64 " x %" PRId64, shown_r,
+             shown_c, rows, cols);
+    svg_line(b, SVG_MARGIN, y += 16, 11, "normal", line, width);
+  }
+
+  // Row labels are the leading indices; 1-D nests have a single, unlabelled row.
+  int label_w = 0;
+  for (int r = 0; p->ndims > 1 && r < shown_r; r++) {
+    int len = (int)strlen(row_label(s, p, r));
+    label_w = len * 6 + 8 > label_w ? len * 6 + 8 : label_w;
+  }
+  int x0 = SVG_MARGIN + label_w, y0 = y + 22;
+  for (int c = 0; c < shown_c; c++)
+    tl_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\">%d</text>\n",
+                  x0 + c * SVG_CELL_W + SVG_CELL_W / 2, y0 - 4, c);
+  for (int r = 0; r < shown_r; r++) {
+    int cy = y0 + r * SVG_CELL_H;
+    if (p->ndims > 1)
+      tl_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"end\">%s</text>\n",
+                    x0 - 4, cy + SVG_CELL_H / 2 + 3, row_label(s, p, r));
+    for (int c = 0; c < shown_c; c++) {
+      int64_t flat = (int64_t)r * cols + c;
+      int cx = x0 + c * SVG_CELL_W;
+      point_at(p, flat, idx, &thread, &slot);
+      tl_buf_printf(b, "<g><title>%s flat %" PRId64 ": thread %" PRId64 ", slot %" PRId64
+                    "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
+                    tuple_str(s, idx, p->ndims), flat, thread, slot, cx, cy, SVG_CELL_W,
+                    SVG_CELL_H);
+      svg_fill(b, thread);
+      tl_buf_printf(b, "\" stroke=\"#ffffff\"/>"
+                    "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">t%" PRId64
+                    "</text><text x=\"%d\" y=\"%d\" font-size=\"8\" text-anchor=\"middle\" "
+                    "fill=\"#444444\">s%" PRId64 "</text></g>\n",
+                    cx + SVG_CELL_W / 2, cy + 13, thread, cx + SVG_CELL_W / 2, cy + 24, slot);
+    }
+  }
+  y = y0 + shown_r * SVG_CELL_H;
+  int right = x0 + shown_c * SVG_CELL_W + SVG_MARGIN;
+
+  // Legend: one swatch per owning thread, up to SVG_LEGEND_MAX.
+  int64_t nswatch = p->threads_used < SVG_LEGEND_MAX ? p->threads_used : SVG_LEGEND_MAX;
+  y += 22;
+  tl_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">threads:</text>\n", SVG_MARGIN, y);
+  int lx = SVG_MARGIN + 64;
+  for (int64_t t = 0; t < nswatch; t++, lx += 44) {
+    tl_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"", lx, y - 10);
+    svg_fill(b, t);
+    tl_buf_printf(b, "\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">t%" PRId64 "</text>\n", lx + 15,
+                  y, t);
+  }
+  if (p->threads_used > nswatch)
+    tl_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">... %" PRId64
+                  " more (hue = thread * 137 mod 360)</text>\n",
+                  lx, y, p->threads_used - nswatch);
+  if (p->threads_used > nswatch)
+    right = right > lx + 260 ? right : lx + 260;
+  right = right > lx ? right : lx;
+  *width = *width > right ? *width : right;
+  return y + 12;
+}
+
+static void svg_document(TlBuf *out, const char *title, const TlBuf *body, int width, int height) {
+  tl_buf_printf(out,
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                "viewBox=\"0 0 %d %d\" font-family=\"monospace\">\n<title>",
+                width, height, width, height);
+  xml_text(out, title);
+  tl_buf_printf(out, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
+                height);
+  if (body->len)
+    tl_buf_write(out, body->data, body->len);
+  tl_buf_puts(out, "</svg>\n");
+}
+
+static void svg_render(TlBuf *out, const TlPartitionPlan *p, const char *title) {
+  char s[TUPLE_MAX], heading[TUPLE_MAX + 64];
+  snprintf(heading, sizeof heading, "T.Parallel%s  threads=%" PRId64 "  vector_size=%" PRId64,
+           tuple_str(s, p->extents, p->ndims), p->threads, p->vector);
+  TlBuf body;
+  tl_buf_init(&body, out->arena);
+  int width = 0, y = SVG_MARGIN / 2;
+  if (title)
+    svg_line(&body, SVG_MARGIN, y += 18, 13, "normal", title, &width);
+  y = svg_section(&body, p, heading, y, &width);
+  svg_document(out, title ? title : heading, &body, width, y + SVG_MARGIN);
+}
+
+static void compare_svg(TlBuf *out, int64_t threads, int64_t vector) {
+  char s[TUPLE_MAX], heading[TUPLE_MAX + 64];
+  snprintf(heading, sizeof heading,
+           "Same total work, different nest shapes (threads=%" PRId64 ", vector=%" PRId64 ")",
+           threads, vector);
+  TlBuf body;
+  tl_buf_init(&body, out->arena);
+  int width = 0, y = SVG_MARGIN / 2;
+  svg_line(&body, SVG_MARGIN, y += 20, 16, "bold", heading, &width);
+  for (int i = 0; i < NSHAPES; i++) {
+    TlPartitionPlan p;
+    shape_plan(&p, i, threads, vector);
+    char sub[TUPLE_MAX + 16];
+    snprintf(sub, sizeof sub, "T.Parallel%s", tuple_str(s, p.extents, p.ndims));
+    y = svg_section(&body, &p, sub, y + 12, &width);
+  }
+  svg_document(out, heading, &body, width, y + SVG_MARGIN);
+}
+
+void tl_explain_partition_render(TlBuf *out, const TlPartitionPlan *p, TlExplainFormat f,
+                                 const char *title) {
+  switch (f) {
+  case TL_EXPLAIN_TABLE: table_render(out, p, title); return;
+  case TL_EXPLAIN_YAML: yaml_render(out, p, title); return;
+  case TL_EXPLAIN_SVG: svg_render(out, p, title); return;
+  }
+  TL_UNREACHABLE("explain-partition", "unknown format");
+}
+
+void tl_explain_partition_compare(TlBuf *out, int64_t threads, int64_t vector, TlExplainFormat f) {
+  switch (f) {
+  case TL_EXPLAIN_TABLE: compare_table(out, threads, vector); return;
+  case TL_EXPLAIN_YAML: compare_yaml(out, threads, vector); return;
+  case TL_EXPLAIN_SVG: compare_svg(out, threads, vector); return;
+  }
+  TL_UNREACHABLE("explain-partition", "unknown format");
+}
+
+/* ---- the command line ---- */
+
+typedef struct Args {
+  int ndims;
+  int64_t extents[TL_MAX_NEST];
+  int64_t threads, vector, line;
+  bool has_extents, has_threads, has_vector, has_line, compare;
+  TlExplainFormat format;
+  const char *out_path, *file;
+} Args;
+
+static const char kUsage[] =
+    "usage: tlc explain-partition [--extents E0 [E1 ...]] [--threads T] [--vector V]\n"
+    "                             [--format table|yaml|svg] [--compare] [-o FILE]\n"
+    "       tlc explain-partition FILE.tl [--line N] [--format table|yaml|svg] [-o FILE]\n"
+    "\n"
+    "Shows how TileLang's default loop partition maps a T.Parallel nest onto threads:\n"
+    "  flat = row-major index, thread = (flat / V) % T, slot = (flat / V / T) * V + flat % V\n"
+    "\n"
+    "  --extents E0 [E1 ...]  the nest's extents, outermost first (default 128 32)\n"
+    "  --threads T            threads in the block (default 128; 8 with --compare)\n"
+    "  --vector V             vector width (default 8; 2 with --compare)\n"
+    "  --format F             table (default; the seed model's text), yaml, or svg\n"
+    "  --compare              the same 64 points in five nest shapes\n"
+    "  --line N               FILE mode: only the T.Parallel loop on line N\n"
+    "  -o FILE                write to FILE instead of stdout\n"
+    "  -h, --help             show this help\n";
+
+// "tlc: error: explain-partition: ..." on stderr. fail returns the exit
+// status 1; reject returns false for the parsing helpers.
+static void vreport(const char *fmt, va_list ap) {
+  char msg[512];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  TlDiag d;
+  tl_diag_init(&d, stderr);
+  tl_error_noloc(&d, "explain-partition: %s", msg);
+}
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+static bool reject(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static bool reject(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+static bool parse_int(const char *opt, const char *text, int64_t *out) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  if (end == text || *end != '\0')
+    return reject("%s expects an integer, got '%s'", opt, text);
+  if (errno == ERANGE)
+    return reject("%s value '%s' does not fit in 64 bits", opt, text);
+  *out = v;
+  return true;
+}
+
+// "-5" is a (bad) extent, not an option, as in argparse.
+static bool is_option(const char *s) {
+  return s[0] == '-' && s[1] != '\0' && !(s[1] >= '0' && s[1] <= '9');
+}
+
+// Parses argv into *a; on error prints it and returns false. `--opt=value`
+// works for every option that takes one value.
+static bool parse_args(int argc, char **argv, Args *a, bool *help) {
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *eq = strchr(arg, '=');
+    char name[32];
+    size_t n = (eq && strncmp(arg, "--", 2) == 0) ? (size_t)(eq - arg) : strlen(arg);
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), arg);
+    const char *inline_val = n < strlen(arg) ? arg + n + 1 : NULL;
+    bool takes_value = !strcmp(name, "--threads") || !strcmp(name, "--vector") ||
+                       !strcmp(name, "--format") || !strcmp(name, "--line") || !strcmp(name, "-o");
+    const char *val = inline_val;
+    if (takes_value && !val) {
+      if (i + 1 >= argc || is_option(argv[i + 1]))
+        return reject("%s needs a value", name);
+      val = argv[++i];
+    }
+    if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+      *help = true; // as in argparse: help wins over whatever follows
+      return true;
+    } else if (!strcmp(name, "--extents")) {
+      a->ndims = 0;
+      a->has_extents = true;
+      const char *first = inline_val;
+      while (first || (i + 1 < argc && !is_option(argv[i + 1]))) {
+        const char *v = first ? first : argv[++i];
+        first = NULL;
+        if (a->ndims == TL_MAX_NEST)
+          return reject("too many extents (at most %d dimensions)", TL_MAX_NEST);
+        if (!parse_int("--extents", v, &a->extents[a->ndims++]))
+          return false;
+      }
+      if (a->ndims == 0)
+        return reject("--extents needs at least one value");
+    } else if (!strcmp(name, "--threads")) {
+      a->has_threads = true;
+      if (!parse_int(name, val, &a->threads))
+        return false;
+    } else if (!strcmp(name, "--vector")) {
+      a->has_vector = true;
+      if (!parse_int(name, val, &a->vector))
+        return false;
+    } else if (!strcmp(name, "--line")) {
+      a->has_line = true;
+      if (!parse_int(name, val, &a->line))
+        return false;
+      if (a->line < 1 || a->line > INT32_MAX)
+        return reject("--line must be a line number >= 1, got '%s'", val);
+    } else if (!strcmp(name, "--format")) {
+      if (!strcmp(val, "table"))
+        a->format = TL_EXPLAIN_TABLE;
+      else if (!strcmp(val, "yaml"))
+        a->format = TL_EXPLAIN_YAML;
+      else if (!strcmp(val, "svg"))
+        a->format = TL_EXPLAIN_SVG;
+      else
+        return reject("unknown format '%s' (expected table, yaml or svg)", val);
+    } else if (!strcmp(name, "-o")) {
+      a->out_path = val;
+    } else if (!strcmp(name, "--compare") && !inline_val) {
+      a->compare = true;
+    } else if (is_option(arg)) {
+      return reject("unknown option '%s' (see --help)", arg);
+    } else if (a->file) {
+      return reject("unexpected argument '%s': only one FILE is allowed", arg);
+    } else {
+      a->file = arg;
+    }
+  }
+  return true;
+}
+
+// Writes FILE.tmp and renames it over FILE, so a failure never leaves a
+// partial FILE behind.
+static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
+  if (!path) {
+    if (b->len)
+      fwrite(b->data, 1, b->len, stdout);
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : fail("cannot write to stdout");
+  }
+  char *tmp = tl_arena_printf(ar, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f)
+    return fail("cannot write '%s': %s", tmp, strerror(errno));
+  bool ok = (b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len);
+  ok = (fclose(f) == 0) && ok;
+  if (!ok || rename(tmp, path) != 0) {
+    int err = errno;
+    unlink(tmp);
+    return fail("cannot write '%s': %s", path, strerror(err));
+  }
+  return 0;
+}
+
+// FILE mode: the driver prints to stdout, so -o points stdout at FILE.tmp
+// for the call and renames on success.
+static int file_mode(TlArena *ar, const Args *a) {
+  if (!a->out_path)
+    return tl_driver_explain_partition_file(a->file, (int)a->line, a->format);
+  char *tmp = tl_arena_printf(ar, "%s.tmp", a->out_path);
+  fflush(stdout);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fd < 0)
+    return fail("cannot write '%s': %s", tmp, strerror(errno));
+  int saved = dup(STDOUT_FILENO);
+  if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+    close(fd);
+    unlink(tmp);
+    return fail("cannot redirect output to '%s': %s", tmp, strerror(errno));
+  }
+  close(fd);
+  int rc = tl_driver_explain_partition_file(a->file, (int)a->line, a->format);
+  bool flushed = fflush(stdout) == 0;
+  dup2(saved, STDOUT_FILENO);
+  close(saved);
+  if (rc == 0 && flushed && rename(tmp, a->out_path) == 0)
+    return 0;
+  unlink(tmp);
+  return rc ? rc : fail("cannot write '%s': %s", a->out_path, strerror(errno));
+}
+
+static int run(TlArena *ar, Args *a) {
+  if (a->file) {
+    if (a->has_extents || a->has_threads || a->has_vector || a->compare)
+      return fail("FILE mode plans the loops in '%s'; --extents, --threads, --vector and "
+                  "--compare do not apply",
+                  a->file);
+    return file_mode(ar, a);
+  }
+  if (a->has_line)
+    return fail("--line needs a FILE");
+  // The seed's --compare is fixed at 8 threads, vector 2; explicit values win.
+  if (a->compare) {
+    if (a->has_extents)
+      return fail("--compare uses its own five shapes; drop --extents");
+    if (!a->has_threads)
+      a->threads = 8;
+    if (!a->has_vector)
+      a->vector = 2;
+  }
+  if (a->threads < 1)
+    return fail("threads must be >= 1, got %" PRId64, a->threads);
+  if (a->vector < 1)
+    return fail("vector must be >= 1, got %" PRId64, a->vector);
+  TlBuf out;
+  tl_buf_init(&out, ar);
+  if (a->compare) {
+    tl_explain_partition_compare(&out, a->threads, a->vector, a->format);
+    return write_output(ar, a->out_path, &out);
+  }
+  TlPartitionPlan p;
+  char err[256];
+  if (!tl_partition_plan_default(&p, a->ndims, a->extents, a->threads, a->vector, err, sizeof err))
+    return fail("%s", err);
+  if (a->format == TL_EXPLAIN_YAML && p.total > YAML_MAX_POINTS)
+    return fail("the space has %" PRId64 " points and --format yaml lists every one (at most %" PRId64
+                "); use --format table, which summarises",
+                p.total, YAML_MAX_POINTS);
+  tl_explain_partition_render(&out, &p, a->format, NULL);
+  return write_output(ar, a->out_path, &out);
+}
+
+int tl_explain_partition_main(int argc, char **argv) {
+  Args a = {.ndims = 2, .extents = {128, 32}, .threads = 128, .vector = 8};
+  bool help = false;
+  if (!parse_args(argc, argv, &a, &help))
+    return 1;
+  if (help) {
+    fputs(kUsage, stdout);
+    return 0;
+  }
+  TlArena ar;
+  tl_arena_init(&ar);
+  int rc = run(&ar, &a);
+  tl_arena_free(&ar);
+  return rc;
+}

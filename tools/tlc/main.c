@@ -2,6 +2,7 @@
 // compiler driver (lib/Driver/Driver.c).
 #include <string.h>
 
+#include "tlc/Driver.h"
 #include "tlc/Explain.h"
 
 int main(int argc, char **argv) {
@@ -9,5 +10,5 @@ int main(int argc, char **argv) {
     return tl_explain_partition_main(argc - 1, argv + 1);
   if (argc >= 2 && strcmp(argv[1], "explain-pipeline") == 0)
     return tl_explain_pipeline_main(argc - 1, argv + 1);
-  return 2;
+  return tl_driver_main(argc, argv);
 }

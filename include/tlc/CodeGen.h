@@ -1,0 +1,13 @@
+// Code generators (lib/CodeGen/): thread IR -> text.
+#ifndef TLC_CODEGEN_H
+#define TLC_CODEGEN_H
+
+#include "tlc/IR.h"
+
+/* lib/CodeGen/CudaEmit.c: one self-contained .cu file */
+void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out);
+
+/* lib/CodeGen/PlanYaml.c: --emit=plan, YAML written with libyaml */
+bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d);
+
+#endif

@@ -1,0 +1,40 @@
+// The compiler driver (lib/Driver/): options, the pass pipeline, output.
+#ifndef TLC_DRIVER_H
+#define TLC_DRIVER_H
+
+#include "tlc/IR.h"
+#include "tlc/Target.h"
+
+typedef enum { EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_PLAN, EMIT_CUDA } TlEmitKind;
+
+typedef struct TlOptions {
+  const char *input;     // path, or "-" for stdin
+  const char *output;    // path, "-" for stdout, NULL for stdout
+  TlEmitKind emit;
+  const char *target;    // "sm_90"
+  const char *print_after; // pass name, or NULL
+  bool print_after_all;
+  const char *stop_after;  // run the pipeline up to this pass (for --emit=ir)
+  bool verify_each;        // run the verifier after every pass
+  bool warnings_off, werror;
+} TlOptions;
+
+/* lib/Driver/Pipeline.c: the pass pipeline, in order */
+typedef bool (*TlPassFn)(TlArena *, TlModule *, TlDiag *);
+typedef struct TlPass {
+  const char *name;
+  TlPassFn run;
+} TlPass;
+extern const TlPass tl_pipeline_passes[];
+extern const int tl_pipeline_npasses;
+// Runs the passes (stopping after `stop_after` when non-NULL), printing the
+// IR to `dump` after the passes asked for. False after errors.
+bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlBuf *dump);
+
+/* lib/Driver/Compile.c: source -> module, the front half shared by tools */
+TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool run_passes);
+
+/* lib/Driver/Driver.c: `tlc [options] FILE` */
+int tl_driver_main(int argc, char **argv);
+
+#endif

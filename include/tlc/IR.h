@@ -1,0 +1,335 @@
+// The IR (lib/IR/): one data structure, two levels.
+//
+// Tile IR (what a block does) comes out of sema: buffers with scopes,
+// T.Parallel nests (ST_PARALLEL), tile ops (copy, gemm, fill, reduce),
+// serial / unrolled / pipelined loops, element stores, scalar lets.
+// Thread IR (what one thread does) comes out of the partition pass: no
+// ST_PARALLEL or tile op is left; loops run over per-thread slots, indices
+// read threadIdx.x, buffer accesses are flat, vector loads and stores are
+// explicit. The verifier (Verify.c) knows which level it checks.
+#ifndef TLC_IR_H
+#define TLC_IR_H
+
+#include "tlc/PartitionPlan.h"
+#include "tlc/Support.h"
+
+enum { TL_MAX_DIMS = 8 };
+
+#define TL_DTYPES(X)                                                                               \
+  /* kind, name, bits, cuda type, is_float, is_signed */                                           \
+  X(TY_BOOL, "bool", 8, "bool", 0, 0)                                                              \
+  X(TY_INT8, "int8", 8, "signed char", 0, 1)                                                       \
+  X(TY_UINT8, "uint8", 8, "unsigned char", 0, 0)                                                   \
+  X(TY_INT16, "int16", 16, "short", 0, 1)                                                          \
+  X(TY_INT32, "int32", 32, "int", 0, 1)                                                            \
+  X(TY_UINT32, "uint32", 32, "unsigned int", 0, 0)                                                 \
+  X(TY_INT64, "int64", 64, "long long", 0, 1)                                                      \
+  X(TY_FLOAT16, "float16", 16, "half_t", 1, 1)                                                     \
+  X(TY_BFLOAT16, "bfloat16", 16, "bfloat16_t", 1, 1)                                               \
+  X(TY_FLOAT32, "float32", 32, "float", 1, 1)                                                      \
+  X(TY_FLOAT64, "float64", 64, "double", 1, 1)
+
+typedef enum {
+#define X(k, n, b, c, f, s) k,
+  TL_DTYPES(X)
+#undef X
+      TY_COUNT
+} TlDtype;
+
+const char *tl_dtype_name(TlDtype t);
+const char *tl_dtype_cuda(TlDtype t);
+int tl_dtype_bits(TlDtype t);
+bool tl_dtype_is_float(TlDtype t);
+bool tl_dtype_is_signed(TlDtype t);
+// Parses "float16", "float", "half", "fp32", "bf16"... False if unknown.
+bool tl_dtype_parse(const char *s, TlDtype *out);
+
+typedef enum { SCOPE_GLOBAL, SCOPE_SHARED, SCOPE_FRAGMENT, SCOPE_LOCAL } TlScope;
+const char *tl_scope_name(TlScope s);
+
+typedef struct TlBuffer {
+  const char *name;
+  TlLoc loc; // declaration (parameter or alloc)
+  TlScope scope;
+  TlDtype dtype;
+  int ndims;
+  int64_t shape[TL_MAX_DIMS];
+  int param_index;       // kernel parameter position, globals only
+  int stages;            // pipeline copies (leading stage dimension); 1 when not multi-buffered
+  int64_t shared_offset; // byte offset in the dynamic shared block (plan-shared)
+  bool written, read;    // filled by sema: used by the launcher (const) and checks
+} TlBuffer;
+
+int64_t tl_buffer_elems(const TlBuffer *b); // one stage
+int64_t tl_buffer_bytes(const TlBuffer *b); // all stages
+
+typedef enum {
+  VAR_BLOCK_IDX,  // blockIdx.{x,y,z}: the T.Kernel names
+  VAR_THREAD_IDX, // threadIdx.{x,y,z}
+  VAR_LOOP,       // a loop counter
+  VAR_SCALAR,     // a scalar local (x = expr)
+  VAR_ARRAY,      // a per-thread register array (vector staging), thread IR only
+} TlVarKind;
+
+typedef struct TlVar {
+  const char *name;  // as in the source
+  const char *cname; // as emitted (unique within the kernel)
+  TlLoc loc;
+  TlVarKind kind;
+  TlDtype dtype;
+  int dim;         // x/y/z for block and thread indices
+  int64_t extent;  // known range [0, extent) for counters; 0 when unknown
+  int64_t lanes;   // VAR_ARRAY length
+} TlVar;
+
+#define TL_EXPRS(X)                                                                                \
+  X(EX_INT, "int")                                                                                 \
+  X(EX_FLOAT, "float")                                                                             \
+  X(EX_VAR, "var")                                                                                 \
+  X(EX_LOAD, "load")       /* buf[args...] (tile IR) or buf[args[0]] (flat, thread IR) */          \
+  X(EX_ELEM, "elem")       /* var[args[0]]: an element of a VAR_ARRAY */                           \
+  X(EX_BINARY, "binary")   /* args[0] op args[1] */                                                \
+  X(EX_UNARY, "unary")     /* op args[0] */                                                        \
+  X(EX_CALL, "call")       /* fn(args...) */                                                       \
+  X(EX_CAST, "cast")       /* (dtype)args[0] */                                                    \
+  X(EX_SELECT, "select")   /* args[0] ? args[1] : args[2] */
+
+typedef enum {
+#define X(k, s) k,
+  TL_EXPRS(X)
+#undef X
+} TlExprKind;
+
+#define TL_BINOPS(X)                                                                               \
+  X(OP_ADD, "+", 4)                                                                                \
+  X(OP_SUB, "-", 4)                                                                                \
+  X(OP_MUL, "*", 5)                                                                                \
+  X(OP_DIV, "/", 5)       /* true division (floats) */                                             \
+  X(OP_FLOORDIV, "//", 5) /* Python floor division (integers) */                                   \
+  X(OP_FLOORMOD, "%", 5)  /* Python modulo, sign of the divisor (integers) */                      \
+  X(OP_FMOD, "fmod", 5)   /* float % */                                                            \
+  X(OP_POW, "**", 6)                                                                               \
+  X(OP_MIN, "min", 9)                                                                              \
+  X(OP_MAX, "max", 9)                                                                              \
+  X(OP_EQ, "==", 2)                                                                                \
+  X(OP_NE, "!=", 2)                                                                                \
+  X(OP_LT, "<", 3)                                                                                 \
+  X(OP_LE, "<=", 3)                                                                                \
+  X(OP_GT, ">", 3)                                                                                 \
+  X(OP_GE, ">=", 3)                                                                                \
+  X(OP_AND, "and", 1)                                                                              \
+  X(OP_OR, "or", 0)                                                                                \
+  X(OP_NEG, "-", 7)                                                                                \
+  X(OP_NOT, "not", 7)
+
+typedef enum {
+#define X(k, s, p) k,
+  TL_BINOPS(X)
+#undef X
+} TlOp;
+
+const char *tl_op_name(TlOp op);
+
+#define TL_INTRINSICS(X)                                                                           \
+  X(FN_EXP, "exp")                                                                                 \
+  X(FN_EXP2, "exp2")                                                                               \
+  X(FN_LOG, "log")                                                                                 \
+  X(FN_LOG2, "log2")                                                                               \
+  X(FN_SQRT, "sqrt")                                                                               \
+  X(FN_RSQRT, "rsqrt")                                                                             \
+  X(FN_TANH, "tanh")                                                                               \
+  X(FN_SIGMOID, "sigmoid")                                                                         \
+  X(FN_ABS, "abs")
+
+typedef enum {
+#define X(k, s) k,
+  TL_INTRINSICS(X)
+#undef X
+} TlIntrinsic;
+
+const char *tl_intrinsic_name(TlIntrinsic fn);
+
+typedef struct TlExpr TlExpr;
+struct TlExpr {
+  TlExprKind kind;
+  TlLoc loc;
+  TlDtype dtype;
+  bool untyped; // a literal whose dtype adapts to the other operand
+  int64_t ival;
+  double fval;
+  TlOp op;
+  TlIntrinsic fn;
+  TlVar *var;
+  TlBuffer *buf;
+  TlExpr **args;
+  int nargs;
+};
+
+#define TL_STMTS(X)                                                                                \
+  X(ST_SEQ, "seq")             /* body */                                                          \
+  X(ST_FOR, "for")             /* var in [start, stop) by step, loop kind, body */                 \
+  X(ST_PARALLEL, "parallel")   /* tile IR: nest vars[] x extents[], body */                        \
+  X(ST_STORE, "store")         /* buf[indices] (op)= value */                                      \
+  X(ST_LET, "let")             /* var = value (declares) */                                        \
+  X(ST_SET, "set")             /* var = value (re-assigns a scalar) */                             \
+  X(ST_IF, "if")               /* cond ? body : else_body */                                       \
+  X(ST_COPY, "copy")           /* tile IR: T.copy(src region, dst region) */                       \
+  X(ST_GEMM, "gemm")           /* tile IR: T.gemm(A, B, C) */                                      \
+  X(ST_FILL, "fill")           /* tile IR: T.fill / T.clear */                                     \
+  X(ST_REDUCE, "reduce")       /* tile IR: T.reduce_* */                                           \
+  X(ST_VLOAD, "vload")         /* thread IR: var[0..V) = buf[index .. index+V) */                  \
+  X(ST_VSTORE, "vstore")       /* thread IR: buf[index .. index+V) = var[0..V) */                  \
+  X(ST_SYNC, "sync")           /* thread IR: __syncthreads() */                                    \
+  X(ST_DECL, "decl")           /* thread IR: declares a register array var */                      \
+  X(ST_COMMENT, "comment")     /* a line of explanation carried to the CUDA */
+
+typedef enum {
+#define X(k, s) k,
+  TL_STMTS(X)
+#undef X
+} TlStmtKind;
+
+typedef enum { LOOP_SERIAL, LOOP_UNROLL, LOOP_VECTORIZED, LOOP_PIPELINED } TlLoopKind;
+const char *tl_loop_kind_name(TlLoopKind k);
+
+typedef enum { ORIGIN_USER, ORIGIN_COPY, ORIGIN_FILL, ORIGIN_REDUCE } TlOrigin;
+const char *tl_origin_name(TlOrigin o);
+
+typedef enum { REDUCE_SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_ABSSUM, REDUCE_ABSMAX } TlReduceKind;
+
+// A rectangular region of a buffer: per dimension a start and an extent.
+typedef struct TlRegion {
+  TlBuffer *buf;
+  TlLoc loc;
+  int ndims;
+  TlExpr *start[TL_MAX_DIMS];
+  int64_t extent[TL_MAX_DIMS];
+  bool point; // written as a point A[i, j]: extents come from the other side
+} TlRegion;
+
+// A loop_layout= helper: f(i, j[, rep]) -> (thread, local).
+typedef struct TlLayoutFn {
+  const char *name;
+  TlLoc loc;
+  int nparams;
+  TlVar *params[TL_MAX_DIMS + 1];
+  TlExpr *thread, *local; // in terms of params
+  int64_t replicate;
+} TlLayoutFn;
+
+typedef struct TlStmt TlStmt;
+struct TlStmt {
+  TlStmtKind kind;
+  TlLoc loc;
+  TlVec body;      // TlStmt*
+  TlVec else_body; // ST_IF
+  // ST_FOR
+  TlVar *var;
+  TlLoopKind loop_kind;
+  TlExpr *start, *stop, *step;
+  int num_stages;
+  TlVec order, stage; // int64 values stored as (intptr_t)
+  // ST_PARALLEL
+  int nvars;
+  TlVar *vars[TL_MAX_DIMS];
+  int64_t extents[TL_MAX_DIMS];
+  int64_t coalesced_width; // 0 when absent
+  TlLayoutFn *layout;      // loop_layout=, or NULL
+  TlOrigin origin;
+  // ST_STORE / ST_LET / ST_SET / ST_VLOAD / ST_VSTORE
+  TlBuffer *buf;
+  TlExpr **indices;
+  int nindices;
+  TlExpr *value;
+  TlOp update_op; // ST_STORE: OP_ADD for +=, ...; OP_EQ for plain =
+  int64_t width;  // ST_VLOAD / ST_VSTORE lanes
+  TlExpr *cond;   // ST_IF
+  // tile ops
+  TlRegion src, dst;          // copy; fill dst; reduce src->dst
+  TlBuffer *a, *b, *c;        // gemm
+  bool trans_a, trans_b;      // gemm
+  TlReduceKind reduce;        // reduce
+  int reduce_dim;             // reduce
+  bool reduce_clear;          // reduce
+  const char *text;           // ST_COMMENT
+  // Facts recorded by passes for --emit=plan and the explain tools.
+  TlPartitionPlan plan; // ST_FOR produced by the partition pass (plan.ndims > 0)
+  TlLoc plan_loc;       // the T.Parallel (or tile op) the plan came from
+  TlOrigin plan_origin;
+  bool plan_has_layout;
+};
+
+typedef struct TlKernel {
+  const char *name;
+  TlLoc loc;
+  TlVec params;  // TlBuffer* (global)
+  TlVec buffers; // TlBuffer* (shared, fragment, local) in declaration order
+  TlExpr *grid[3];
+  int64_t grid_const[3]; // folded grid extents
+  int64_t threads[3];
+  TlVar *block_vars[3]; // the names bound by `as (bx, by)`; NULL when unnamed
+  TlVar *thread_vars[3];
+  TlVec body;                  // TlStmt*
+  int64_t shared_bytes;        // dynamic shared memory (plan-shared)
+  int64_t swizzle_panel;       // T.use_swizzle(panel_size), 0 when off
+  bool thread_level;           // after partition: thread IR
+  bool flat;                   // after flatten: every access has one flat index
+  int next_id;                 // for unique cnames
+} TlKernel;
+
+typedef struct TlModule {
+  const TlSource *src;
+  TlVec kernels; // TlKernel*
+  const char *target_name;
+  int sm;
+  int64_t max_shared_bytes;
+  int64_t max_threads;
+} TlModule;
+
+/* lib/IR/IR.c: constructors and helpers */
+TlExpr *tl_expr_int(TlArena *a, TlLoc loc, int64_t v, TlDtype t);
+TlExpr *tl_expr_float(TlArena *a, TlLoc loc, double v, TlDtype t);
+TlExpr *tl_expr_var(TlArena *a, TlLoc loc, TlVar *v);
+TlExpr *tl_expr_binary(TlArena *a, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r, TlDtype t);
+TlExpr *tl_expr_unary(TlArena *a, TlLoc loc, TlOp op, TlExpr *x, TlDtype t);
+TlExpr *tl_expr_cast(TlArena *a, TlLoc loc, TlExpr *x, TlDtype t);
+TlExpr *tl_expr_load(TlArena *a, TlLoc loc, TlBuffer *b, TlExpr **idx, int n);
+TlExpr *tl_expr_new(TlArena *a, TlExprKind k, TlLoc loc, TlDtype t, int nargs);
+TlStmt *tl_stmt_new(TlArena *a, TlStmtKind k, TlLoc loc);
+TlVar *tl_var_new(TlArena *a, TlKernel *k, const char *name, TlVarKind kind, TlDtype t, TlLoc loc);
+TlExpr *tl_expr_clone(TlArena *a, const TlExpr *e);
+// Replaces every use of vars[i] in e by with[i] (a fresh tree; e is unchanged).
+TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *vars,
+                           TlExpr *const *with);
+// Rewrites stmt trees in place with the same substitution.
+void tl_stmt_substitute(TlArena *a, TlStmt *s, int n, TlVar *const *vars, TlExpr *const *with);
+bool tl_expr_uses_var(const TlExpr *e, const TlVar *v);
+bool tl_expr_is_const(const TlExpr *e, int64_t *v);
+
+/* lib/IR/Simplify.c: integer index algebra */
+// Canonicalizes integer expressions: folds constants, collects affine terms,
+// and rewrites (x // c) * c + x % c into x (how partitioned indices collapse
+// back to the book's `step * 512 + threadIdx.x * 4`). Float parts untouched.
+TlExpr *tl_simplify(TlArena *a, TlExpr *e);
+// Affine view of an integer expression in one variable v: e = base + coeff * v
+// where base does not use v. False when e is not affine in v.
+bool tl_affine_in(TlArena *a, TlExpr *e, const TlVar *v, TlExpr **base, int64_t *coeff);
+// Largest power of two (up to cap) that divides e for every value of its
+// variables, from the constant and term coefficients; 1 when unknown.
+int64_t tl_known_alignment(TlExpr *e, int64_t cap);
+// Interval of e over the known ranges of its variables (block and thread
+// indices, counters with constant extents). False when unbounded/unknown.
+bool tl_expr_bounds(const TlExpr *e, int64_t *lo, int64_t *hi);
+// True when e >= 0 for all values of its variables (counters, indices).
+bool tl_expr_nonneg(const TlExpr *e);
+
+/* lib/IR/Print.c */
+void tl_ir_print_module(TlBuf *out, const TlModule *m);
+void tl_ir_print_expr(TlBuf *out, const TlExpr *e);
+
+/* lib/IR/Verify.c */
+// Checks the structural invariants of the level the kernel is at. Returns
+// false and reports an internal error naming `after` (the last pass).
+bool tl_ir_verify(const TlModule *m, const char *after, TlDiag *d);
+
+#endif

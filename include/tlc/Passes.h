@@ -1,0 +1,33 @@
+// The passes (lib/Transforms/), one per file, each with one entry point that
+// returns false after reporting errors. lib/Driver/Pipeline.c runs them in
+// order and verifies the IR after each.
+#ifndef TLC_PASSES_H
+#define TLC_PASSES_H
+
+#include "tlc/IR.h"
+
+/* lib/Transforms/LowerTileOps.c: T.copy / T.fill -> T.Parallel nests */
+bool tl_lower_tile_ops(TlArena *a, TlModule *m, TlDiag *d);
+
+/* lib/Transforms/Pipeline.c: T.Pipelined loops */
+bool tl_pipeline(TlArena *a, TlModule *m, TlDiag *d);
+
+/* lib/Transforms/Partition.c: T.Parallel nests -> per-thread loops (thread IR) */
+bool tl_partition(TlArena *a, TlModule *m, TlDiag *d);
+// The vector width the partition pass picks for a nest (TileLang v0.1.5
+// rules); exposed for --emit=plan and the explain tools.
+int64_t tl_partition_vector_width(TlArena *a, const TlKernel *k, const TlStmt *nest);
+
+/* lib/Transforms/Flatten.c: multi-dimensional accesses -> flat offsets */
+bool tl_flatten(TlArena *a, TlModule *m, TlDiag *d);
+
+/* lib/Transforms/Vectorize.c: lane loops -> vector loads and stores */
+bool tl_vectorize(TlArena *a, TlModule *m, TlDiag *d);
+
+/* lib/Transforms/ThreadSync.c: barriers between shared-memory hazards */
+bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d);
+
+/* lib/Transforms/PlanShared.c: offsets in the dynamic shared block, budget */
+bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d);
+
+#endif

@@ -1,0 +1,589 @@
+// CUDA emitter: thread IR -> one self-contained .cu file. It makes no
+// decisions (layouts, vector widths, offsets, barriers were chosen by the
+// passes); it prints them:
+//   * a prelude with the toolkit headers and only the helpers used,
+//   * per kernel an extern "C" __global__ function with __launch_bounds__,
+//     the block indices and shared tiles named as in the source, and the
+//     partitioned loops with threadIdx.x, the vector width and the guards,
+//   * per kernel a host launcher that raises the dynamic shared-memory limit
+//     when needed, launches the grid and returns the launch error.
+#include "tlc/CodeGen.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct Emit {
+  TlBuf *out;
+  TlBuf body; // the kernels, printed before the prelude is known
+  const TlModule *m;
+  const TlKernel *k;
+  bool need_floordiv, need_floormod, need_fmod;
+} Emit;
+
+static const char *const reserved[] = {
+    "auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete",
+    "do", "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+    "new", "operator", "private", "protected", "public", "register", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "template", "this", "throw", "try", "typedef", "union",
+    "unsigned", "virtual", "void", "volatile", "while", "half_t", "bfloat16_t", "dim3", "min", "max",
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "stream", "err", "smem", NULL};
+
+// Source names become C identifiers; a trailing '_' avoids C++ keywords and
+// the emitter's own names.
+static const char *c_ident(TlArena *a, const char *name) {
+  for (int i = 0; reserved[i]; i++)
+    if (strcmp(reserved[i], name) == 0)
+      return tl_arena_printf(a, "%s_", name);
+  if (strncmp(name, "tl_", 3) == 0 || strncmp(name, "__", 2) == 0)
+    return tl_arena_printf(a, "u%s", name);
+  return name;
+}
+
+static const char *buf_name(Emit *e, const TlBuffer *b) {
+  return c_ident(e->body.arena, b->name);
+}
+
+static bool is_half(TlDtype t) {
+  return t == TY_FLOAT16 || t == TY_BFLOAT16;
+}
+
+static void expr(Emit *e, const TlExpr *x);
+
+static void float_literal(Emit *e, double v, TlDtype t) {
+  TlBuf *o = &e->body;
+  if (isinf(v)) {
+    if (t == TY_FLOAT64)
+      tl_buf_printf(o, "%s__longlong_as_double(0x%s)", v < 0 ? "-" : "", "7ff0000000000000LL");
+    else if (t == TY_FLOAT32)
+      tl_buf_printf(o, "%s__int_as_float(0x7f800000)", v < 0 ? "-" : "");
+    else
+      tl_buf_printf(o, "%s(%s)__int_as_float(0x7f800000)", v < 0 ? "-" : "", tl_dtype_cuda(t));
+    return;
+  }
+  if (isnan(v)) {
+    tl_buf_printf(o, "(%s)__int_as_float(0x7fc00000)", tl_dtype_cuda(t));
+    return;
+  }
+  char num[64];
+  snprintf(num, sizeof num, "%.17g", v);
+  if (t == TY_FLOAT32) {
+    snprintf(num, sizeof num, "%.9g", v);
+  }
+  if (!strpbrk(num, ".eEn"))
+    strcat(num, ".0");
+  if (t == TY_FLOAT32)
+    tl_buf_printf(o, "%sf", num);
+  else if (t == TY_FLOAT64)
+    tl_buf_puts(o, num);
+  else
+    tl_buf_printf(o, "%s(%sf)", tl_dtype_cuda(t), num);
+}
+
+static void var_name(Emit *e, const TlVar *v) {
+  static const char *dims = "xyz";
+  if (v->kind == VAR_THREAD_IDX)
+    tl_buf_printf(&e->body, "threadIdx.%c", dims[v->dim]);
+  else
+    tl_buf_puts(&e->body, v->cname);
+}
+
+// A value converted to float, for math on half types.
+static void as_float(Emit *e, const TlExpr *x) {
+  if (is_half(x->dtype)) {
+    tl_buf_puts(&e->body, "(float)(");
+    expr(e, x);
+    tl_buf_putc(&e->body, ')');
+  } else {
+    expr(e, x);
+  }
+}
+
+static void cast(Emit *e, const TlExpr *x, TlDtype to) {
+  TlBuf *o = &e->body;
+  TlDtype from = x->dtype;
+  // half/bfloat16 convert through float to and from anything but float.
+  if ((is_half(from) && to != TY_FLOAT32) || (is_half(to) && from != TY_FLOAT32)) {
+    tl_buf_printf(o, "(%s)((float)(", tl_dtype_cuda(to));
+    expr(e, x);
+    tl_buf_puts(o, "))");
+    return;
+  }
+  tl_buf_printf(o, "(%s)(", tl_dtype_cuda(to));
+  expr(e, x);
+  tl_buf_putc(o, ')');
+}
+
+static void binary(Emit *e, const TlExpr *x) {
+  TlBuf *o = &e->body;
+  const TlExpr *l = x->args[0], *r = x->args[1];
+  TlDtype t = l->dtype;
+  bool fl = tl_dtype_is_float(t);
+  switch (x->op) {
+  case OP_MIN:
+  case OP_MAX:
+    if (fl) {
+      if (is_half(t))
+        tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+      tl_buf_printf(o, "%s(", x->op == OP_MIN ? (t == TY_FLOAT64 ? "fmin" : "fminf")
+                                              : (t == TY_FLOAT64 ? "fmax" : "fmaxf"));
+      as_float(e, l);
+      tl_buf_puts(o, ", ");
+      as_float(e, r);
+      tl_buf_putc(o, ')');
+    } else {
+      tl_buf_printf(o, "%s(", x->op == OP_MIN ? "min" : "max");
+      expr(e, l);
+      tl_buf_puts(o, ", ");
+      expr(e, r);
+      tl_buf_putc(o, ')');
+    }
+    return;
+  case OP_FLOORDIV:
+  case OP_FLOORMOD:
+    if (fl) {
+      if (is_half(t))
+        tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+      if (x->op == OP_FLOORDIV) {
+        tl_buf_puts(o, t == TY_FLOAT64 ? "floor(" : "floorf(");
+        as_float(e, l);
+        tl_buf_puts(o, " / ");
+        as_float(e, r);
+        tl_buf_putc(o, ')');
+        return;
+      }
+      e->need_fmod = true;
+      tl_buf_puts(o, "tl_pymod(");
+      as_float(e, l);
+      tl_buf_puts(o, ", ");
+      as_float(e, r);
+      tl_buf_putc(o, ')');
+      return;
+    }
+    if (tl_expr_nonneg(l) && tl_expr_nonneg(r)) {
+      // Both sides are known non-negative: C's / and % are Python's.
+      tl_buf_putc(o, '(');
+      expr(e, l);
+      tl_buf_puts(o, x->op == OP_FLOORDIV ? " / " : " % ");
+      expr(e, r);
+      tl_buf_putc(o, ')');
+      return;
+    }
+    if (x->op == OP_FLOORDIV)
+      e->need_floordiv = true;
+    else
+      e->need_floormod = true;
+    tl_buf_puts(o, x->op == OP_FLOORDIV ? "tl_floordiv(" : "tl_floormod(");
+    expr(e, l);
+    tl_buf_puts(o, ", ");
+    expr(e, r);
+    tl_buf_putc(o, ')');
+    return;
+  case OP_FMOD:
+    e->need_fmod = true;
+    if (is_half(t))
+      tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+    tl_buf_puts(o, "tl_pymod(");
+    as_float(e, l);
+    tl_buf_puts(o, ", ");
+    as_float(e, r);
+    tl_buf_putc(o, ')');
+    return;
+  case OP_POW:
+    if (is_half(t))
+      tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+    tl_buf_puts(o, t == TY_FLOAT64 ? "pow(" : "powf(");
+    as_float(e, l);
+    tl_buf_puts(o, ", ");
+    as_float(e, r);
+    tl_buf_putc(o, ')');
+    return;
+  default:
+    break;
+  }
+  static const char *ops[] = {
+#define X(k, s, p) s,
+      TL_BINOPS(X)
+#undef X
+  };
+  const char *op = x->op == OP_AND ? "&&" : x->op == OP_OR ? "||" : ops[x->op];
+  tl_buf_putc(o, '(');
+  expr(e, l);
+  tl_buf_printf(o, " %s ", op);
+  expr(e, r);
+  tl_buf_putc(o, ')');
+}
+
+static void call(Emit *e, const TlExpr *x) {
+  TlBuf *o = &e->body;
+  TlDtype t = x->dtype;
+  const TlExpr *a = x->args[0];
+  bool dbl = t == TY_FLOAT64;
+  if (x->fn == FN_ABS && !tl_dtype_is_float(t)) {
+    tl_buf_puts(o, t == TY_INT64 ? "llabs(" : "abs(");
+    expr(e, a);
+    tl_buf_putc(o, ')');
+    return;
+  }
+  if (is_half(t))
+    tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+  switch (x->fn) {
+  case FN_SIGMOID:
+    tl_buf_puts(o, dbl ? "(1.0 / (1.0 + exp(-(" : "(1.0f / (1.0f + __expf(-(");
+    as_float(e, a);
+    tl_buf_puts(o, "))))");
+    return;
+  case FN_RSQRT:
+    tl_buf_puts(o, dbl ? "rsqrt(" : "rsqrtf(");
+    break;
+  default: {
+    static const char *names[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh", "sigmoid", "fabs"};
+    tl_buf_printf(o, "%s%s(", names[x->fn], dbl ? "" : "f");
+    break;
+  }
+  }
+  as_float(e, a);
+  tl_buf_putc(o, ')');
+}
+
+static void expr(Emit *e, const TlExpr *x) {
+  TlBuf *o = &e->body;
+  switch (x->kind) {
+  case EX_INT:
+    if (x->dtype == TY_BOOL)
+      tl_buf_puts(o, x->ival ? "true" : "false");
+    else if (x->ival > INT32_MAX || x->ival < INT32_MIN || x->dtype == TY_INT64)
+      tl_buf_printf(o, "%lldLL", (long long)x->ival);
+    else if (x->dtype == TY_UINT32)
+      tl_buf_printf(o, "%lldu", (long long)x->ival);
+    else
+      tl_buf_printf(o, "%lld", (long long)x->ival);
+    return;
+  case EX_FLOAT:
+    float_literal(e, x->fval, x->dtype);
+    return;
+  case EX_VAR:
+    var_name(e, x->var);
+    return;
+  case EX_LOAD:
+    tl_buf_printf(o, "%s[", buf_name(e, x->buf));
+    expr(e, x->args[0]);
+    tl_buf_putc(o, ']');
+    return;
+  case EX_ELEM:
+    tl_buf_printf(o, "%s[", x->var->cname);
+    expr(e, x->args[0]);
+    tl_buf_putc(o, ']');
+    return;
+  case EX_BINARY:
+    binary(e, x);
+    return;
+  case EX_UNARY:
+    tl_buf_puts(o, x->op == OP_NOT ? "(!" : "(-");
+    expr(e, x->args[0]);
+    tl_buf_putc(o, ')');
+    return;
+  case EX_CALL:
+    call(e, x);
+    return;
+  case EX_CAST:
+    cast(e, x->args[0], x->dtype);
+    return;
+  case EX_SELECT:
+    tl_buf_putc(o, '(');
+    expr(e, x->args[0]);
+    tl_buf_puts(o, " ? ");
+    expr(e, x->args[1]);
+    tl_buf_puts(o, " : ");
+    expr(e, x->args[2]);
+    tl_buf_putc(o, ')');
+    return;
+  }
+}
+
+// The CUDA type that moves `width` elements of t in one access.
+static const char *vector_type(TlDtype t, int64_t width) {
+  int bytes = (int)(tl_dtype_bits(t) / 8 * width);
+  if (t == TY_FLOAT32)
+    return width == 4 ? "float4" : width == 2 ? "float2" : "float";
+  if (t == TY_FLOAT16 && width == 2)
+    return "__half2";
+  if (t == TY_BFLOAT16 && width == 2)
+    return "__nv_bfloat162";
+  if (t == TY_FLOAT64 && width == 2)
+    return "double2";
+  return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : bytes == 4 ? "unsigned int" : "unsigned short";
+}
+
+static void stmts(Emit *e, const TlVec *body, int level);
+
+static void update(Emit *e, const TlStmt *s, const char *target) {
+  TlBuf *o = &e->body;
+  switch (s->update_op) {
+  case OP_EQ:
+    tl_buf_printf(o, "%s = ", target);
+    expr(e, s->value);
+    break;
+  case OP_ADD:
+  case OP_SUB:
+  case OP_MUL:
+  case OP_DIV:
+    tl_buf_printf(o, "%s %s= ", target, tl_op_name(s->update_op));
+    expr(e, s->value);
+    break;
+  default: {
+    // floor ops: target = op(target, value)
+    tl_buf_printf(o, "%s = ", target);
+    const char *fn = s->update_op == OP_FLOORDIV ? "tl_floordiv" : s->update_op == OP_FMOD ? "tl_pymod" : "tl_floormod";
+    if (s->update_op == OP_FLOORDIV)
+      e->need_floordiv = true;
+    else if (s->update_op == OP_FMOD)
+      e->need_fmod = true;
+    else
+      e->need_floormod = true;
+    tl_buf_printf(o, "%s(%s, ", fn, target);
+    expr(e, s->value);
+    tl_buf_putc(o, ')');
+    break;
+  }
+  }
+  tl_buf_puts(o, ";\n");
+}
+
+static void stmt(Emit *e, const TlStmt *s, int level) {
+  TlBuf *o = &e->body;
+  switch (s->kind) {
+  case ST_SEQ:
+    if (s->plan.ndims > 0 || s->body.len > 1) {
+      tl_buf_indent(o, level);
+      tl_buf_puts(o, "{\n");
+      stmts(e, &s->body, level + 1);
+      tl_buf_indent(o, level);
+      tl_buf_puts(o, "}\n");
+    } else {
+      stmts(e, &s->body, level);
+    }
+    return;
+  case ST_COMMENT:
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "// %s\n", s->text);
+    return;
+  case ST_FOR: {
+    int64_t n;
+    if (s->loop_kind == LOOP_UNROLL || s->loop_kind == LOOP_VECTORIZED ||
+        (tl_expr_is_const(s->stop, &n) && tl_expr_is_const(s->start, NULL) && n <= 1)) {
+      tl_buf_indent(o, level);
+      tl_buf_puts(o, "#pragma unroll\n");
+    }
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "for (%s %s = ", tl_dtype_cuda(s->var->dtype), s->var->cname);
+    expr(e, s->start);
+    tl_buf_printf(o, "; %s < ", s->var->cname);
+    expr(e, s->stop);
+    int64_t step = 1;
+    tl_expr_is_const(s->step, &step);
+    if (step == 1)
+      tl_buf_printf(o, "; ++%s) {\n", s->var->cname);
+    else
+      tl_buf_printf(o, "; %s += %lld) {\n", s->var->cname, (long long)step);
+    stmts(e, &s->body, level + 1);
+    tl_buf_indent(o, level);
+    tl_buf_puts(o, "}\n");
+    return;
+  }
+  case ST_IF:
+    tl_buf_indent(o, level);
+    tl_buf_puts(o, "if (");
+    expr(e, s->cond);
+    tl_buf_puts(o, ") {\n");
+    stmts(e, &s->body, level + 1);
+    tl_buf_indent(o, level);
+    if (s->else_body.len) {
+      tl_buf_puts(o, "} else {\n");
+      stmts(e, &s->else_body, level + 1);
+      tl_buf_indent(o, level);
+    }
+    tl_buf_puts(o, "}\n");
+    return;
+  case ST_STORE: {
+    tl_buf_indent(o, level);
+    TlBuf target;
+    tl_buf_init(&target, o->arena);
+    if (s->buf) {
+      tl_buf_printf(&target, "%s[", buf_name(e, s->buf));
+    } else {
+      tl_buf_printf(&target, "%s[", s->var->cname);
+    }
+    TlBuf saved = e->body;
+    e->body = target;
+    expr(e, s->indices[0]);
+    tl_buf_putc(&e->body, ']');
+    target = e->body;
+    e->body = saved;
+    update(e, s, target.data);
+    return;
+  }
+  case ST_LET:
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "%s %s = ", tl_dtype_cuda(s->var->dtype), s->var->cname);
+    expr(e, s->value);
+    tl_buf_puts(o, ";\n");
+    return;
+  case ST_SET:
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "%s = ", s->var->cname);
+    expr(e, s->value);
+    tl_buf_puts(o, ";\n");
+    return;
+  case ST_DECL:
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "__align__(16) %s %s[%lld];\n", tl_dtype_cuda(s->var->dtype), s->var->cname,
+                  (long long)s->var->lanes);
+    return;
+  case ST_VLOAD: {
+    const char *vt = vector_type(s->buf->dtype, s->width);
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "*(%s*)%s = *(const %s*)(%s + ", vt, s->var->cname, vt, buf_name(e, s->buf));
+    expr(e, s->indices[0]);
+    tl_buf_puts(o, ");\n");
+    return;
+  }
+  case ST_VSTORE: {
+    const char *vt = vector_type(s->buf->dtype, s->width);
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "*(%s*)(%s + ", vt, buf_name(e, s->buf));
+    expr(e, s->indices[0]);
+    tl_buf_printf(o, ") = *(const %s*)%s;\n", vt, s->var->cname);
+    return;
+  }
+  case ST_SYNC:
+    tl_buf_indent(o, level);
+    tl_buf_puts(o, "__syncthreads();\n");
+    return;
+  default:
+    TL_UNREACHABLE("codegen-cuda", "a tile-level statement reached the CUDA emitter");
+  }
+}
+
+static void stmts(Emit *e, const TlVec *body, int level) {
+  for (int i = 0; i < body->len; i++)
+    stmt(e, TL_VEC_AT(*body, TlStmt, i), level);
+}
+
+static void param_list(Emit *e, TlBuf *o, const TlKernel *k, bool restrict_) {
+  for (int i = 0; i < k->params.len; i++) {
+    TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
+    tl_buf_printf(o, "%s%s%s*%s %s", i ? ", " : "", b->written ? "" : "const ", tl_dtype_cuda(b->dtype),
+                  restrict_ ? " __restrict__" : "", buf_name(e, b));
+  }
+}
+
+static void block_indices(Emit *e, const TlKernel *k) {
+  TlBuf *o = &e->body;
+  static const char *dims = "xyz";
+  if (k->swizzle_panel > 0 && k->grid_const[1] > 1) {
+    // T.use_swizzle: blocks walk panels of `panel` columns so neighbours in
+    // launch order share rows of A and columns of B in L2.
+    long long gx = k->grid_const[0], gy = k->grid_const[1], p = k->swizzle_panel;
+    tl_buf_printf(o, "  // T.use_swizzle(panel_size=%lld): column panels of %lld blocks\n", p, p);
+    tl_buf_printf(o, "  const int tl_linear = blockIdx.y * %lld + blockIdx.x;\n", gx);
+    tl_buf_printf(o, "  const int tl_panel = tl_linear / (%lld * %lld);\n", p, gy);
+    tl_buf_printf(o, "  const int tl_in_panel = tl_linear %% (%lld * %lld);\n", p, gy);
+    tl_buf_printf(o, "  const int tl_width = min(%lld, %lld - tl_panel * %lld);\n", p, gx, p);
+    if (k->block_vars[0])
+      tl_buf_printf(o, "  const int %s = tl_panel * %lld + tl_in_panel %% tl_width;\n",
+                    k->block_vars[0]->cname, p);
+    if (k->block_vars[1])
+      tl_buf_printf(o, "  const int %s = tl_in_panel / tl_width;\n", k->block_vars[1]->cname);
+    if (k->block_vars[2])
+      tl_buf_printf(o, "  const int %s = blockIdx.z;\n", k->block_vars[2]->cname);
+    return;
+  }
+  for (int d = 0; d < 3; d++)
+    if (k->block_vars[d])
+      tl_buf_printf(o, "  const int %s = blockIdx.%c;\n", k->block_vars[d]->cname, dims[d]);
+}
+
+static void kernel(Emit *e, const TlKernel *k) {
+  TlBuf *o = &e->body;
+  e->k = k;
+  int64_t T = k->threads[0] * k->threads[1] * k->threads[2];
+  tl_buf_printf(o, "// kernel %s (%s:%d): grid (%lld, %lld, %lld), %lld threads, %lld bytes of "
+                   "dynamic shared memory\n",
+                k->name, e->m->src->name, k->loc.line, (long long)k->grid_const[0],
+                (long long)k->grid_const[1], (long long)k->grid_const[2], (long long)T,
+                (long long)k->shared_bytes);
+  tl_buf_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld, 1) %s_kernel(", (long long)T,
+                k->name);
+  param_list(e, o, k, true);
+  tl_buf_puts(o, ") {\n");
+  block_indices(e, k);
+  bool has_shared = false;
+  for (int i = 0; i < k->buffers.len; i++) {
+    TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    if (b->scope == SCOPE_SHARED && !has_shared) {
+      tl_buf_puts(o, "  extern __shared__ __align__(1024) unsigned char tl_smem[];\n");
+      has_shared = true;
+    }
+    if (b->scope == SCOPE_SHARED)
+      tl_buf_printf(o, "  %s* %s = (%s*)(tl_smem + %lld); // %lld bytes\n", tl_dtype_cuda(b->dtype),
+                    buf_name(e, b), tl_dtype_cuda(b->dtype), (long long)b->shared_offset,
+                    (long long)tl_buffer_bytes(b));
+    else if (b->scope == SCOPE_LOCAL)
+      tl_buf_printf(o, "  %s %s[%lld];\n", tl_dtype_cuda(b->dtype), buf_name(e, b),
+                    (long long)tl_buffer_elems(b));
+  }
+  stmts(e, &k->body, 1);
+  tl_buf_puts(o, "}\n\n");
+
+  // The host launcher.
+  tl_buf_printf(o, "extern \"C\" cudaError_t %s(", k->name);
+  param_list(e, o, k, false);
+  tl_buf_printf(o, "%scudaStream_t stream) {\n", k->params.len ? ", " : "");
+  tl_buf_printf(o, "  const size_t smem = %lld;\n", (long long)k->shared_bytes);
+  if (k->shared_bytes > 48 * 1024) {
+    tl_buf_printf(o, "  // Above 48 KB a kernel must opt in to more dynamic shared memory.\n");
+    tl_buf_printf(o, "  cudaError_t err = cudaFuncSetAttribute(%s_kernel, "
+                     "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);\n",
+                  k->name);
+    tl_buf_puts(o, "  if (err != cudaSuccess)\n    return err;\n");
+  }
+  tl_buf_printf(o, "  %s_kernel<<<dim3(%lld, %lld, %lld), dim3(%lld, %lld, %lld), smem, stream>>>(",
+                k->name, (long long)k->grid_const[0], (long long)k->grid_const[1],
+                (long long)k->grid_const[2], (long long)k->threads[0], (long long)k->threads[1],
+                (long long)k->threads[2]);
+  for (int i = 0; i < k->params.len; i++)
+    tl_buf_printf(o, "%s%s", i ? ", " : "", buf_name(e, TL_VEC_AT(k->params, TlBuffer, i)));
+  tl_buf_puts(o, ");\n  return cudaGetLastError();\n}\n\n");
+}
+
+void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
+  Emit e = {0};
+  e.out = out;
+  e.m = m;
+  tl_buf_init(&e.body, a);
+  tl_buf_puts(&e.body, "");
+  for (int i = 0; i < m->kernels.len; i++)
+    kernel(&e, TL_VEC_AT(m->kernels, TlKernel, i));
+
+  tl_buf_printf(out, "// Generated by tlc %s from %s for %s. Do not edit: edit the .tl file.\n",
+                TLC_VERSION, m->src->name, m->target_name);
+  tl_buf_puts(out, "// Compile with: nvcc -arch=sm_90 -c this_file.cu\n");
+  tl_buf_puts(out, "#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+                   "#include <stdint.h>\n\n");
+  tl_buf_puts(out, "typedef __half half_t;\ntypedef __nv_bfloat16 bfloat16_t;\n\n");
+  if (e.need_floordiv)
+    tl_buf_puts(out, "// Python's floor division on integers (C's / truncates toward zero).\n"
+                     "template <typename T> __device__ __forceinline__ T tl_floordiv(T a, T b) {\n"
+                     "  T q = a / b;\n  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n\n");
+  if (e.need_floormod)
+    tl_buf_puts(out, "// Python's modulo on integers: the result has the sign of b.\n"
+                     "template <typename T> __device__ __forceinline__ T tl_floormod(T a, T b) {\n"
+                     "  T r = a % b;\n  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n\n");
+  if (e.need_fmod)
+    tl_buf_puts(out, "// Python's % on floats: a - floor(a / b) * b.\n"
+                     "__device__ __forceinline__ float tl_pymod(float a, float b) {\n"
+                     "  return a - floorf(a / b) * b;\n}\n"
+                     "__device__ __forceinline__ double tl_pymod(double a, double b) {\n"
+                     "  return a - floor(a / b) * b;\n}\n\n");
+  tl_buf_write(out, e.body.data, e.body.len);
+}

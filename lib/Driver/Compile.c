@@ -1,0 +1,35 @@
+// The front half of a compilation, shared by the driver and the explain
+// tools: read, lex, parse, sema (and optionally the pass pipeline).
+#include "tlc/Ast.h"
+#include "tlc/Driver.h"
+#include "tlc/Sema.h"
+
+TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool run_passes) {
+  char err[512];
+  TlSource *src = tl_source_read(a, o->input, err, sizeof err);
+  if (!src) {
+    tl_error_noloc(d, "%s", err);
+    return NULL;
+  }
+  TlTarget target;
+  if (!tl_target_load(a, o->target ? o->target : "sm_90", &target, err, sizeof err)) {
+    tl_error_noloc(d, "%s", err);
+    return NULL;
+  }
+  TlTokens toks = tl_lex(a, src, d);
+  if (d->nerrors)
+    return NULL;
+  TlNode *ast = tl_parse(a, toks, d);
+  if (d->nerrors)
+    return NULL;
+  TlModule *m = tl_sema(a, ast, src, &target, d);
+  if (d->nerrors)
+    return NULL;
+  if (run_passes) {
+    TlBuf ignored;
+    tl_buf_init(&ignored, a);
+    if (!tl_run_pipeline(a, m, o, d, &ignored))
+      return NULL;
+  }
+  return m;
+}

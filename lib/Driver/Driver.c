@@ -1,0 +1,245 @@
+// The compiler driver: `tlc [options] FILE.tl`. Parses options, runs the
+// phases up to what --emit asks for, and writes the result atomically: the
+// output goes to a temporary file that is renamed over -o only when the
+// whole compilation succeeded, so an error never leaves a partial file.
+//
+// Exit status: 0 success, 1 errors in the input (or I/O), 2 command-line
+// misuse. Internal errors abort (status 134) with "internal error".
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tlc/Ast.h"
+#include "tlc/CodeGen.h"
+#include "tlc/Driver.h"
+#include "tlc/Sema.h"
+
+static const char *const usage =
+    "usage: tlc [options] FILE.tl          compile FILE.tl (- reads stdin) to CUDA\n"
+    "       tlc explain-partition [...]    show how T.Parallel maps onto threads\n"
+    "       tlc explain-pipeline [...]     model a software-pipelined loop\n"
+    "\n"
+    "options:\n"
+    "  -o FILE               write the output to FILE (- or absent: stdout)\n"
+    "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default)\n"
+    "  --target=SM           sm_90 (default, H100/H200) or sm_80 (A100)\n"
+    "  --print-after=PASS    print the IR after PASS to stderr (sema or a pass below)\n"
+    "  --print-after-all     print the IR after every pass to stderr\n"
+    "  --stop-after=PASS     stop the pipeline after PASS (with --emit=ir)\n"
+    "  --no-verify           do not run the IR verifier between passes\n"
+    "  --max-errors=N        stop after N errors (default 20, 0: no limit)\n"
+    "  -w                    suppress warnings\n"
+    "  -Werror               treat warnings as errors\n"
+    "  --help                print this help\n"
+    "  --version             print the version\n"
+    "\n"
+    "passes, in order: lower-tile-ops pipeline partition flatten vectorize thread-sync plan-shared\n"
+    "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
+
+static bool valid_pass(const char *name) {
+  if (strcmp(name, "sema") == 0)
+    return true;
+  for (int i = 0; i < tl_pipeline_npasses; i++)
+    if (strcmp(tl_pipeline_passes[i].name, name) == 0)
+      return true;
+  return false;
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "tlc: error: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see tlc --help)\n");
+  return 2;
+}
+
+// Returns 0 when parsed, else the exit status to return (2, or -1 for a
+// successful --help/--version).
+static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
+  memset(o, 0, sizeof *o);
+  o->emit = EMIT_CUDA;
+  o->target = "sm_90";
+#ifdef TLC_VERIFY_IR
+  o->verify_each = true;
+#endif
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(usage, stdout);
+      return -1;
+    }
+    if (strcmp(a, "--version") == 0) {
+      printf("tlc %s (targets: sm_80, sm_90)\n", TLC_VERSION);
+      return -1;
+    }
+    if (strcmp(a, "-o") == 0) {
+      if (i + 1 >= argc)
+        return usage_error("-o needs a file name%s", "");
+      o->output = argv[++i];
+    } else if (strncmp(a, "-o", 2) == 0 && a[2]) {
+      o->output = a + 2;
+    } else if (strncmp(a, "--emit=", 7) == 0) {
+      const char *k = a + 7;
+      static const char *const kinds[] = {"tokens", "ast", "ir", "plan", "cuda"};
+      int found = -1;
+      for (int j = 0; j < 5; j++)
+        if (strcmp(k, kinds[j]) == 0)
+          found = j;
+      if (found < 0)
+        return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan or cuda", k);
+      o->emit = (TlEmitKind)found;
+    } else if (strncmp(a, "--target=", 9) == 0) {
+      o->target = a + 9;
+    } else if (strncmp(a, "--print-after=", 14) == 0) {
+      o->print_after = a + 14;
+      if (!valid_pass(o->print_after))
+        return usage_error("unknown pass '%s' in --print-after", o->print_after);
+    } else if (strcmp(a, "--print-after-all") == 0) {
+      o->print_after_all = true;
+    } else if (strncmp(a, "--stop-after=", 13) == 0) {
+      o->stop_after = a + 13;
+      if (!valid_pass(o->stop_after))
+        return usage_error("unknown pass '%s' in --stop-after", o->stop_after);
+    } else if (strcmp(a, "--no-verify") == 0) {
+      o->verify_each = false;
+    } else if (strcmp(a, "--verify-each") == 0) {
+      o->verify_each = true;
+    } else if (strncmp(a, "--max-errors=", 13) == 0) {
+      char *end;
+      long n = strtol(a + 13, &end, 10);
+      if (*end || n < 0 || n > 100000)
+        return usage_error("--max-errors needs a count, got '%s'", a + 13);
+      *max_errors = (int)n;
+    } else if (strcmp(a, "-w") == 0) {
+      o->warnings_off = true;
+    } else if (strcmp(a, "-Werror") == 0) {
+      o->werror = true;
+    } else if (a[0] == '-' && a[1]) {
+      return usage_error("unknown option '%s'", a);
+    } else {
+      if (o->input)
+        return usage_error("more than one input file ('%s'); tlc compiles one file per run", a);
+      o->input = a;
+    }
+  }
+  if (!o->input)
+    return usage_error("no input file%s", "");
+  return 0;
+}
+
+// Writes text to path atomically (temporary file + rename), or to stdout.
+static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
+  if (!path || strcmp(path, "-") == 0) {
+    if (text->len && fwrite(text->data, 1, text->len, stdout) != text->len) {
+      tl_error_noloc(d, "cannot write to stdout");
+      return false;
+    }
+    return fflush(stdout) == 0;
+  }
+  size_t n = strlen(path);
+  char *tmp = tl_arena_alloc(text->arena, n + 16, 1);
+  snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    tl_error_noloc(d, "cannot create '%s': %s", tmp, strerror(errno));
+    return false;
+  }
+  FILE *f = fdopen(fd, "wb");
+  bool ok = f && (text->len == 0 || fwrite(text->data, 1, text->len, f) == text->len);
+  if (f && fclose(f) != 0)
+    ok = false;
+  if (!f)
+    close(fd);
+  if (ok && rename(tmp, path) != 0) {
+    tl_error_noloc(d, "cannot write '%s': %s", path, strerror(errno));
+    unlink(tmp);
+    return false;
+  }
+  if (!ok) {
+    tl_error_noloc(d, "cannot write '%s'", path);
+    unlink(tmp);
+  }
+  return ok;
+}
+
+static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
+  TlBuf out, dump;
+  tl_buf_init(&out, a);
+  tl_buf_init(&dump, a);
+  tl_buf_puts(&out, "");
+  tl_buf_puts(&dump, "");
+  char err[512];
+  TlSource *src = tl_source_read(a, o->input, err, sizeof err);
+  if (!src) {
+    tl_error_noloc(d, "%s", err);
+    return 1;
+  }
+  TlTarget target;
+  if (!tl_target_load(a, o->target, &target, err, sizeof err)) {
+    tl_error_noloc(d, "%s", err);
+    return 1;
+  }
+  TlTokens toks = tl_lex(a, src, d);
+  if (o->emit == EMIT_TOKENS) {
+    if (d->nerrors)
+      return 1;
+    tl_tokens_print(&out, toks);
+    return write_output(o->output, &out, d) ? 0 : 1;
+  }
+  TlNode *ast = d->nerrors ? NULL : tl_parse(a, toks, d);
+  if (d->nerrors)
+    return 1;
+  if (o->emit == EMIT_AST) {
+    tl_ast_print(&out, ast);
+    return write_output(o->output, &out, d) ? 0 : 1;
+  }
+  TlModule *m = tl_sema(a, ast, src, &target, d);
+  if (d->nerrors)
+    return 1;
+  bool ok = tl_run_pipeline(a, m, o, d, &dump);
+  if (dump.len) {
+    fwrite(dump.data, 1, dump.len, stderr);
+    fflush(stderr);
+  }
+  if (!ok || d->nerrors)
+    return 1;
+  switch (o->emit) {
+  case EMIT_IR:
+    tl_ir_print_module(&out, m);
+    break;
+  case EMIT_PLAN:
+    if (!tl_emit_plan(m, &out, d))
+      return 1;
+    break;
+  default:
+    tl_emit_cuda(a, m, &out);
+    break;
+  }
+  if (d->nerrors)
+    return 1;
+  return write_output(o->output, &out, d) ? 0 : 1;
+}
+
+int tl_driver_main(int argc, char **argv) {
+  TlOptions o;
+  int max_errors = 20;
+  int rc = parse_options(argc, argv, &o, &max_errors);
+  if (rc != 0)
+    return rc < 0 ? 0 : rc;
+  if (o.stop_after && o.emit == EMIT_CUDA)
+    o.emit = EMIT_IR;
+  TlDiag d;
+  tl_diag_init(&d, stderr);
+  d.max_errors = max_errors;
+  d.warnings_off = o.warnings_off;
+  d.werror = o.werror;
+  TlArena arena;
+  tl_arena_init(&arena);
+  rc = compile(&arena, &o, &d);
+  if (d.nerrors && rc == 0)
+    rc = 1;
+  if (d.nerrors > 0)
+    fprintf(stderr, "%d error%s generated.\n", d.nerrors, d.nerrors == 1 ? "" : "s");
+  tl_arena_free(&arena);
+  return rc;
+}

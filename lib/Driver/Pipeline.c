@@ -1,0 +1,43 @@
+// The pass pipeline, in order, in one place. Each pass is one file in
+// lib/Transforms/ with one entry point; the verifier runs after each one
+// (--verify-each, on by default), and --print-after / --print-after-all
+// print the IR between passes.
+#include <string.h>
+
+#include "tlc/Driver.h"
+#include "tlc/Passes.h"
+
+const TlPass tl_pipeline_passes[] = {
+    {"lower-tile-ops", tl_lower_tile_ops}, // T.copy / T.fill -> T.Parallel nests
+    {"pipeline", tl_pipeline},             // T.Pipelined loops
+    {"partition", tl_partition},           // T.Parallel -> per-thread loops (thread IR)
+    {"flatten", tl_flatten},               // N-d accesses -> flat offsets, simplified
+    {"vectorize", tl_vectorize},           // lane loops -> vector loads and stores
+    {"thread-sync", tl_thread_sync},       // barriers between memory hazards
+    {"plan-shared", tl_plan_shared},       // shared-memory offsets and budget
+};
+const int tl_pipeline_npasses = (int)(sizeof tl_pipeline_passes / sizeof tl_pipeline_passes[0]);
+
+static void dump(TlBuf *out, const TlModule *m, const char *after) {
+  tl_buf_printf(out, "// ----- IR after %s -----\n", after);
+  tl_ir_print_module(out, m);
+}
+
+bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlBuf *out) {
+  if (o->verify_each && !tl_ir_verify(m, "sema", d))
+    return false;
+  if (o->print_after_all || (o->print_after && strcmp(o->print_after, "sema") == 0))
+    dump(out, m, "sema");
+  for (int i = 0; i < tl_pipeline_npasses; i++) {
+    const TlPass *p = &tl_pipeline_passes[i];
+    if (!p->run(a, m, d) || d->nerrors > 0)
+      return false;
+    if (o->verify_each && !tl_ir_verify(m, p->name, d))
+      return false;
+    if (o->print_after_all || (o->print_after && strcmp(o->print_after, p->name) == 0))
+      dump(out, m, p->name);
+    if (o->stop_after && strcmp(o->stop_after, p->name) == 0)
+      break;
+  }
+  return true;
+}

@@ -1,0 +1,240 @@
+// IR constructors, the dtype/op/intrinsic tables, and tree helpers
+// (clone, substitute, variable use) shared by sema and the passes.
+#include "tlc/IR.h"
+
+#include <string.h>
+
+static const struct {
+  const char *name, *cuda;
+  int bits;
+  bool is_float, is_signed;
+} dtypes[] = {
+#define X(k, n, b, c, f, s) {n, c, b, f, s},
+    TL_DTYPES(X)
+#undef X
+};
+
+const char *tl_dtype_name(TlDtype t) {
+  return dtypes[t].name;
+}
+const char *tl_dtype_cuda(TlDtype t) {
+  return dtypes[t].cuda;
+}
+int tl_dtype_bits(TlDtype t) {
+  return dtypes[t].bits;
+}
+bool tl_dtype_is_float(TlDtype t) {
+  return dtypes[t].is_float;
+}
+bool tl_dtype_is_signed(TlDtype t) {
+  return dtypes[t].is_signed;
+}
+
+bool tl_dtype_parse(const char *s, TlDtype *out) {
+  static const struct {
+    const char *alias;
+    TlDtype t;
+  } aliases[] = {{"float", TY_FLOAT32}, {"half", TY_FLOAT16}, {"fp16", TY_FLOAT16},
+                 {"bf16", TY_BFLOAT16}, {"fp32", TY_FLOAT32}, {"double", TY_FLOAT64},
+                 {"int", TY_INT32},     {"fp64", TY_FLOAT64}};
+  for (int i = 0; i < TY_COUNT; i++)
+    if (strcmp(s, dtypes[i].name) == 0) {
+      *out = (TlDtype)i;
+      return true;
+    }
+  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+    if (strcmp(s, aliases[i].alias) == 0) {
+      *out = aliases[i].t;
+      return true;
+    }
+  return false;
+}
+
+const char *tl_scope_name(TlScope s) {
+  static const char *names[] = {"global", "shared", "fragment", "local"};
+  return names[s];
+}
+
+const char *tl_op_name(TlOp op) {
+  static const char *names[] = {
+#define X(k, s, p) s,
+      TL_BINOPS(X)
+#undef X
+  };
+  return names[op];
+}
+
+const char *tl_intrinsic_name(TlIntrinsic fn) {
+  static const char *names[] = {
+#define X(k, s) s,
+      TL_INTRINSICS(X)
+#undef X
+  };
+  return names[fn];
+}
+
+const char *tl_loop_kind_name(TlLoopKind k) {
+  static const char *names[] = {"serial", "unroll", "vectorized", "pipelined"};
+  return names[k];
+}
+
+const char *tl_origin_name(TlOrigin o) {
+  static const char *names[] = {"user", "copy", "fill", "reduce"};
+  return names[o];
+}
+
+int64_t tl_buffer_elems(const TlBuffer *b) {
+  int64_t n = 1;
+  for (int i = 0; i < b->ndims; i++)
+    n *= b->shape[i]; // sema checked the product does not overflow
+  return n;
+}
+
+int64_t tl_buffer_bytes(const TlBuffer *b) {
+  return tl_buffer_elems(b) * (tl_dtype_bits(b->dtype) / 8) * (b->stages > 0 ? b->stages : 1);
+}
+
+TlExpr *tl_expr_new(TlArena *a, TlExprKind k, TlLoc loc, TlDtype t, int nargs) {
+  TlExpr *e = TL_NEW(a, TlExpr);
+  e->kind = k;
+  e->loc = loc;
+  e->dtype = t;
+  e->nargs = nargs;
+  if (nargs)
+    e->args = TL_NEW_ARRAY(a, TlExpr *, nargs);
+  return e;
+}
+
+TlExpr *tl_expr_int(TlArena *a, TlLoc loc, int64_t v, TlDtype t) {
+  TlExpr *e = tl_expr_new(a, EX_INT, loc, t, 0);
+  e->ival = v;
+  return e;
+}
+
+TlExpr *tl_expr_float(TlArena *a, TlLoc loc, double v, TlDtype t) {
+  TlExpr *e = tl_expr_new(a, EX_FLOAT, loc, t, 0);
+  e->fval = v;
+  return e;
+}
+
+TlExpr *tl_expr_var(TlArena *a, TlLoc loc, TlVar *v) {
+  TlExpr *e = tl_expr_new(a, EX_VAR, loc, v->dtype, 0);
+  e->var = v;
+  return e;
+}
+
+TlExpr *tl_expr_binary(TlArena *a, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r, TlDtype t) {
+  TlExpr *e = tl_expr_new(a, EX_BINARY, loc, t, 2);
+  e->op = op;
+  e->args[0] = l;
+  e->args[1] = r;
+  return e;
+}
+
+TlExpr *tl_expr_unary(TlArena *a, TlLoc loc, TlOp op, TlExpr *x, TlDtype t) {
+  TlExpr *e = tl_expr_new(a, EX_UNARY, loc, t, 1);
+  e->op = op;
+  e->args[0] = x;
+  return e;
+}
+
+TlExpr *tl_expr_cast(TlArena *a, TlLoc loc, TlExpr *x, TlDtype t) {
+  if (x->dtype == t && !x->untyped)
+    return x;
+  TlExpr *e = tl_expr_new(a, EX_CAST, loc, t, 1);
+  e->args[0] = x;
+  return e;
+}
+
+TlExpr *tl_expr_load(TlArena *a, TlLoc loc, TlBuffer *b, TlExpr **idx, int n) {
+  TlExpr *e = tl_expr_new(a, EX_LOAD, loc, b->dtype, n);
+  e->buf = b;
+  for (int i = 0; i < n; i++)
+    e->args[i] = idx[i];
+  return e;
+}
+
+TlStmt *tl_stmt_new(TlArena *a, TlStmtKind k, TlLoc loc) {
+  TlStmt *s = TL_NEW(a, TlStmt);
+  s->kind = k;
+  s->loc = loc;
+  s->update_op = OP_EQ;
+  return s;
+}
+
+TlVar *tl_var_new(TlArena *a, TlKernel *k, const char *name, TlVarKind kind, TlDtype t,
+                  TlLoc loc) {
+  TlVar *v = TL_NEW(a, TlVar);
+  v->name = name;
+  v->kind = kind;
+  v->dtype = t;
+  v->loc = loc;
+  // Source names are kept when they cannot clash with CUDA or the emitter's
+  // own names; a numeric suffix makes every emitted name unique.
+  v->cname = tl_arena_printf(a, "%s_%d", name, k ? k->next_id++ : 0);
+  return v;
+}
+
+TlExpr *tl_expr_clone(TlArena *a, const TlExpr *e) {
+  return tl_expr_substitute(a, e, 0, NULL, NULL);
+}
+
+TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *vars,
+                           TlExpr *const *with) {
+  if (!e)
+    return NULL;
+  if (e->kind == EX_VAR)
+    for (int i = 0; i < n; i++)
+      if (e->var == vars[i])
+        return tl_expr_clone(a, with[i]);
+  TlExpr *c = TL_NEW(a, TlExpr);
+  *c = *e;
+  if (e->nargs) {
+    c->args = TL_NEW_ARRAY(a, TlExpr *, e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+      c->args[i] = tl_expr_substitute(a, e->args[i], n, vars, with);
+  }
+  return c;
+}
+
+static void subst_region(TlArena *a, TlRegion *r, int n, TlVar *const *vars,
+                         TlExpr *const *with) {
+  for (int i = 0; i < r->ndims; i++)
+    r->start[i] = tl_expr_substitute(a, r->start[i], n, vars, with);
+}
+
+void tl_stmt_substitute(TlArena *a, TlStmt *s, int n, TlVar *const *vars, TlExpr *const *with) {
+  for (int i = 0; i < s->nindices; i++)
+    s->indices[i] = tl_expr_substitute(a, s->indices[i], n, vars, with);
+  s->value = tl_expr_substitute(a, s->value, n, vars, with);
+  s->cond = tl_expr_substitute(a, s->cond, n, vars, with);
+  s->start = tl_expr_substitute(a, s->start, n, vars, with);
+  s->stop = tl_expr_substitute(a, s->stop, n, vars, with);
+  s->step = tl_expr_substitute(a, s->step, n, vars, with);
+  subst_region(a, &s->src, n, vars, with);
+  subst_region(a, &s->dst, n, vars, with);
+  for (int i = 0; i < s->body.len; i++)
+    tl_stmt_substitute(a, TL_VEC_AT(s->body, TlStmt, i), n, vars, with);
+  for (int i = 0; i < s->else_body.len; i++)
+    tl_stmt_substitute(a, TL_VEC_AT(s->else_body, TlStmt, i), n, vars, with);
+}
+
+bool tl_expr_uses_var(const TlExpr *e, const TlVar *v) {
+  if (!e)
+    return false;
+  if (e->kind == EX_VAR && e->var == v)
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (tl_expr_uses_var(e->args[i], v))
+      return true;
+  return false;
+}
+
+bool tl_expr_is_const(const TlExpr *e, int64_t *v) {
+  if (e && e->kind == EX_INT) {
+    if (v)
+      *v = e->ival;
+    return true;
+  }
+  return false;
+}

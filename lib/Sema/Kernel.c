@@ -1,0 +1,316 @@
+// Kernels: @T.prim_func definitions -> TlKernel. Checks the parameter
+// tensors, the T.Kernel launch (grid, threads, bound names) and lowers the
+// statements of the body (allocations, loops, stores, scalars, branches,
+// tile ops) into Tile IR.
+#include <string.h>
+
+#include "SemaInternal.h"
+
+void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
+
+enum { MAX_GRID_X = 2147483647, MAX_GRID_YZ = 65535 };
+
+static const TlNode *keyword_arg(const TlNode *call, const char *name) {
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    if (strcmp(kw->name, name) == 0)
+      return kw->a;
+  }
+  return NULL;
+}
+
+// Reports keyword arguments not in `allowed` (a NULL-terminated list).
+static bool check_keywords(Sema *s, const TlNode *call, const char *what,
+                           const char *const *allowed) {
+  bool ok = true;
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    bool known = false;
+    for (int j = 0; allowed[j]; j++)
+      if (strcmp(kw->name, allowed[j]) == 0)
+        known = true;
+    if (!known) {
+      tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to %s", kw->name, what);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+// A shape: a tuple/list of positive compile-time integers, or one integer.
+static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
+  TlValue *v = tl_sema_eval_const(s, n);
+  if (v->kind == VAL_ERROR)
+    return false;
+  TlValue *dims[TL_MAX_DIMS];
+  int nd;
+  if (v->kind == VAL_INT) {
+    dims[0] = v;
+    nd = 1;
+  } else if (v->kind == VAL_TUPLE) {
+    nd = v->items.len;
+    if (nd == 0 || nd > TL_MAX_DIMS) {
+      tl_error(s->diag, n->loc, "a shape needs 1 to %d dimensions, this one has %d", TL_MAX_DIMS, nd);
+      return false;
+    }
+    for (int i = 0; i < nd; i++)
+      dims[i] = TL_VEC_AT(v->items, TlValue, i);
+  } else {
+    tl_error(s->diag, n->loc, "expected a shape (a tuple of integers), found a %s",
+             tl_value_kind_name(v->kind));
+    return false;
+  }
+  int64_t total = 1;
+  for (int i = 0; i < nd; i++) {
+    if (dims[i]->kind != VAL_INT) {
+      tl_error(s->diag, n->loc, "dimension %d of the shape is a %s, not an integer", i,
+               tl_value_kind_name(dims[i]->kind));
+      return false;
+    }
+    if (dims[i]->i < 1) {
+      tl_error(s->diag, n->loc, "dimension %d of the shape is %lld; extents must be positive", i,
+               (long long)dims[i]->i);
+      return false;
+    }
+    if (tl_mul_overflows(total, dims[i]->i, &total) || total > (INT64_MAX >> 4)) {
+      tl_error(s->diag, n->loc, "the shape has more elements than fit in 64 bits");
+      return false;
+    }
+    b->shape[i] = dims[i]->i;
+  }
+  b->ndims = nd;
+  return true;
+}
+
+static bool dtype_of(Sema *s, const TlNode *n, TlDtype *out) {
+  TlValue *v = tl_sema_eval_const(s, n);
+  return v->kind != VAL_ERROR && tl_value_as_dtype(s, v, out);
+}
+
+// param = NAME ":" ("T.Tensor" | "T.Buffer") "(" shape ("," dtype)? ")"
+static TlBuffer *kernel_param(Sema *s, TlKernel *k, const TlNode *p) {
+  TlBuffer *b = TL_NEW(s->arena, TlBuffer);
+  b->name = p->name;
+  b->loc = p->loc;
+  b->scope = SCOPE_GLOBAL;
+  b->dtype = TY_FLOAT32;
+  b->stages = 1;
+  b->param_index = k->params.len;
+  const TlNode *ann = p->a;
+  const char *t = ann && ann->kind == ND_CALL ? tl_sema_t_attr(s, ann->a) : NULL;
+  if (!t || (strcmp(t, "Tensor") != 0 && strcmp(t, "Buffer") != 0)) {
+    tl_error(s->diag, ann ? ann->loc : p->loc,
+             "kernel parameter '%s' needs a tensor annotation, e.g. %s: T.Tensor((M, N), "
+             "\"float16\")",
+             p->name, p->name);
+    return NULL;
+  }
+  static const char *const kws[] = {"shape", "dtype", NULL};
+  if (!check_keywords(s, ann, "T.Tensor", kws))
+    return NULL;
+  const TlNode *shape = ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0) : keyword_arg(ann, "shape");
+  const TlNode *dtype = ann->list.len > 1 ? TL_VEC_AT(ann->list, TlNode, 1) : keyword_arg(ann, "dtype");
+  if (!shape || ann->list.len > 2) {
+    tl_error(s->diag, ann->loc, "T.%s takes a shape and a dtype", t);
+    return NULL;
+  }
+  if (!shape_of(s, shape, b))
+    return NULL;
+  if (dtype && !dtype_of(s, dtype, &b->dtype))
+    return NULL;
+  if (p->b)
+    tl_error(s->diag, p->b->loc, "kernel parameters cannot have default values");
+  return b;
+}
+
+static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
+  const TlNode *call = with->a;
+  const char *t = call->kind == ND_CALL ? tl_sema_t_attr(s, call->a) : NULL;
+  if (!t || strcmp(t, "Kernel") != 0) {
+    tl_error(s->diag, with->loc, "a kernel body must be 'with T.Kernel(...) as ...:'");
+    return false;
+  }
+  static const char *const kws[] = {"threads", "prelude", "is_cpu", NULL};
+  if (!check_keywords(s, call, "T.Kernel", kws))
+    return false;
+  int ng = call->list.len;
+  if (ng < 1 || ng > 3) {
+    tl_error(s->diag, call->loc, "T.Kernel takes 1 to 3 grid extents, %d given", ng);
+    return false;
+  }
+  bool ok = true;
+  for (int i = 0; i < 3; i++)
+    k->grid_const[i] = 1;
+  for (int i = 0; i < ng; i++) {
+    TlNode *g = TL_VEC_AT(call->list, TlNode, i);
+    int64_t v;
+    if (!tl_sema_const_int(s, g, "a grid extent", &v)) {
+      ok = false;
+      continue;
+    }
+    int64_t lim = i == 0 ? MAX_GRID_X : MAX_GRID_YZ;
+    if (v < 1 || v > lim) {
+      tl_error(s->diag, g->loc, "grid extent %lld is out of range; %s must be in 1..%lld",
+               (long long)v, i == 0 ? "x" : i == 1 ? "y" : "z", (long long)lim);
+      ok = false;
+    }
+    k->grid_const[i] = v;
+  }
+  for (int i = 0; i < 3; i++)
+    k->threads[i] = 1;
+  const TlNode *th = keyword_arg(call, "threads");
+  if (!th) {
+    k->threads[0] = 128;
+  } else {
+    TlValue *v = tl_sema_eval_const(s, th);
+    if (v->kind == VAL_INT) {
+      k->threads[0] = v->i;
+    } else if (v->kind == VAL_TUPLE && v->items.len >= 1 && v->items.len <= 3) {
+      for (int i = 0; i < v->items.len; i++) {
+        TlValue *x = TL_VEC_AT(v->items, TlValue, i);
+        if (x->kind != VAL_INT) {
+          tl_error(s->diag, th->loc, "threads= must hold integers");
+          return false;
+        }
+        k->threads[i] = x->i;
+      }
+    } else {
+      if (v->kind != VAL_ERROR)
+        tl_error(s->diag, th->loc, "threads= must be an integer or a tuple of up to 3 integers");
+      return false;
+    }
+    int64_t total = 1;
+    for (int i = 0; i < 3; i++) {
+      if (k->threads[i] < 1 || k->threads[i] > 1024) {
+        tl_error(s->diag, th->loc, "threads= %lld is out of range 1..1024", (long long)k->threads[i]);
+        return false;
+      }
+      total *= k->threads[i];
+    }
+    if (total > s->module->max_threads) {
+      tl_error(s->diag, th->loc, "%lld threads per block exceed the %s limit of %lld",
+               (long long)total, s->module->target_name, (long long)s->module->max_threads);
+      return false;
+    }
+  }
+  // `as bx` or `as (bx, by[, bz])` names the block indices.
+  const TlNode *names = with->b;
+  if (names) {
+    int nn = names->kind == ND_TUPLE ? names->list.len : 1;
+    if (nn > ng) {
+      tl_error(s->diag, names->loc, "T.Kernel has %d grid dimension%s but %d names are bound", ng,
+               ng == 1 ? "" : "s", nn);
+      return false;
+    }
+    for (int i = 0; i < nn; i++) {
+      const TlNode *nm = names->kind == ND_TUPLE ? TL_VEC_AT(names->list, TlNode, i) : names;
+      if (nm->kind != ND_NAME) {
+        tl_error(s->diag, nm->loc, "expected a name for the block index");
+        return false;
+      }
+      TlVar *v = tl_var_new(s->arena, k, nm->name, VAR_BLOCK_IDX, TY_INT32, nm->loc);
+      v->dim = i;
+      v->extent = k->grid_const[i];
+      k->block_vars[i] = v;
+      TlSym *y = tl_scope_define(s, s->scope, nm->name, SYM_VAR, nm->loc);
+      y->var = v;
+    }
+  }
+  for (int i = 0; i < 3; i++) {
+    TlVar *v = tl_var_new(s->arena, k, i == 0 ? "tx" : i == 1 ? "ty" : "tz", VAR_THREAD_IDX,
+                          TY_INT32, call->loc);
+    v->dim = i;
+    v->extent = k->threads[i];
+    k->thread_vars[i] = v;
+  }
+  return ok;
+}
+
+static void kernel(Sema *s, const TlValue *kv) {
+  const TlNode *def = kv->fn;
+  TlKernel *k = TL_NEW(s->arena, TlKernel);
+  k->name = def->name;
+  k->loc = def->loc;
+  s->kernel = k;
+  tl_scope_push(s);
+  bool ok = true;
+  for (int i = 0; i < def->params.len; i++) {
+    TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    TlBuffer *b = kernel_param(s, k, p);
+    if (!b) {
+      ok = false;
+      continue;
+    }
+    tl_vec_push(s->arena, &k->params, b);
+    TlSym *y = tl_scope_define(s, s->scope, p->name, SYM_BUFFER, p->loc);
+    y->buf = b;
+    if (tl_buffer_elems(b) > INT32_MAX)
+      s->index_dtype = TY_INT64;
+  }
+  const TlNode *with = NULL;
+  for (int i = 0; i < def->list.len; i++) {
+    TlNode *st = TL_VEC_AT(def->list, TlNode, i);
+    if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
+      continue; // docstring
+    if (st->kind == ND_WITH && !with) {
+      with = st;
+      continue;
+    }
+    tl_error(s->diag, st->loc, "a kernel body holds one 'with T.Kernel(...)' block and nothing else");
+    ok = false;
+    break;
+  }
+  if (!with) {
+    if (ok)
+      tl_error(s->diag, def->loc, "kernel '%s' has no 'with T.Kernel(...)' block", def->name);
+  } else if (ok && launch_config(s, k, with)) {
+    tl_sema_body(s, &with->list, &k->body);
+  }
+  tl_scope_pop(s);
+  s->kernel = NULL;
+  tl_vec_push(s->arena, &s->module->kernels, k);
+}
+
+TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const TlTarget *target,
+                  TlDiag *d) {
+  Sema s = {0};
+  s.arena = a;
+  s.diag = d;
+  s.index_dtype = TY_INT32;
+  s.module = TL_NEW(a, TlModule);
+  s.module->src = src;
+  s.module->target_name = target->name;
+  s.module->sm = target->sm;
+  s.module->max_threads = target->max_threads_per_block;
+  s.module->max_shared_bytes = target->max_shared_bytes;
+  s.globals = TL_NEW(a, TlSymScope);
+  // T is always the DSL namespace, imported or not.
+  TlSym *t = tl_scope_define(&s, s.globals, "T", SYM_VALUE, module->loc);
+  t->value = tl_value_new(&s, VAL_MODULE, module->loc);
+  t->value->s = "tilelang.language";
+  tl_sema_module_constants(&s, module);
+  if (tl_diag_too_many(d))
+    return s.module;
+  int nkernels = 0;
+  for (int i = 0; i < module->list.len; i++) {
+    TlNode *st = TL_VEC_AT(module->list, TlNode, i);
+    if (st->kind != ND_DEF)
+      continue;
+    TlSym *y = tl_scope_lookup_local(s.globals, st->name);
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_KERNEL && y->value->fn == st) {
+      for (int j = 0; j < s.module->kernels.len; j++)
+        if (strcmp(TL_VEC_AT(s.module->kernels, TlKernel, j)->name, st->name) == 0) {
+          tl_error(d, st->loc, "redefinition of kernel '%s'", st->name);
+          tl_note(d, TL_VEC_AT(s.module->kernels, TlKernel, j)->loc, "previous definition is here");
+        }
+      s.index_dtype = TY_INT32;
+      kernel(&s, y->value);
+      nkernels++;
+    }
+  }
+  if (nkernels == 0 && d->nerrors == 0) {
+    TlLoc loc = {src, 1, 1, 1};
+    tl_error(d, loc, "no @T.prim_func kernel in this file");
+  }
+  return s.module;
+}

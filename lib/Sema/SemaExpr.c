@@ -1,0 +1,666 @@
+// Kernel expressions: AST -> typed IR expressions.
+//
+// Typing: integer literals and module integer constants are "untyped" index
+// integers that adapt to the other operand (like TVM's IntImm); float
+// literals adapt the same way, defaulting to float32. Typed operands combine
+// float-over-int, wider-over-narrower; float16 with bfloat16 is an error
+// (cast one side). Comparisons and and/or/not give bool. Constant subtrees
+// fold with exact 64-bit arithmetic; overflow and division by zero are errors.
+#include <math.h>
+#include <string.h>
+
+#include "SemaInternal.h"
+
+void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
+
+static TlExpr *error_expr(Sema *s, TlLoc loc) {
+  TlExpr *e = tl_expr_int(s->arena, loc, 0, s->index_dtype);
+  e->untyped = true;
+  return e;
+}
+
+static bool is_int(TlDtype t) {
+  return !tl_dtype_is_float(t) && t != TY_BOOL;
+}
+
+TlExpr *tl_sema_convert(Sema *s, TlExpr *e, TlDtype t) {
+  if (e->dtype == t) {
+    e->untyped = false;
+    return e;
+  }
+  if (e->kind == EX_INT && e->untyped) {
+    if (tl_dtype_is_float(t))
+      return tl_expr_float(s->arena, e->loc, (double)e->ival, t);
+    TlExpr *c = tl_expr_int(s->arena, e->loc, e->ival, t);
+    return c;
+  }
+  if (e->kind == EX_FLOAT && e->untyped && tl_dtype_is_float(t))
+    return tl_expr_float(s->arena, e->loc, e->fval, t);
+  return tl_expr_cast(s->arena, e->loc, e, t);
+}
+
+// The dtype two operands meet at; false (after reporting) when they cannot.
+static bool unify(Sema *s, TlLoc loc, const char *op, TlExpr *l, TlExpr *r, TlDtype *out) {
+  if (l->untyped && r->untyped) {
+    *out = (tl_dtype_is_float(l->dtype) || tl_dtype_is_float(r->dtype)) ? TY_FLOAT32 : s->index_dtype;
+    return true;
+  }
+  if (l->untyped || r->untyped) {
+    TlExpr *typed = l->untyped ? r : l, *lit = l->untyped ? l : r;
+    // An untyped float meeting a typed integer makes the result float32.
+    *out = (tl_dtype_is_float(lit->dtype) && !tl_dtype_is_float(typed->dtype)) ? TY_FLOAT32
+                                                                                : typed->dtype;
+    if (typed->dtype == TY_BOOL)
+      *out = lit->dtype;
+    return true;
+  }
+  TlDtype a = l->dtype, b = r->dtype;
+  if (a == b) {
+    *out = a;
+    return true;
+  }
+  bool fa = tl_dtype_is_float(a), fb = tl_dtype_is_float(b);
+  if (fa != fb) {
+    *out = fa ? a : b;
+    return true;
+  }
+  if (fa && tl_dtype_bits(a) == tl_dtype_bits(b)) {
+    tl_error(s->diag, loc, "dtype mismatch: %s %s %s", tl_dtype_name(a), op, tl_dtype_name(b));
+    tl_note(s->diag, loc, "convert one side explicitly, e.g. T.cast(x, \"float32\")");
+    return false;
+  }
+  *out = tl_dtype_bits(a) >= tl_dtype_bits(b) ? a : b;
+  if (a == TY_BOOL)
+    *out = b;
+  if (b == TY_BOOL)
+    *out = a;
+  return true;
+}
+
+// Folds integer constant operations; reports overflow at loc.
+static TlExpr *fold_int(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r, TlDtype t) {
+  int64_t a = l->ival, b = r->ival, v = 0;
+  bool overflow = false;
+  switch (op) {
+  case OP_ADD:
+    overflow = tl_add_overflows(a, b, &v);
+    break;
+  case OP_SUB:
+    overflow = tl_sub_overflows(a, b, &v);
+    break;
+  case OP_MUL:
+    overflow = tl_mul_overflows(a, b, &v);
+    break;
+  case OP_FLOORDIV:
+  case OP_FLOORMOD:
+    if (b == 0) {
+      tl_error(s->diag, loc, "division by zero");
+      return error_expr(s, loc);
+    }
+    if (a == INT64_MIN && b == -1)
+      overflow = true;
+    else
+      v = op == OP_FLOORDIV ? tl_floordiv(a, b) : tl_floormod(a, b);
+    break;
+  case OP_MIN:
+    v = a < b ? a : b;
+    break;
+  case OP_MAX:
+    v = a > b ? a : b;
+    break;
+  default:
+    return NULL;
+  }
+  if (overflow) {
+    tl_error(s->diag, loc, "integer overflow: %lld %s %lld does not fit in 64 bits", (long long)a,
+             tl_op_name(op), (long long)b);
+    return error_expr(s, loc);
+  }
+  TlExpr *e = tl_expr_int(s->arena, loc, v, t);
+  e->untyped = l->untyped && r->untyped;
+  return e;
+}
+
+TlExpr *tl_sema_fold(Sema *s, TlExpr *e) {
+  if (e->kind == EX_BINARY && e->args[0]->kind == EX_INT && e->args[1]->kind == EX_INT &&
+      is_int(e->dtype)) {
+    TlExpr *f = fold_int(s, e->loc, e->op, e->args[0], e->args[1], e->dtype);
+    if (f)
+      return f;
+  }
+  return e;
+}
+
+static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
+  const char *name = tl_op_name(op);
+  if (op == OP_AND || op == OP_OR) {
+    TlExpr *e = tl_expr_binary(s->arena, loc, op, tl_sema_convert(s, l, TY_BOOL),
+                               tl_sema_convert(s, r, TY_BOOL), TY_BOOL);
+    return e;
+  }
+  TlDtype t;
+  if (!unify(s, loc, name, l, r, &t))
+    return error_expr(s, loc);
+  bool untyped = l->untyped && r->untyped;
+  if (op == OP_DIV && is_int(t)) // Python: / on integers is true division
+    t = TY_FLOAT32, untyped = false;
+  if (op == OP_FLOORMOD && tl_dtype_is_float(t))
+    op = OP_FMOD;
+  TlExpr *a = tl_sema_convert(s, l, t), *b = tl_sema_convert(s, r, t);
+  if (op == OP_DIV && a->kind == EX_FLOAT && b->kind == EX_FLOAT && b->fval == 0) {
+    tl_error(s->diag, loc, "division by zero");
+    return error_expr(s, loc);
+  }
+  bool cmp = op == OP_EQ || op == OP_NE || op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
+  TlExpr *e = tl_expr_binary(s->arena, loc, op, a, b, cmp ? TY_BOOL : t);
+  if (a->kind == EX_INT && b->kind == EX_INT && !cmp) {
+    a->untyped = l->untyped;
+    b->untyped = r->untyped;
+    TlExpr *f = fold_int(s, loc, op, a, b, t);
+    if (f) {
+      f->untyped = untyped;
+      return f;
+    }
+  }
+  if (a->kind == EX_FLOAT && b->kind == EX_FLOAT && !cmp && untyped) {
+    double x = a->fval, y = b->fval, v;
+    switch (op) {
+    case OP_ADD: v = x + y; break;
+    case OP_SUB: v = x - y; break;
+    case OP_MUL: v = x * y; break;
+    case OP_DIV: v = x / y; break;
+    default: return e;
+    }
+    TlExpr *f = tl_expr_float(s->arena, loc, v, t);
+    f->untyped = true;
+    return f;
+  }
+  e->untyped = untyped && !cmp;
+  return e;
+}
+
+static TlOp binop_of(TlTokenKind k) {
+  switch (k) {
+  case TK_PLUS: return OP_ADD;
+  case TK_MINUS: return OP_SUB;
+  case TK_STAR: return OP_MUL;
+  case TK_SLASH: return OP_DIV;
+  case TK_SLASHSLASH: return OP_FLOORDIV;
+  case TK_PERCENT: return OP_FLOORMOD;
+  case TK_STARSTAR: return OP_POW;
+  case TK_EQEQ: return OP_EQ;
+  case TK_NE: return OP_NE;
+  case TK_LT: return OP_LT;
+  case TK_LE: return OP_LE;
+  case TK_GT: return OP_GT;
+  default: return OP_GE;
+  }
+}
+
+bool tl_sema_const_int(Sema *s, const TlNode *n, const char *what, int64_t *out) {
+  int before = s->diag->nerrors;
+  TlExpr *e = tl_sema_expr(s, n);
+  if (s->diag->nerrors != before)
+    return false;
+  if (e->kind != EX_INT || !is_int(e->dtype)) {
+    if (e->kind == EX_INT && e->dtype == TY_BOOL) {
+      *out = e->ival;
+      return true;
+    }
+    tl_error(s->diag, n->loc, "%s must be a compile-time integer constant", what);
+    return false;
+  }
+  *out = e->ival;
+  return true;
+}
+
+static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
+  TlSym *y = n->a->kind == ND_NAME ? tl_scope_lookup(s, n->a->name) : NULL;
+  if (!y || y->kind != SYM_BUFFER) {
+    if (n->a->kind == ND_NAME && !y) {
+      tl_sema_unknown_name(s, n->a->loc, n->a->name);
+      return error_expr(s, n->loc);
+    }
+    tl_error(s->diag, n->a->loc, "only buffers can be indexed");
+    return error_expr(s, n->loc);
+  }
+  TlBuffer *b = y->buf;
+  if (n->list.len != b->ndims) {
+    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, b->ndims,
+             b->ndims == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
+    tl_note(s->diag, b->loc, "'%s' declared here", b->name);
+    return error_expr(s, n->loc);
+  }
+  TlExpr *idx[TL_MAX_DIMS];
+  for (int i = 0; i < n->list.len; i++) {
+    TlNode *in = TL_VEC_AT(n->list, TlNode, i);
+    if (in->kind == ND_SLICE) {
+      tl_error(s->diag, in->loc, "a slice of '%s' is only allowed as a T.copy operand", b->name);
+      return error_expr(s, n->loc);
+    }
+    TlExpr *e = tl_sema_expr(s, in);
+    if (!is_int(e->dtype)) {
+      tl_error(s->diag, in->loc, "index of '%s' must be an integer, not %s", b->name,
+               tl_dtype_name(e->dtype));
+      return error_expr(s, n->loc);
+    }
+    if (e->kind == EX_INT && (e->ival < 0 || e->ival >= b->shape[i])) {
+      tl_error(s->diag, in->loc, "index %lld is out of bounds for dimension %d of '%s' (size %lld)",
+               (long long)e->ival, i, b->name, (long long)b->shape[i]);
+      tl_note(s->diag, b->loc, "'%s' declared here", b->name);
+    }
+    idx[i] = tl_sema_convert(s, e, s->index_dtype);
+  }
+  b->read = true;
+  return tl_expr_load(s->arena, n->loc, b, idx, n->list.len);
+}
+
+static bool dtype_arg(Sema *s, const TlNode *n, TlDtype *out) {
+  TlValue *v = tl_sema_eval_const(s, n);
+  return v->kind != VAL_ERROR && tl_value_as_dtype(s, v, out);
+}
+
+static TlExpr *extreme_value(Sema *s, TlLoc loc, TlDtype t, int which) {
+  // which: 0 infinity, 1 max_value, 2 min_value
+  if (tl_dtype_is_float(t)) {
+    double v;
+    if (which == 0)
+      v = INFINITY;
+    else {
+      double m = t == TY_FLOAT16 ? 65504.0 : t == TY_BFLOAT16 ? 3.3895313892515355e38
+                 : t == TY_FLOAT32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+      v = which == 1 ? m : -m;
+    }
+    return tl_expr_float(s->arena, loc, v, t);
+  }
+  if (which == 0) {
+    tl_error(s->diag, loc, "T.infinity needs a float dtype, not %s", tl_dtype_name(t));
+    return error_expr(s, loc);
+  }
+  int bits = tl_dtype_bits(t);
+  int64_t v;
+  if (t == TY_BOOL)
+    v = which == 1;
+  else if (tl_dtype_is_signed(t))
+    v = which == 1 ? (int64_t)((~0ULL) >> (65 - bits)) : -(int64_t)((~0ULL) >> (65 - bits)) - 1;
+  else
+    v = which == 1 ? (bits == 64 ? INT64_MAX : (int64_t)((1ULL << bits) - 1)) : 0;
+  return tl_expr_int(s->arena, loc, v, t);
+}
+
+static bool check_arity(Sema *s, const TlNode *n, const char *name, int lo, int hi) {
+  int got = n->list.len;
+  if (got >= lo && got <= hi && n->list2.len == 0)
+    return true;
+  if (n->list2.len) {
+    TlNode *kw = TL_VEC_AT(n->list2, TlNode, 0);
+    tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to '%s'", kw->name, name);
+  } else if (lo == hi)
+    tl_error(s->diag, n->loc, "'%s' takes %d argument%s, %d given", name, lo, lo == 1 ? "" : "s", got);
+  else
+    tl_error(s->diag, n->loc, "'%s' takes %d to %d arguments, %d given", name, lo, hi, got);
+  return false;
+}
+
+static TlExpr *lower_call(Sema *s, const TlNode *n) {
+  const char *t = tl_sema_t_attr(s, n->a);
+  const char *name = t ? t : (n->a->kind == ND_NAME ? n->a->name : "");
+  TlExpr *args[3];
+  static const struct {
+    const char *name;
+    TlIntrinsic fn;
+  } math[] = {{"exp", FN_EXP},   {"exp2", FN_EXP2}, {"log", FN_LOG},         {"log2", FN_LOG2},
+              {"sqrt", FN_SQRT}, {"rsqrt", FN_RSQRT}, {"tanh", FN_TANH}, {"sigmoid", FN_SIGMOID},
+              {"abs", FN_ABS}};
+  char full[80];
+  snprintf(full, sizeof full, "%s%s", t ? "T." : "", name);
+  if (t || strcmp(name, "abs") == 0) {
+    for (size_t i = 0; i < sizeof math / sizeof math[0]; i++)
+      if (strcmp(name, math[i].name) == 0) {
+        if (!check_arity(s, n, full, 1, 1))
+          return error_expr(s, n->loc);
+        TlExpr *x = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
+        if (math[i].fn != FN_ABS && !tl_dtype_is_float(x->dtype))
+          x = tl_sema_convert(s, x, TY_FLOAT32);
+        else if (x->untyped)
+          x = tl_sema_convert(s, x, x->dtype);
+        TlExpr *e = tl_expr_new(s->arena, EX_CALL, n->loc, x->dtype, 1);
+        e->fn = math[i].fn;
+        e->args[0] = x;
+        return e;
+      }
+  }
+  if ((t && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)) ||
+      (!t && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0))) {
+    if (!check_arity(s, n, full, 2, 2))
+      return error_expr(s, n->loc);
+    args[0] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
+    args[1] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 1));
+    return make_binary(s, n->loc, name[1] == 'i' ? OP_MIN : OP_MAX, args[0], args[1]);
+  }
+  if (t && strcmp(name, "ceildiv") == 0) {
+    if (!check_arity(s, n, full, 2, 2))
+      return error_expr(s, n->loc);
+    args[0] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
+    args[1] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 1));
+    if (!is_int(args[0]->dtype) || !is_int(args[1]->dtype)) {
+      tl_error(s->diag, n->loc, "T.ceildiv needs integer arguments");
+      return error_expr(s, n->loc);
+    }
+    // ceildiv(a, b) = (a + b - 1) // b
+    TlExpr *bm1 = make_binary(s, n->loc, OP_SUB, args[1], tl_expr_int(s->arena, n->loc, 1, args[1]->dtype));
+    bm1->untyped = args[1]->untyped;
+    return make_binary(s, n->loc, OP_FLOORDIV, make_binary(s, n->loc, OP_ADD, args[0], bm1), args[1]);
+  }
+  if (t && strcmp(name, "cast") == 0) {
+    if (!check_arity(s, n, full, 2, 2))
+      return error_expr(s, n->loc);
+    TlDtype dt;
+    TlExpr *x = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
+    if (!dtype_arg(s, TL_VEC_AT(n->list, TlNode, 1), &dt))
+      return error_expr(s, n->loc);
+    return tl_sema_convert(s, x, dt);
+  }
+  if (t && strcmp(name, "if_then_else") == 0) {
+    if (!check_arity(s, n, full, 3, 3))
+      return error_expr(s, n->loc);
+    for (int i = 0; i < 3; i++)
+      args[i] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, i));
+    TlDtype dt;
+    if (!unify(s, n->loc, "if_then_else", args[1], args[2], &dt))
+      return error_expr(s, n->loc);
+    TlExpr *e = tl_expr_new(s->arena, EX_SELECT, n->loc, dt, 3);
+    e->args[0] = tl_sema_convert(s, args[0], TY_BOOL);
+    e->args[1] = tl_sema_convert(s, args[1], dt);
+    e->args[2] = tl_sema_convert(s, args[2], dt);
+    e->untyped = args[1]->untyped && args[2]->untyped;
+    return e;
+  }
+  if (t && (strcmp(name, "infinity") == 0 || strcmp(name, "max_value") == 0 ||
+            strcmp(name, "min_value") == 0)) {
+    if (!check_arity(s, n, full, 1, 1))
+      return error_expr(s, n->loc);
+    TlDtype dt;
+    if (!dtype_arg(s, TL_VEC_AT(n->list, TlNode, 0), &dt))
+      return error_expr(s, n->loc);
+    return extreme_value(s, n->loc, dt, name[0] == 'i' ? 0 : name[1] == 'a' ? 1 : 2);
+  }
+  if (t && tl_sema_is_tile_op(name)) {
+    tl_error(s->diag, n->loc, "'%s' is a statement, not a value", full);
+    return error_expr(s, n->loc);
+  }
+  // A helper returning one value, inlined.
+  if (!t && n->a->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, name);
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_FUNC) {
+      if (n->list.len > TL_MAX_DIMS + 1 || n->list2.len) {
+        tl_error(s->diag, n->loc, "helper calls take at most %d positional arguments", TL_MAX_DIMS + 1);
+        return error_expr(s, n->loc);
+      }
+      TlExpr *in[TL_MAX_DIMS + 1], *out[2];
+      for (int i = 0; i < n->list.len; i++)
+        in[i] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, i));
+      int nout;
+      if (!tl_sema_inline_helper(s, y->value, n->loc, n->list.len, in, out, 1, &nout))
+        return error_expr(s, n->loc);
+      return out[0];
+    }
+    if (!y) {
+      tl_sema_unknown_name(s, n->a->loc, name);
+      return error_expr(s, n->loc);
+    }
+  }
+  tl_error(s->diag, n->loc, "unknown function '%s'", full[0] ? full : "(expression)");
+  return error_expr(s, n->loc);
+}
+
+TlExpr *tl_sema_expr(Sema *s, const TlNode *n) {
+  switch (n->kind) {
+  case ND_INT: {
+    TlExpr *e = tl_expr_int(s->arena, n->loc, n->ival, s->index_dtype);
+    e->untyped = true;
+    return e;
+  }
+  case ND_FLOAT: {
+    TlExpr *e = tl_expr_float(s->arena, n->loc, n->fval, TY_FLOAT32);
+    e->untyped = true;
+    return e;
+  }
+  case ND_BOOL:
+    return tl_expr_int(s->arena, n->loc, n->ival, TY_BOOL);
+  case ND_NAME: {
+    TlSym *y = tl_scope_lookup(s, n->name);
+    if (!y) {
+      tl_sema_unknown_name(s, n->loc, n->name);
+      return error_expr(s, n->loc);
+    }
+    if (y->kind == SYM_VAR)
+      return tl_expr_var(s->arena, n->loc, y->var);
+    if (y->kind == SYM_BUFFER) {
+      tl_error(s->diag, n->loc, "buffer '%s' used as a value; index it, e.g. %s[i]", n->name,
+               n->name);
+      return error_expr(s, n->loc);
+    }
+    TlValue *v = y->value;
+    if (v->kind == VAL_INT || v->kind == VAL_BOOL) {
+      TlExpr *e = tl_expr_int(s->arena, n->loc, v->i, v->kind == VAL_BOOL ? TY_BOOL : s->index_dtype);
+      e->untyped = v->kind == VAL_INT;
+      return e;
+    }
+    if (v->kind == VAL_FLOAT) {
+      TlExpr *e = tl_expr_float(s->arena, n->loc, v->f, TY_FLOAT32);
+      e->untyped = true;
+      return e;
+    }
+    if (v->kind != VAL_ERROR)
+      tl_error(s->diag, n->loc, "'%s' is a %s, not a number", n->name, tl_value_kind_name(v->kind));
+    return error_expr(s, n->loc);
+  }
+  case ND_SUBSCRIPT:
+    return lower_subscript(s, n);
+  case ND_UNARY: {
+    TlExpr *x = tl_sema_expr(s, n->a);
+    if (n->op == TK_PLUS)
+      return x;
+    if (n->op == TK_NOT) {
+      if (x->kind == EX_INT)
+        return tl_expr_int(s->arena, n->loc, !x->ival, TY_BOOL);
+      return tl_expr_unary(s->arena, n->loc, OP_NOT, tl_sema_convert(s, x, TY_BOOL), TY_BOOL);
+    }
+    if (x->kind == EX_INT && is_int(x->dtype)) {
+      if (x->ival == INT64_MIN) {
+        tl_error(s->diag, n->loc, "integer overflow: -(%lld) does not fit in 64 bits", (long long)x->ival);
+        return error_expr(s, n->loc);
+      }
+      TlExpr *e = tl_expr_int(s->arena, n->loc, -x->ival, x->dtype);
+      e->untyped = x->untyped;
+      return e;
+    }
+    if (x->kind == EX_FLOAT) {
+      TlExpr *e = tl_expr_float(s->arena, n->loc, -x->fval, x->dtype);
+      e->untyped = x->untyped;
+      return e;
+    }
+    TlExpr *e = tl_expr_unary(s->arena, n->loc, OP_NEG, x, x->dtype);
+    e->untyped = x->untyped;
+    return e;
+  }
+  case ND_BINOP: {
+    TlExpr *l = tl_sema_expr(s, n->a), *r = tl_sema_expr(s, n->b);
+    if (n->op == TK_AT) {
+      tl_error(s->diag, n->loc, "'@' is not an element operation; use T.gemm for tile products");
+      return error_expr(s, n->loc);
+    }
+    if (n->op == TK_STARSTAR && l->kind == EX_INT && r->kind == EX_INT) {
+      TlValue *v = tl_sema_eval_const(s, n);
+      if (v->kind == VAL_INT) {
+        TlExpr *e = tl_expr_int(s->arena, n->loc, v->i, s->index_dtype);
+        e->untyped = true;
+        return e;
+      }
+      if (v->kind == VAL_FLOAT) {
+        TlExpr *e = tl_expr_float(s->arena, n->loc, v->f, TY_FLOAT32);
+        e->untyped = true;
+        return e;
+      }
+      return error_expr(s, n->loc);
+    }
+    return make_binary(s, n->loc, binop_of(n->op), l, r);
+  }
+  case ND_COMPARE: {
+    TlExpr *l = tl_sema_expr(s, n->a), *r = tl_sema_expr(s, n->b);
+    TlExpr *e = make_binary(s, n->loc, binop_of(n->op), l, r);
+    if (l->kind == EX_INT && r->kind == EX_INT && e->kind == EX_BINARY) {
+      int64_t a = l->ival, b = r->ival;
+      bool v = e->op == OP_EQ ? a == b : e->op == OP_NE ? a != b : e->op == OP_LT ? a < b
+               : e->op == OP_LE ? a <= b : e->op == OP_GT ? a > b : a >= b;
+      return tl_expr_int(s->arena, n->loc, v, TY_BOOL);
+    }
+    return e;
+  }
+  case ND_AND:
+  case ND_OR:
+    return make_binary(s, n->loc, n->kind == ND_AND ? OP_AND : OP_OR, tl_sema_expr(s, n->a),
+                       tl_sema_expr(s, n->b));
+  case ND_IFEXP: {
+    TlExpr *c = tl_sema_expr(s, n->a);
+    if (c->kind == EX_INT) // a compile-time choice, as in Python
+      return tl_sema_expr(s, c->ival ? n->b : n->c);
+    TlExpr *a = tl_sema_expr(s, n->b), *b = tl_sema_expr(s, n->c);
+    TlDtype dt;
+    if (!unify(s, n->loc, "if-else", a, b, &dt))
+      return error_expr(s, n->loc);
+    TlExpr *e = tl_expr_new(s->arena, EX_SELECT, n->loc, dt, 3);
+    e->args[0] = tl_sema_convert(s, c, TY_BOOL);
+    e->args[1] = tl_sema_convert(s, a, dt);
+    e->args[2] = tl_sema_convert(s, b, dt);
+    return e;
+  }
+  case ND_CALL:
+    return lower_call(s, n);
+  case ND_ATTR: {
+    const char *t = tl_sema_t_attr(s, n);
+    tl_error(s->diag, n->loc, "'%s%s' is not a value here", t ? "T." : "", n->name);
+    return error_expr(s, n->loc);
+  }
+  case ND_STR:
+    tl_error(s->diag, n->loc, "a string is not a value inside a kernel");
+    return error_expr(s, n->loc);
+  case ND_TUPLE:
+  case ND_LIST:
+    tl_error(s->diag, n->loc, "a %s is not a value inside a kernel", tl_node_kind_name(n->kind));
+    return error_expr(s, n->loc);
+  case ND_LAMBDA:
+    tl_error(s->diag, n->loc, "a lambda is only allowed as forward_fn= of a T.Fragment");
+    return error_expr(s, n->loc);
+  default:
+    tl_error(s->diag, n->loc, "expected an expression");
+    return error_expr(s, n->loc);
+  }
+}
+
+bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs, TlExpr **args,
+                           TlExpr **results, int max_results, int *nresults) {
+  const TlNode *def = fn->fn;
+  for (int i = 0; i < s->helper_depth; i++)
+    if (s->helper_stack[i] == def) {
+      tl_error(s->diag, call_loc, "recursion in helper '%s'", fn->s);
+      tl_note(s->diag, def->loc, "'%s' defined here; helpers are inlined and cannot recurse",
+              fn->s);
+      return false;
+    }
+  if (s->helper_depth == 32) {
+    tl_error(s->diag, call_loc, "helpers nested more than 32 calls deep");
+    return false;
+  }
+  if (def->params.len != nargs) {
+    tl_error(s->diag, call_loc, "'%s' takes %d argument%s, %d given", fn->s, def->params.len,
+             def->params.len == 1 ? "" : "s", nargs);
+    tl_note(s->diag, def->loc, "'%s' defined here", fn->s);
+    return false;
+  }
+  s->helper_stack[s->helper_depth++] = def;
+  // Parameters and locals live in a scope whose parent is the module scope,
+  // so a helper sees constants but not the caller's variables.
+  TlSymScope *saved = s->scope;
+  TlSymScope *sc = TL_NEW(s->arena, TlSymScope);
+  sc->parent = s->globals;
+  s->scope = sc;
+  for (int i = 0; i < nargs; i++) {
+    TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    TlVar *v = tl_var_new(s->arena, s->kernel, p->name, VAR_SCALAR, args[i]->dtype, p->loc);
+    TlSym *y = tl_scope_define(s, sc, p->name, SYM_VAR, p->loc);
+    y->var = v;
+    // Substitute later: record the binding through a let-like symbol.
+    y->var->extent = 0;
+    y->value = (TlValue *)(void *)args[i]; // the bound expression
+  }
+  bool ok = true;
+  const TlNode *ret = NULL;
+  if (def->kind == ND_LAMBDA) {
+    ret = def->a;
+  } else {
+    for (int i = 0; i < def->list.len && ok; i++) {
+      TlNode *st = TL_VEC_AT(def->list, TlNode, i);
+      if (st->kind == ND_RETURN) {
+        ret = st->a;
+        if (i + 1 < def->list.len) {
+          TlNode *next = TL_VEC_AT(def->list, TlNode, i + 1);
+          tl_error(s->diag, next->loc, "code after 'return' in helper '%s'", fn->s);
+          ok = false;
+        }
+        break;
+      }
+      if (st->kind == ND_ASSIGN && st->list.len == 1 &&
+          TL_VEC_AT(st->list, TlNode, 0)->kind == ND_NAME) {
+        TlNode *target = TL_VEC_AT(st->list, TlNode, 0);
+        TlExpr *v = tl_sema_expr(s, st->a);
+        TlVar *var = tl_var_new(s->arena, s->kernel, target->name, VAR_SCALAR, v->dtype, target->loc);
+        TlSym *y = tl_scope_define(s, sc, target->name, SYM_VAR, target->loc);
+        y->var = var;
+        y->value = (TlValue *)(void *)v;
+        continue;
+      }
+      if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
+        continue; // docstring
+      tl_error(s->diag, st->loc,
+               "helpers may only hold assignments to names and one 'return'");
+      ok = false;
+    }
+  }
+  if (ok && !ret) {
+    tl_error(s->diag, def->loc, "helper '%s' does not return a value", fn->s);
+    ok = false;
+  }
+  int n = 0;
+  if (ok) {
+    const TlNode *items[TL_MAX_DIMS];
+    if (ret->kind == ND_TUPLE || ret->kind == ND_LIST) {
+      n = ret->list.len;
+      if (n > max_results) {
+        tl_error(s->diag, ret->loc, "helper '%s' returns %d values, %d expected here", fn->s, n,
+                 max_results);
+        ok = false;
+      }
+      for (int i = 0; i < n && ok; i++)
+        items[i] = TL_VEC_AT(ret->list, TlNode, i);
+    } else {
+      n = 1;
+      items[0] = ret;
+    }
+    for (int i = 0; i < n && ok; i++) {
+      TlExpr *e = tl_sema_expr(s, items[i]);
+      // Replace parameter and local variables by their bound expressions,
+      // innermost definitions first (locals may use parameters).
+      for (TlSym *y = sc->syms; y; y = y->next) {
+        TlExpr *with = (TlExpr *)(void *)y->value;
+        e = tl_expr_substitute(s->arena, e, 1, &y->var, &with);
+      }
+      results[i] = e;
+    }
+  }
+  s->scope = saved;
+  s->helper_depth--;
+  *nresults = n;
+  return ok;
+}

@@ -1,0 +1,103 @@
+// Sema's internal interface: compile-time values (module constants), the
+// scopes of a kernel body, and the functions the sema files share.
+#ifndef TLC_SEMA_INTERNAL_H
+#define TLC_SEMA_INTERNAL_H
+
+#include "tlc/Ast.h"
+#include "tlc/IR.h"
+#include "tlc/Sema.h"
+
+typedef enum {
+  VAL_INT,
+  VAL_FLOAT,
+  VAL_BOOL,
+  VAL_STR,
+  VAL_NONE,
+  VAL_TUPLE,  // also lists
+  VAL_DTYPE,  // T.float16, or a dtype string used as one
+  VAL_FUNC,   // a module-level def (helper) or a lambda
+  VAL_MODULE, // T / tilelang: only attribute access is meaningful
+  VAL_KERNEL, // an @T.prim_func
+  VAL_ERROR,  // evaluation failed (already reported)
+} TlValueKind;
+
+typedef struct TlValue {
+  TlValueKind kind;
+  TlLoc loc;
+  int64_t i;
+  double f;
+  const char *s;
+  TlDtype dtype;
+  TlVec items; // TlValue*
+  TlNode *fn;  // VAL_FUNC, VAL_KERNEL
+} TlValue;
+
+// A name binding: module constants and helpers at the module level, buffers,
+// variables and constants inside a kernel.
+typedef enum { SYM_VALUE, SYM_BUFFER, SYM_VAR } TlSymKind;
+
+typedef struct TlSym {
+  const char *name;
+  TlSymKind kind;
+  TlValue *value;
+  TlBuffer *buf;
+  TlVar *var;
+  TlLoc loc;
+  struct TlSym *next;
+} TlSym;
+
+typedef struct TlSymScope {
+  TlSym *syms;
+  struct TlSymScope *parent;
+} TlSymScope;
+
+typedef struct Sema {
+  TlArena *arena;
+  TlDiag *diag;
+  TlModule *module;
+  TlSymScope *globals;
+  TlSymScope *scope;  // innermost kernel scope (NULL at module level)
+  TlKernel *kernel;
+  int helper_depth;      // inlining depth of helper calls
+  const TlNode *helper_stack[32];
+  int loop_depth;        // of T.Parallel / T.Pipelined, for nesting checks
+  bool in_parallel;
+  TlDtype index_dtype;   // int32, or int64 when a tensor exceeds 2^31 elements
+} Sema;
+
+/* Const.c */
+TlValue *tl_sema_eval_const(Sema *s, const TlNode *n); // VAL_ERROR after reporting
+TlValue *tl_value_new(Sema *s, TlValueKind k, TlLoc loc);
+const char *tl_value_kind_name(TlValueKind k);
+bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
+void tl_sema_module_constants(Sema *s, const TlNode *module);
+// T.<name> attribute recognition: returns the attribute name when n is T.x
+// (or tilelang.language.x), else NULL.
+const char *tl_sema_t_attr(Sema *s, const TlNode *n);
+
+/* Scope.c */
+void tl_scope_push(Sema *s);
+void tl_scope_pop(Sema *s);
+TlSym *tl_scope_lookup(Sema *s, const char *name);
+TlSym *tl_scope_lookup_local(TlSymScope *sc, const char *name);
+TlSym *tl_scope_define(Sema *s, TlSymScope *sc, const char *name, TlSymKind kind, TlLoc loc);
+
+/* SemaExpr.c */
+TlExpr *tl_sema_expr(Sema *s, const TlNode *n);
+// An expression that must fold to an integer constant; `what` names it.
+bool tl_sema_const_int(Sema *s, const TlNode *n, const char *what, int64_t *out);
+TlExpr *tl_sema_convert(Sema *s, TlExpr *e, TlDtype t); // cast unless it already is t
+TlExpr *tl_sema_fold(Sema *s, TlExpr *e);               // folds constant subtrees
+// Inlines a helper/lambda with its parameters bound to args; returns its
+// results (the tuple of a `return a, b`), or false after reporting.
+bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs, TlExpr **args,
+                           TlExpr **results, int max_results, int *nresults);
+
+/* TileOps.c */
+bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);
+bool tl_sema_is_tile_op(const char *name);
+
+/* Stmt.c */
+void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out);
+
+#endif

@@ -1,0 +1,588 @@
+// Kernel statements -> Tile IR: buffer allocations, T.Parallel nests (with
+// loop_layout= and coalesced_width=), pipelined / serial / unrolled /
+// vectorized loops, element stores, scalar locals, branches, tile ops.
+#include <string.h>
+
+#include "SemaInternal.h"
+
+void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
+
+static const TlNode *kwarg(const TlNode *call, const char *name) {
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    if (strcmp(kw->name, name) == 0)
+      return kw->a;
+  }
+  return NULL;
+}
+
+static bool only_keywords(Sema *s, const TlNode *call, const char *what,
+                          const char *const *allowed) {
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    bool known = false;
+    for (int j = 0; allowed[j]; j++)
+      known = known || strcmp(kw->name, allowed[j]) == 0;
+    if (!known) {
+      tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to %s", kw->name, what);
+      return false;
+    }
+  }
+  return true;
+}
+
+static void stmt(Sema *s, const TlNode *n, TlVec *out);
+
+static void body_in_scope(Sema *s, const TlVec *stmts, TlVec *out) {
+  tl_scope_push(s);
+  tl_sema_body(s, stmts, out);
+  tl_scope_pop(s);
+}
+
+// X = T.alloc_shared(shape, dtype) / alloc_fragment / alloc_local
+static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char *kind) {
+  TlScope scope = strcmp(kind, "alloc_shared") == 0     ? SCOPE_SHARED
+                  : strcmp(kind, "alloc_fragment") == 0 ? SCOPE_FRAGMENT
+                                                        : SCOPE_LOCAL;
+  if (target->kind != ND_NAME) {
+    tl_error(s->diag, target->loc, "T.%s must be assigned to a name", kind);
+    return false;
+  }
+  static const char *const kws[] = {"shape", "dtype", "scope", NULL};
+  if (!only_keywords(s, call, kind, kws))
+    return false;
+  const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : kwarg(call, "shape");
+  const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : kwarg(call, "dtype");
+  if (!shape || !dtype || call->list.len > 3) {
+    tl_error(s->diag, call->loc, "T.%s takes a shape and a dtype", kind);
+    return false;
+  }
+  TlBuffer *b = TL_NEW(s->arena, TlBuffer);
+  b->name = target->name;
+  b->loc = target->loc;
+  b->scope = scope;
+  b->stages = 1;
+  TlValue *sv = tl_sema_eval_const(s, shape);
+  if (sv->kind == VAL_ERROR)
+    return false;
+  int nd = sv->kind == VAL_TUPLE ? sv->items.len : 1;
+  if (sv->kind != VAL_TUPLE && sv->kind != VAL_INT) {
+    tl_error(s->diag, shape->loc, "expected a shape (a tuple of integers), found a %s",
+             tl_value_kind_name(sv->kind));
+    return false;
+  }
+  if (nd < 1 || nd > TL_MAX_DIMS) {
+    tl_error(s->diag, shape->loc, "a shape needs 1 to %d dimensions, this one has %d", TL_MAX_DIMS, nd);
+    return false;
+  }
+  int64_t total = 1;
+  for (int i = 0; i < nd; i++) {
+    TlValue *d = sv->kind == VAL_TUPLE ? TL_VEC_AT(sv->items, TlValue, i) : sv;
+    if (d->kind != VAL_INT || d->i < 1) {
+      tl_error(s->diag, shape->loc, "dimension %d of '%s' must be a positive integer", i, b->name);
+      return false;
+    }
+    if (tl_mul_overflows(total, d->i, &total) || total > ((int64_t)1 << 40)) {
+      tl_error(s->diag, shape->loc, "'%s' has too many elements for on-chip memory", b->name);
+      return false;
+    }
+    b->shape[i] = d->i;
+  }
+  b->ndims = nd;
+  TlValue *dv = tl_sema_eval_const(s, dtype);
+  if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype))
+    return false;
+  TlSym *prev = tl_scope_lookup(s, b->name);
+  if (prev && prev->kind == SYM_BUFFER) {
+    tl_error(s->diag, target->loc, "redefinition of buffer '%s'", b->name);
+    tl_note(s->diag, prev->loc, "previous definition is here");
+    return false;
+  }
+  tl_vec_push(s->arena, &s->kernel->buffers, b);
+  TlSym *y = tl_scope_define(s, s->scope, b->name, SYM_BUFFER, target->loc);
+  y->buf = b;
+  return true;
+}
+
+static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *value_node,
+                  TlLoc loc, TlVec *out) {
+  TlExpr *lhs = tl_sema_expr(s, target);
+  TlExpr *value = tl_sema_expr(s, value_node);
+  if (lhs->kind != EX_LOAD)
+    return; // already reported
+  TlBuffer *b = lhs->buf;
+  TlStmt *st = tl_stmt_new(s->arena, ST_STORE, loc);
+  st->buf = b;
+  st->indices = lhs->args;
+  st->nindices = lhs->nargs;
+  st->update_op = op == TK_PLUS     ? OP_ADD
+                  : op == TK_MINUS  ? OP_SUB
+                  : op == TK_STAR   ? OP_MUL
+                  : op == TK_SLASH  ? OP_DIV
+                  : op == TK_PERCENT ? OP_FLOORMOD
+                  : op == TK_SLASHSLASH ? OP_FLOORDIV
+                                     : OP_EQ;
+  if (!tl_dtype_is_float(b->dtype) && st->update_op == OP_DIV) {
+    tl_error(s->diag, loc, "'/=' on integer buffer '%s'; use '//='", b->name);
+    return;
+  }
+  if (tl_dtype_is_float(b->dtype) && st->update_op == OP_FLOORMOD)
+    st->update_op = OP_FMOD;
+  st->value = tl_sema_convert(s, value, b->dtype);
+  b->written = true;
+  if (st->update_op == OP_EQ)
+    b->read = b->read; // a plain store does not read
+  tl_vec_push(s->arena, out, st);
+}
+
+static void scalar_assign(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *value_node,
+                          TlLoc loc, TlVec *out) {
+  TlSym *y = tl_scope_lookup(s, target->name);
+  if (y && y->kind == SYM_BUFFER) {
+    tl_error(s->diag, target->loc, "cannot assign to buffer '%s'; store to its elements, e.g. %s[i] = ...",
+             target->name, target->name);
+    return;
+  }
+  if (y && y->kind == SYM_VAR && y->var->kind != VAR_SCALAR) {
+    tl_error(s->diag, target->loc, "cannot assign to '%s', a %s", target->name,
+             y->var->kind == VAR_LOOP ? "loop variable" : "block index");
+    return;
+  }
+  TlExpr *value = tl_sema_expr(s, value_node);
+  if (y && y->kind == SYM_VAR) {
+    TlStmt *st = tl_stmt_new(s->arena, ST_SET, loc);
+    st->var = y->var;
+    if (op != TK_ASSIGN) {
+      TlExpr *cur = tl_expr_var(s->arena, loc, y->var);
+      TlOp bop = op == TK_PLUS ? OP_ADD : op == TK_MINUS ? OP_SUB : op == TK_STAR ? OP_MUL
+                 : op == TK_SLASH ? OP_DIV : op == TK_PERCENT ? OP_FLOORMOD : OP_FLOORDIV;
+      if (bop == OP_FLOORMOD && tl_dtype_is_float(y->var->dtype))
+        bop = OP_FMOD;
+      value = tl_expr_binary(s->arena, loc, bop, cur, tl_sema_convert(s, value, y->var->dtype),
+                             y->var->dtype);
+    }
+    st->value = tl_sema_convert(s, value, y->var->dtype);
+    tl_vec_push(s->arena, out, st);
+    return;
+  }
+  if (op != TK_ASSIGN) {
+    tl_sema_unknown_name(s, target->loc, target->name);
+    return;
+  }
+  if (y && y->kind == SYM_VALUE && s->scope) {
+    // Shadowing a module constant inside a kernel: a new local.
+  }
+  TlDtype t = value->dtype;
+  if (value->untyped)
+    t = tl_dtype_is_float(t) ? TY_FLOAT32 : TY_INT32;
+  if (value->dtype == TY_INT64 && value->untyped)
+    t = TY_INT64;
+  TlVar *v = tl_var_new(s->arena, s->kernel, target->name, VAR_SCALAR, t, target->loc);
+  TlSym *sym = tl_scope_define(s, s->scope, target->name, SYM_VAR, target->loc);
+  sym->var = v;
+  TlStmt *st = tl_stmt_new(s->arena, ST_LET, loc);
+  st->var = v;
+  st->value = tl_sema_convert(s, value, t);
+  tl_vec_push(s->arena, out, st);
+}
+
+static void assign(Sema *s, const TlNode *n, TlVec *out) {
+  if (n->list.len != 1) {
+    tl_error(s->diag, n->loc, "chained assignment is only allowed at module level");
+    return;
+  }
+  const TlNode *target = TL_VEC_AT(n->list, TlNode, 0);
+  const TlNode *value = n->a;
+  if (value->kind == ND_CALL) {
+    const char *t = tl_sema_t_attr(s, value->a);
+    if (t && (strcmp(t, "alloc_shared") == 0 || strcmp(t, "alloc_fragment") == 0 ||
+              strcmp(t, "alloc_local") == 0)) {
+      alloc(s, target, value, t);
+      return;
+    }
+  }
+  if (target->kind == ND_SUBSCRIPT)
+    store(s, target, TK_ASSIGN, value, n->loc, out);
+  else if (target->kind == ND_NAME)
+    scalar_assign(s, target, TK_ASSIGN, value, n->loc, out);
+  else
+    tl_error(s->diag, target->loc, "inside a kernel, assign to a name or a buffer element");
+}
+
+// loop_layout=T.Fragment((e0, e1), forward_fn=f[, replicate=r])
+static TlLayoutFn *loop_layout(Sema *s, const TlNode *n, TlStmt *loop) {
+  const char *t = n->kind == ND_CALL ? tl_sema_t_attr(s, n->a) : NULL;
+  if (!t || strcmp(t, "Fragment") != 0) {
+    tl_error(s->diag, n->loc, "loop_layout= takes T.Fragment(shape, forward_fn=f)");
+    return NULL;
+  }
+  static const char *const kws[] = {"shape", "forward_fn", "replicate", "forward_thread_fn", NULL};
+  if (!only_keywords(s, n, "T.Fragment", kws))
+    return NULL;
+  const TlNode *shape = n->list.len > 0 ? TL_VEC_AT(n->list, TlNode, 0) : kwarg(n, "shape");
+  const TlNode *fn = n->list.len > 1 ? TL_VEC_AT(n->list, TlNode, 1) : kwarg(n, "forward_fn");
+  const TlNode *rep = kwarg(n, "replicate");
+  if (!shape || !fn) {
+    tl_error(s->diag, n->loc, "T.Fragment needs a shape and forward_fn=");
+    return NULL;
+  }
+  TlValue *sv = tl_sema_eval_const(s, shape);
+  if (sv->kind == VAL_ERROR)
+    return NULL;
+  int nd = sv->kind == VAL_TUPLE ? sv->items.len : 1;
+  bool same = nd == loop->nvars;
+  for (int i = 0; same && i < nd; i++) {
+    TlValue *d = sv->kind == VAL_TUPLE ? TL_VEC_AT(sv->items, TlValue, i) : sv;
+    same = d->kind == VAL_INT && d->i == loop->extents[i];
+  }
+  if (!same) {
+    tl_error(s->diag, shape->loc, "the T.Fragment shape does not match the T.Parallel extents");
+    return NULL;
+  }
+  TlLayoutFn *L = TL_NEW(s->arena, TlLayoutFn);
+  L->loc = fn->loc;
+  L->replicate = 1;
+  if (rep) {
+    if (!tl_sema_const_int(s, rep, "replicate=", &L->replicate))
+      return NULL;
+    if (L->replicate < 1) {
+      tl_error(s->diag, rep->loc, "replicate= must be at least 1");
+      return NULL;
+    }
+  }
+  TlValue *fv = tl_sema_eval_const(s, fn);
+  if (fv->kind == VAL_ERROR)
+    return NULL;
+  if (fv->kind != VAL_FUNC) {
+    tl_error(s->diag, fn->loc, "forward_fn= must be a lambda or a helper function, not a %s",
+             tl_value_kind_name(fv->kind));
+    return NULL;
+  }
+  L->name = fv->s;
+  TlExpr *args[TL_MAX_DIMS + 1];
+  for (int i = 0; i < loop->nvars; i++) {
+    L->params[i] = loop->vars[i];
+    args[i] = tl_expr_var(s->arena, fn->loc, loop->vars[i]);
+  }
+  L->nparams = loop->nvars;
+  if (L->replicate > 1) {
+    TlVar *r = tl_var_new(s->arena, s->kernel, "rep", VAR_LOOP, TY_INT32, fn->loc);
+    r->extent = L->replicate;
+    L->params[L->nparams] = r;
+    args[L->nparams++] = tl_expr_var(s->arena, fn->loc, r);
+  }
+  TlExpr *res[2];
+  int nres;
+  if (!tl_sema_inline_helper(s, fv, fn->loc, L->nparams, args, res, 2, &nres))
+    return NULL;
+  if (nres != 2) {
+    tl_error(s->diag, fn->loc, "forward_fn must return (thread, local), it returns %d value%s",
+             nres, nres == 1 ? "" : "s");
+    return NULL;
+  }
+  L->thread = tl_simplify(s->arena, tl_sema_convert(s, res[0], TY_INT32));
+  L->local = tl_simplify(s->arena, tl_sema_convert(s, res[1], TY_INT32));
+  return L;
+}
+
+static TlVar *loop_var(Sema *s, const TlNode *target, const char *what) {
+  if (target->kind != ND_NAME) {
+    tl_error(s->diag, target->loc, "the loop variable of %s must be a name", what);
+    return NULL;
+  }
+  TlVar *v = tl_var_new(s->arena, s->kernel, target->name, VAR_LOOP, s->index_dtype, target->loc);
+  TlSym *y = tl_scope_define(s, s->scope, target->name, SYM_VAR, target->loc);
+  y->var = v;
+  return v;
+}
+
+static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
+  static const char *const kws[] = {"loop_layout", "coalesced_width", NULL};
+  if (!only_keywords(s, call, "T.Parallel", kws))
+    return;
+  int ne = call->list.len;
+  if (ne == 0 || ne > TL_MAX_NEST) {
+    tl_error(s->diag, call->loc, "T.Parallel takes 1 to %d extents, %d given", TL_MAX_NEST, ne);
+    return;
+  }
+  if (n->list2.len != ne) {
+    tl_error(s->diag, n->loc, "T.Parallel has %d extent%s but the loop binds %d variable%s", ne,
+             ne == 1 ? "" : "s", n->list2.len, n->list2.len == 1 ? "" : "s");
+    return;
+  }
+  if (s->in_parallel) {
+    tl_error(s->diag, n->loc, "T.Parallel nested inside T.Parallel; list all extents in one "
+                              "T.Parallel(e0, e1, ...)");
+    return;
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_PARALLEL, n->loc);
+  st->nvars = ne;
+  int64_t total = 1;
+  for (int i = 0; i < ne; i++) {
+    TlNode *e = TL_VEC_AT(call->list, TlNode, i);
+    int64_t v;
+    if (!tl_sema_const_int(s, e, "a T.Parallel extent", &v))
+      return;
+    if (v < 1) {
+      tl_error(s->diag, e->loc, "T.Parallel extent must be positive, got %lld", (long long)v);
+      return;
+    }
+    if (tl_mul_overflows(total, v, &total) || total > ((int64_t)1 << 40)) {
+      tl_error(s->diag, call->loc, "T.Parallel iteration space is too large (more than 2^40 points)");
+      return;
+    }
+    st->extents[i] = v;
+  }
+  tl_scope_push(s);
+  for (int i = 0; i < ne; i++) {
+    st->vars[i] = loop_var(s, TL_VEC_AT(n->list2, TlNode, i), "T.Parallel");
+    if (!st->vars[i]) {
+      tl_scope_pop(s);
+      return;
+    }
+    st->vars[i]->extent = st->extents[i];
+  }
+  const TlNode *cw = kwarg(call, "coalesced_width");
+  if (cw) {
+    if (!tl_sema_const_int(s, cw, "coalesced_width=", &st->coalesced_width)) {
+      tl_scope_pop(s);
+      return;
+    }
+    int64_t w = st->coalesced_width;
+    if (w < 1 || (w & (w - 1)) || w > 16) {
+      tl_error(s->diag, cw->loc, "coalesced_width= must be a power of two from 1 to 16, got %lld",
+               (long long)w);
+      tl_scope_pop(s);
+      return;
+    }
+  }
+  const TlNode *ll = kwarg(call, "loop_layout");
+  if (ll) {
+    st->layout = loop_layout(s, ll, st);
+    if (!st->layout) {
+      tl_scope_pop(s);
+      return;
+    }
+  }
+  s->in_parallel = true;
+  tl_sema_body(s, &n->list, &st->body);
+  s->in_parallel = false;
+  tl_scope_pop(s);
+  tl_vec_push(s->arena, out, st);
+}
+
+static bool int_list(Sema *s, const TlNode *n, const char *what, TlVec *out) {
+  TlValue *v = tl_sema_eval_const(s, n);
+  if (v->kind == VAL_ERROR)
+    return false;
+  if (v->kind != VAL_TUPLE) {
+    tl_error(s->diag, n->loc, "%s must be a list of integers", what);
+    return false;
+  }
+  for (int i = 0; i < v->items.len; i++) {
+    TlValue *x = TL_VEC_AT(v->items, TlValue, i);
+    if (x->kind != VAL_INT) {
+      tl_error(s->diag, n->loc, "%s must be a list of integers", what);
+      return false;
+    }
+    tl_vec_push(s->arena, out, (void *)(intptr_t)x->i);
+  }
+  return true;
+}
+
+// for v in T.Pipelined / T.serial / range / T.unroll / T.vectorized
+static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const char *kind, TlVec *out) {
+  bool pipelined = strcmp(kind, "Pipelined") == 0;
+  char what[32];
+  snprintf(what, sizeof what, "%s%s", strcmp(kind, "range") == 0 ? "" : "T.", kind);
+  static const char *const pipe_kws[] = {"num_stages", "order", "stage", "group", NULL};
+  static const char *const no_kws[] = {NULL};
+  static const char *const unroll_kws[] = {"explicit", "unroll_factor", NULL};
+  if (!only_keywords(s, call, what, pipelined ? pipe_kws : strcmp(kind, "unroll") == 0 ? unroll_kws : no_kws))
+    return;
+  int na = call->list.len;
+  int maxargs = (strcmp(kind, "unroll") == 0 || strcmp(kind, "vectorized") == 0) ? 2 : 3;
+  if (pipelined)
+    maxargs = 2;
+  if (na < 1 || na > maxargs) {
+    tl_error(s->diag, call->loc, "%s takes 1 to %d positional arguments, %d given", what, maxargs, na);
+    return;
+  }
+  if (n->list2.len != 1) {
+    tl_error(s->diag, n->loc, "%s binds one loop variable, not %d", what, n->list2.len);
+    return;
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_FOR, n->loc);
+  st->loop_kind = pipelined ? LOOP_PIPELINED : strcmp(kind, "unroll") == 0 ? LOOP_UNROLL
+                  : strcmp(kind, "vectorized") == 0 ? LOOP_VECTORIZED : LOOP_SERIAL;
+  TlExpr *a0 = tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 0)), s->index_dtype);
+  if (na == 1) {
+    st->start = tl_expr_int(s->arena, call->loc, 0, s->index_dtype);
+    st->stop = a0;
+  } else {
+    st->start = a0;
+    st->stop = tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 1)), s->index_dtype);
+  }
+  st->step = na == 3 ? tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 2)), s->index_dtype)
+                     : tl_expr_int(s->arena, call->loc, 1, s->index_dtype);
+  int64_t step;
+  if (tl_expr_is_const(st->step, &step) && step == 0) {
+    tl_error(s->diag, st->step->loc, "loop step must not be zero");
+    return;
+  }
+  if (!tl_expr_is_const(st->step, &step)) {
+    tl_error(s->diag, st->step->loc, "loop step must be a compile-time constant");
+    return;
+  }
+  if (st->loop_kind == LOOP_UNROLL || st->loop_kind == LOOP_VECTORIZED) {
+    int64_t lo, hi;
+    if (!tl_expr_is_const(st->start, &lo) || !tl_expr_is_const(st->stop, &hi)) {
+      tl_error(s->diag, call->loc, "%s needs compile-time bounds", what);
+      return;
+    }
+    if (hi - lo > 4096) {
+      tl_error(s->diag, call->loc, "%s over %lld iterations is too large to unroll (limit 4096)", what,
+               (long long)(hi - lo));
+      return;
+    }
+  }
+  if (pipelined) {
+    const TlNode *ns = kwarg(call, "num_stages");
+    int64_t v = 0;
+    if (ns && !tl_sema_const_int(s, ns, "num_stages=", &v))
+      return;
+    if (ns && (v < 0 || v > 16)) {
+      tl_error(s->diag, ns->loc, "num_stages= must be in 0..16, got %lld", (long long)v);
+      return;
+    }
+    st->num_stages = ns ? (int)v : 2;
+    const TlNode *order = kwarg(call, "order"), *stage = kwarg(call, "stage");
+    if (order && !int_list(s, order, "order=", &st->order))
+      return;
+    if (stage && !int_list(s, stage, "stage=", &st->stage))
+      return;
+    if (order && stage && st->order.len != st->stage.len) {
+      tl_error(s->diag, stage->loc, "order= has %d entries but stage= has %d", st->order.len,
+               st->stage.len);
+      return;
+    }
+  }
+  tl_scope_push(s);
+  st->var = loop_var(s, TL_VEC_AT(n->list2, TlNode, 0), what);
+  if (!st->var) {
+    tl_scope_pop(s);
+    return;
+  }
+  int64_t lo, hi;
+  if (tl_expr_is_const(st->start, &lo) && tl_expr_is_const(st->stop, &hi) && lo >= 0 && step > 0)
+    st->var->extent = hi > 0 ? hi : 0;
+  tl_sema_body(s, &n->list, &st->body);
+  tl_scope_pop(s);
+  tl_vec_push(s->arena, out, st);
+}
+
+static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
+  const TlNode *it = n->a;
+  const char *t = it->kind == ND_CALL ? tl_sema_t_attr(s, it->a) : NULL;
+  if (it->kind == ND_CALL && !t && it->a->kind == ND_NAME && strcmp(it->a->name, "range") == 0)
+    t = "range";
+  if (!t) {
+    tl_error(s->diag, it->loc, "a kernel loop iterates over T.Parallel, T.Pipelined, T.serial, "
+                               "T.unroll, T.vectorized or range");
+    return;
+  }
+  if (strcmp(t, "Parallel") == 0)
+    parallel(s, n, it, out);
+  else if (strcmp(t, "Pipelined") == 0 || strcmp(t, "serial") == 0 || strcmp(t, "range") == 0 ||
+           strcmp(t, "unroll") == 0 || strcmp(t, "vectorized") == 0)
+    counted_loop(s, n, it, t, out);
+  else
+    tl_error(s->diag, it->loc, "'T.%s' is not a loop; use T.Parallel, T.Pipelined, T.serial, "
+                               "T.unroll or T.vectorized", t);
+}
+
+static void if_stmt(Sema *s, const TlNode *n, TlVec *out) {
+  TlExpr *c = tl_sema_expr(s, n->a);
+  if (c->kind == EX_INT) { // compile-time branch, as Python would run it
+    body_in_scope(s, c->ival ? &n->list : &n->list2, out);
+    return;
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_IF, n->loc);
+  st->cond = tl_sema_convert(s, c, TY_BOOL);
+  body_in_scope(s, &n->list, &st->body);
+  body_in_scope(s, &n->list2, &st->else_body);
+  tl_vec_push(s->arena, out, st);
+}
+
+static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
+  const TlNode *e = n->a;
+  if (e->kind == ND_STR)
+    return; // a docstring or comment string
+  const char *t = e->kind == ND_CALL ? tl_sema_t_attr(s, e->a) : NULL;
+  if (t && tl_sema_is_tile_op(t)) {
+    tl_sema_tile_op(s, e, t, out);
+    return;
+  }
+  if (t && strcmp(t, "use_swizzle") == 0) {
+    const TlNode *p = e->list.len ? TL_VEC_AT(e->list, TlNode, 0) : kwarg(e, "panel_size");
+    int64_t v = 10;
+    if (p && !tl_sema_const_int(s, p, "panel_size=", &v))
+      return;
+    if (v < 1) {
+      tl_error(s->diag, p->loc, "panel_size= must be positive");
+      return;
+    }
+    s->kernel->swizzle_panel = v;
+    return;
+  }
+  tl_error(s->diag, e->loc, "this expression has no effect; a kernel statement is a store, a "
+                            "loop, a branch or a tile operation");
+}
+
+static void stmt(Sema *s, const TlNode *n, TlVec *out) {
+  switch (n->kind) {
+  case ND_ASSIGN:
+    assign(s, n, out);
+    return;
+  case ND_AUGASSIGN:
+    if (n->a->kind == ND_SUBSCRIPT)
+      store(s, n->a, n->op, n->b, n->loc, out);
+    else if (n->a->kind == ND_NAME)
+      scalar_assign(s, n->a, n->op, n->b, n->loc, out);
+    else
+      tl_error(s->diag, n->a->loc, "cannot assign to this expression");
+    return;
+  case ND_FOR:
+    for_stmt(s, n, out);
+    return;
+  case ND_IF:
+    if_stmt(s, n, out);
+    return;
+  case ND_EXPR_STMT:
+    expr_stmt(s, n, out);
+    return;
+  case ND_PASS:
+    return;
+  case ND_WITH:
+    tl_error(s->diag, n->loc, "'with' inside a kernel; T.Kernel cannot nest");
+    return;
+  case ND_RETURN:
+    tl_error(s->diag, n->loc, "'return' inside a kernel");
+    return;
+  case ND_DEF:
+    tl_error(s->diag, n->loc, "functions cannot be defined inside a kernel; define helpers at "
+                              "module level");
+    return;
+  case ND_IMPORT:
+    tl_error(s->diag, n->loc, "imports belong at module level");
+    return;
+  default:
+    tl_error(s->diag, n->loc, "unexpected statement in a kernel");
+    return;
+  }
+}
+
+void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out) {
+  for (int i = 0; i < stmts->len && !tl_diag_too_many(s->diag); i++)
+    stmt(s, TL_VEC_AT(*stmts, TlNode, i), out);
+}

@@ -1,0 +1,398 @@
+// Tile operators -> Tile IR: T.copy, T.gemm, T.fill, T.clear and
+// T.reduce_*. Operands are buffers, points (A[i, j]: extents from the other
+// side) or slices (A[0:64, k*32:(k+1)*32]); shapes and dtypes are checked
+// here so every later pass can trust them.
+#include <string.h>
+
+#include "SemaInternal.h"
+
+static const char *const tile_ops[] = {"copy",       "gemm",       "fill",          "clear",
+                                       "reduce_max", "reduce_sum", "reduce_min",    "reduce_abssum",
+                                       "reduce_absmax", NULL};
+
+bool tl_sema_is_tile_op(const char *name) {
+  for (int i = 0; tile_ops[i]; i++)
+    if (strcmp(name, tile_ops[i]) == 0)
+      return true;
+  return false;
+}
+
+static const TlNode *kwarg(const TlNode *call, const char *name) {
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    if (strcmp(kw->name, name) == 0)
+      return kw->a;
+  }
+  return NULL;
+}
+
+static TlBuffer *buffer_named(Sema *s, const TlNode *n) {
+  if (n->kind != ND_NAME) {
+    tl_error(s->diag, n->loc, "expected a buffer");
+    return NULL;
+  }
+  TlSym *y = tl_scope_lookup(s, n->name);
+  if (!y || y->kind != SYM_BUFFER) {
+    if (!y) {
+      void tl_sema_unknown_name(Sema *, TlLoc, const char *);
+      tl_sema_unknown_name(s, n->loc, n->name);
+    } else
+      tl_error(s->diag, n->loc, "'%s' is not a buffer", n->name);
+    return NULL;
+  }
+  return y->buf;
+}
+
+// operand = NAME | NAME "[" (expr | expr? ":" expr?) ("," ...)* "]"
+static bool region(Sema *s, const TlNode *n, TlRegion *r) {
+  memset(r, 0, sizeof *r);
+  r->loc = n->loc;
+  const TlNode *base = n->kind == ND_SUBSCRIPT ? n->a : n;
+  r->buf = buffer_named(s, base);
+  if (!r->buf)
+    return false;
+  TlBuffer *b = r->buf;
+  r->ndims = b->ndims;
+  if (n->kind != ND_SUBSCRIPT) {
+    for (int i = 0; i < b->ndims; i++) {
+      r->start[i] = tl_expr_int(s->arena, n->loc, 0, s->index_dtype);
+      r->extent[i] = b->shape[i];
+    }
+    return true;
+  }
+  if (n->list.len != b->ndims) {
+    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, b->ndims,
+             b->ndims == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
+    tl_note(s->diag, b->loc, "'%s' declared here", b->name);
+    return false;
+  }
+  bool any_slice = false;
+  for (int i = 0; i < b->ndims; i++) {
+    TlNode *in = TL_VEC_AT(n->list, TlNode, i);
+    if (in->kind == ND_SLICE) {
+      any_slice = true;
+      if (in->c) {
+        tl_error(s->diag, in->c->loc, "slice steps are not supported in T.copy");
+        return false;
+      }
+      TlExpr *lo = in->a ? tl_sema_expr(s, in->a) : tl_expr_int(s->arena, in->loc, 0, s->index_dtype);
+      TlExpr *hi = in->b ? tl_sema_expr(s, in->b) : tl_expr_int(s->arena, in->loc, b->shape[i], s->index_dtype);
+      lo = tl_sema_convert(s, lo, s->index_dtype);
+      hi = tl_sema_convert(s, hi, s->index_dtype);
+      TlExpr *ext = tl_simplify(s->arena, tl_expr_binary(s->arena, in->loc, OP_SUB, hi, lo, s->index_dtype));
+      if (ext->kind != EX_INT) {
+        tl_error(s->diag, in->loc, "the extent of this slice is not a compile-time constant");
+        tl_note(s->diag, in->loc, "write it as start:start+N with a constant N");
+        return false;
+      }
+      if (ext->ival < 1) {
+        tl_error(s->diag, in->loc, "this slice of '%s' is empty (extent %lld)", b->name, (long long)ext->ival);
+        return false;
+      }
+      r->start[i] = lo;
+      r->extent[i] = ext->ival;
+    } else {
+      r->start[i] = tl_sema_convert(s, tl_sema_expr(s, in), s->index_dtype);
+      r->extent[i] = 0; // filled from the other operand
+    }
+  }
+  r->point = !any_slice;
+  if (any_slice)
+    for (int i = 0; i < b->ndims; i++)
+      if (r->extent[i] == 0)
+        r->extent[i] = 1; // an integer index next to slices selects one element
+  return true;
+}
+
+// The extents with size-1 dimensions dropped, for shape comparison.
+static int squeeze(const TlRegion *r, int64_t *out) {
+  int n = 0;
+  for (int i = 0; i < r->ndims; i++)
+    if (r->extent[i] != 1)
+      out[n++] = r->extent[i];
+  return n;
+}
+
+static void format_extents(char *buf, size_t len, const TlRegion *r) {
+  size_t off = (size_t)snprintf(buf, len, "[");
+  for (int i = 0; i < r->ndims && off < len; i++)
+    off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? ", " : "", (long long)r->extent[i]);
+  if (off < len)
+    snprintf(buf + off, len - off, "]");
+}
+
+// A point operand takes its extents from the other side, aligned at the
+// trailing dimensions (leading ones are 1).
+static bool take_extents(Sema *s, TlRegion *point, const TlRegion *other) {
+  int64_t ext[TL_MAX_DIMS];
+  int n = squeeze(other, ext);
+  if (n > point->ndims) {
+    tl_error(s->diag, point->loc, "'%s' has %d dimensions but the copy moves a %d-D tile",
+             point->buf->name, point->ndims, n);
+    return false;
+  }
+  for (int i = 0; i < point->ndims; i++)
+    point->extent[i] = 1;
+  for (int i = 0; i < n; i++)
+    point->extent[point->ndims - n + i] = ext[i];
+  return true;
+}
+
+static bool check_in_bounds(Sema *s, const TlRegion *r) {
+  for (int i = 0; i < r->ndims; i++) {
+    int64_t lo;
+    if (r->extent[i] > r->buf->shape[i]) {
+      tl_error(s->diag, r->loc, "the tile is %lld wide in dimension %d but '%s' has only %lld",
+               (long long)r->extent[i], i, r->buf->name, (long long)r->buf->shape[i]);
+      return false;
+    }
+    if (tl_expr_is_const(r->start[i], &lo) && (lo < 0 || lo >= r->buf->shape[i]) &&
+        r->buf->scope != SCOPE_GLOBAL) {
+      tl_error(s->diag, r->loc, "the tile starts at %lld in dimension %d, outside '%s' (size %lld)",
+               (long long)lo, i, r->buf->name, (long long)r->buf->shape[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+static void copy(Sema *s, const TlNode *call, TlVec *out) {
+  if (call->list.len != 2) {
+    tl_error(s->diag, call->loc, "T.copy takes 2 arguments (src, dst), %d given", call->list.len);
+    return;
+  }
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    if (strcmp(kw->name, "coalesced_width") != 0 && strcmp(kw->name, "disable_tma") != 0) {
+      tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to T.copy", kw->name);
+      return;
+    }
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_COPY, call->loc);
+  if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src) ||
+      !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst))
+    return;
+  if (st->src.point && st->dst.point) {
+    tl_error(s->diag, call->loc, "T.copy between two points has no extent; make one side a buffer "
+                                 "or a slice");
+    return;
+  }
+  if (st->src.point && !take_extents(s, &st->src, &st->dst))
+    return;
+  if (st->dst.point && !take_extents(s, &st->dst, &st->src))
+    return;
+  int64_t a[TL_MAX_DIMS], b[TL_MAX_DIMS];
+  int na = squeeze(&st->src, a), nb = squeeze(&st->dst, b);
+  bool same = na == nb;
+  for (int i = 0; same && i < na; i++)
+    same = a[i] == b[i];
+  if (!same) {
+    char sa[128], sb[128];
+    format_extents(sa, sizeof sa, &st->src);
+    format_extents(sb, sizeof sb, &st->dst);
+    tl_error(s->diag, call->loc, "shape mismatch in T.copy: source '%s' is %s, destination '%s' is %s",
+             st->src.buf->name, sa, st->dst.buf->name, sb);
+    return;
+  }
+  if (!check_in_bounds(s, &st->src) || !check_in_bounds(s, &st->dst))
+    return;
+  st->src.buf->read = true;
+  st->dst.buf->written = true;
+  const TlNode *cw = kwarg(call, "coalesced_width");
+  if (cw && !tl_sema_const_int(s, cw, "coalesced_width=", &st->width))
+    return;
+  tl_vec_push(s->arena, out, st);
+}
+
+static void fill(Sema *s, const TlNode *call, bool clear, TlVec *out) {
+  int want = clear ? 1 : 2;
+  if (call->list.len != want || call->list2.len) {
+    tl_error(s->diag, call->loc, "T.%s takes %d argument%s", clear ? "clear" : "fill", want,
+             want == 1 ? "" : "s");
+    return;
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_FILL, call->loc);
+  if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->dst))
+    return;
+  if (st->dst.point) {
+    tl_error(s->diag, call->loc, "T.%s needs a buffer or a slice, not a single element",
+             clear ? "clear" : "fill");
+    return;
+  }
+  TlExpr *v = clear ? tl_expr_int(s->arena, call->loc, 0, s->index_dtype)
+                    : tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 1));
+  if (clear)
+    v->untyped = true;
+  st->value = tl_sema_convert(s, v, st->dst.buf->dtype);
+  st->dst.buf->written = true;
+  tl_vec_push(s->arena, out, st);
+}
+
+static bool flag(Sema *s, const TlNode *call, const char *name, int pos, bool dflt, bool *out) {
+  const TlNode *n = call->list.len > pos ? TL_VEC_AT(call->list, TlNode, pos) : kwarg(call, name);
+  if (!n) {
+    *out = dflt;
+    return true;
+  }
+  TlValue *v = tl_sema_eval_const(s, n);
+  if (v->kind != VAL_BOOL && v->kind != VAL_INT) {
+    if (v->kind != VAL_ERROR)
+      tl_error(s->diag, n->loc, "%s= must be True or False", name);
+    return false;
+  }
+  *out = v->i != 0;
+  return true;
+}
+
+static void gemm(Sema *s, const TlNode *call, TlVec *out) {
+  static const char *const kws[] = {"transpose_A", "transpose_B", "policy", "k_pack", "wg_wait", "clear_accum", NULL};
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    bool ok = false;
+    for (int j = 0; kws[j]; j++)
+      ok = ok || strcmp(kw->name, kws[j]) == 0;
+    if (!ok) {
+      tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to T.gemm", kw->name);
+      return;
+    }
+  }
+  if (call->list.len < 3 || call->list.len > 5) {
+    tl_error(s->diag, call->loc, "T.gemm takes (A, B, C[, transpose_A, transpose_B])");
+    return;
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_GEMM, call->loc);
+  TlBuffer *bufs[3];
+  for (int i = 0; i < 3; i++) {
+    TlNode *arg = TL_VEC_AT(call->list, TlNode, i);
+    bufs[i] = buffer_named(s, arg);
+    if (!bufs[i])
+      return;
+    if (bufs[i]->ndims != 2) {
+      tl_error(s->diag, arg->loc, "T.gemm operand '%s' must be 2-D, it is %d-D", bufs[i]->name,
+               bufs[i]->ndims);
+      return;
+    }
+  }
+  st->a = bufs[0], st->b = bufs[1], st->c = bufs[2];
+  if (!flag(s, call, "transpose_A", 3, false, &st->trans_a) ||
+      !flag(s, call, "transpose_B", 4, false, &st->trans_b))
+    return;
+  TlNode *cn = TL_VEC_AT(call->list, TlNode, 2);
+  if (st->c->scope != SCOPE_FRAGMENT) {
+    tl_error(s->diag, cn->loc, "the accumulator of T.gemm must be a fragment (T.alloc_fragment), "
+                               "'%s' is %s", st->c->name, tl_scope_name(st->c->scope));
+    tl_note(s->diag, st->c->loc, "'%s' declared here", st->c->name);
+    return;
+  }
+  for (int i = 0; i < 2; i++)
+    if (bufs[i]->scope == SCOPE_GLOBAL || bufs[i]->scope == SCOPE_LOCAL) {
+      tl_error(s->diag, TL_VEC_AT(call->list, TlNode, i)->loc,
+               "T.gemm operand '%s' must be in shared memory or a fragment, not %s", bufs[i]->name,
+               tl_scope_name(bufs[i]->scope));
+      tl_note(s->diag, bufs[i]->loc, "copy it into a T.alloc_shared tile first");
+      return;
+    }
+  int64_t M = st->trans_a ? st->a->shape[1] : st->a->shape[0];
+  int64_t K = st->trans_a ? st->a->shape[0] : st->a->shape[1];
+  int64_t K2 = st->trans_b ? st->b->shape[1] : st->b->shape[0];
+  int64_t N = st->trans_b ? st->b->shape[0] : st->b->shape[1];
+  if (K != K2 || st->c->shape[0] != M || st->c->shape[1] != N) {
+    tl_error(s->diag, call->loc,
+             "shape mismatch in T.gemm: A is %lldx%lld%s, B is %lldx%lld%s, C is %lldx%lld; "
+             "need A: MxK, B: KxN, C: MxN",
+             (long long)st->a->shape[0], (long long)st->a->shape[1], st->trans_a ? " (transposed)" : "",
+             (long long)st->b->shape[0], (long long)st->b->shape[1], st->trans_b ? " (transposed)" : "",
+             (long long)st->c->shape[0], (long long)st->c->shape[1]);
+    return;
+  }
+  if (st->a->dtype != st->b->dtype) {
+    tl_error(s->diag, call->loc, "dtype mismatch in T.gemm: A is %s, B is %s",
+             tl_dtype_name(st->a->dtype), tl_dtype_name(st->b->dtype));
+    return;
+  }
+  TlDtype in = st->a->dtype, acc = st->c->dtype;
+  bool ok = ((in == TY_FLOAT16 || in == TY_BFLOAT16) && (acc == TY_FLOAT32 || acc == in)) ||
+            (in == TY_FLOAT32 && acc == TY_FLOAT32) || (in == TY_INT8 && acc == TY_INT32) ||
+            (in == TY_FLOAT64 && acc == TY_FLOAT64);
+  if (!ok) {
+    tl_error(s->diag, call->loc, "T.gemm does not support %s inputs with a %s accumulator",
+             tl_dtype_name(in), tl_dtype_name(acc));
+    tl_note(s->diag, st->c->loc, "use float16/bfloat16 inputs with a float32 accumulator");
+    return;
+  }
+  st->a->read = st->b->read = st->c->read = true;
+  st->c->written = true;
+  tl_vec_push(s->arena, out, st);
+}
+
+static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    if (strcmp(kw->name, "dim") && strcmp(kw->name, "clear")) {
+      tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to T.%s", kw->name, op);
+      return;
+    }
+  }
+  if (call->list.len < 2 || call->list.len > 4) {
+    tl_error(s->diag, call->loc, "T.%s takes (src, dst, dim=1, clear=True)", op);
+    return;
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_REDUCE, call->loc);
+  st->reduce = strcmp(op, "reduce_sum") == 0      ? REDUCE_SUM
+               : strcmp(op, "reduce_max") == 0    ? REDUCE_MAX
+               : strcmp(op, "reduce_min") == 0    ? REDUCE_MIN
+               : strcmp(op, "reduce_abssum") == 0 ? REDUCE_ABSSUM
+                                                  : REDUCE_ABSMAX;
+  if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src) ||
+      !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst))
+    return;
+  const TlNode *dn = call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : kwarg(call, "dim");
+  int64_t dim = 1;
+  if (dn && !tl_sema_const_int(s, dn, "dim=", &dim))
+    return;
+  bool clear;
+  if (!flag(s, call, "clear", 3, true, &clear))
+    return;
+  TlBuffer *src = st->src.buf, *dst = st->dst.buf;
+  if (dim < 0)
+    dim += src->ndims;
+  if (dim < 0 || dim >= src->ndims) {
+    tl_error(s->diag, dn ? dn->loc : call->loc, "dim=%lld is out of range for the %d-D '%s'",
+             (long long)dim, src->ndims, src->name);
+    return;
+  }
+  // dst has src's shape without `dim`.
+  bool ok = dst->ndims == src->ndims - 1 || (src->ndims == 1 && dst->ndims == 1 && dst->shape[0] == 1);
+  for (int i = 0, j = 0; ok && i < src->ndims; i++) {
+    if (i == dim)
+      continue;
+    ok = dst->shape[j++] == src->shape[i];
+  }
+  if (!ok) {
+    char sa[128], sb[128];
+    format_extents(sa, sizeof sa, &st->src);
+    format_extents(sb, sizeof sb, &st->dst);
+    tl_error(s->diag, call->loc, "shape mismatch in T.%s: reducing %s along dim %lld gives a tile "
+                                 "without that dimension, but '%s' is %s",
+             op, sa, (long long)dim, dst->name, sb);
+    return;
+  }
+  st->reduce_dim = (int)dim;
+  st->reduce_clear = clear;
+  src->read = true;
+  dst->written = true;
+  tl_vec_push(s->arena, out, st);
+}
+
+bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out) {
+  int before = s->diag->nerrors;
+  if (strcmp(op, "copy") == 0)
+    copy(s, call, out);
+  else if (strcmp(op, "gemm") == 0)
+    gemm(s, call, out);
+  else if (strcmp(op, "fill") == 0 || strcmp(op, "clear") == 0)
+    fill(s, call, op[0] == 'c', out);
+  else
+    reduce(s, call, op, out);
+  return s->diag->nerrors == before;
+}

@@ -1,0 +1,63 @@
+// flatten: multi-dimensional buffer accesses become one flat element offset
+// (row-major, the stage dimension first for multi-buffered tiles), then the
+// offset is simplified. After partition this is where (f // 32) * 32 + f % 32
+// collapses back into f, so the CUDA shows `step * 512 + threadIdx.x * 4`.
+#include "tlc/Passes.h"
+
+static TlExpr *flat_index(TlArena *a, const TlBuffer *b, TlExpr **idx, int n, TlLoc loc) {
+  TlExpr *off = NULL;
+  for (int d = 0; d < n; d++) {
+    TlDtype t = idx[d]->dtype;
+    off = off ? tl_expr_binary(a, loc, OP_ADD,
+                               tl_expr_binary(a, loc, OP_MUL, off,
+                                              tl_expr_int(a, loc, b->shape[d - (n - b->ndims)], t), t),
+                               idx[d], t)
+              : idx[d];
+  }
+  return tl_simplify(a, off);
+}
+
+static TlExpr *flatten_expr(TlArena *a, TlExpr *e) {
+  if (!e)
+    return e;
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = flatten_expr(a, e->args[i]);
+  if (e->kind == EX_LOAD && e->nargs > 1) {
+    TlExpr *flat = flat_index(a, e->buf, e->args, e->nargs, e->loc);
+    e->args[0] = flat;
+    e->nargs = 1;
+  } else if (e->kind == EX_LOAD) {
+    e->args[0] = tl_simplify(a, e->args[0]);
+  }
+  return e;
+}
+
+static void flatten_body(TlArena *a, TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    for (int d = 0; d < s->nindices; d++)
+      s->indices[d] = flatten_expr(a, s->indices[d]);
+    if ((s->kind == ST_STORE && s->buf) && s->nindices >= 1) {
+      s->indices[0] = s->nindices > 1 ? flat_index(a, s->buf, s->indices, s->nindices, s->loc)
+                                      : tl_simplify(a, s->indices[0]);
+      s->nindices = 1;
+    }
+    s->value = flatten_expr(a, s->value);
+    s->cond = flatten_expr(a, s->cond);
+    if (s->cond)
+      s->cond = tl_simplify(a, s->cond);
+    s->start = flatten_expr(a, s->start);
+    s->stop = flatten_expr(a, s->stop);
+    flatten_body(a, &s->body);
+    flatten_body(a, &s->else_body);
+  }
+}
+
+bool tl_flatten(TlArena *a, TlModule *m, TlDiag *d) {
+  (void)d;
+  for (int k = 0; k < m->kernels.len; k++) {
+    flatten_body(a, &TL_VEC_AT(m->kernels, TlKernel, k)->body);
+    TL_VEC_AT(m->kernels, TlKernel, k)->flat = true;
+  }
+  return true;
+}

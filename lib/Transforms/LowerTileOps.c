@@ -1,0 +1,200 @@
+// lower-tile-ops: T.copy and T.fill become T.Parallel nests of element
+// stores (origin copy / fill), which the partition pass then maps onto
+// threads and vectorizes like any user loop.
+//
+// A copy's nest runs over the tile's non-unit extents, in order; each side
+// indexes its buffer at start + loop variable. Where a global tile may cross
+// the tensor edge (the interval of start + extent is not provably inside),
+// loads are zero-filled and stores skipped, per dimension.
+//
+// Operators that need fragment layouts (T.gemm, T.reduce_*, copies touching
+// a fragment) are not lowered yet: they report a located error naming the
+// feature instead of producing wrong code.
+#include "tlc/Passes.h"
+
+static const char *const PASS = "lower-tile-ops";
+
+typedef struct Ctx {
+  TlArena *arena;
+  TlKernel *kernel;
+  TlDiag *diag;
+  bool ok;
+} Ctx;
+
+static void lower_body(Ctx *c, TlVec *body);
+
+static bool touches_fragment(const TlStmt *s) {
+  return (s->src.buf && s->src.buf->scope == SCOPE_FRAGMENT) ||
+         (s->dst.buf && s->dst.buf->scope == SCOPE_FRAGMENT);
+}
+
+// The nest over the non-unit extents of r (at least one dimension).
+static TlStmt *nest_over(Ctx *c, const TlStmt *op, const TlRegion *r, TlOrigin origin) {
+  TlStmt *p = tl_stmt_new(c->arena, ST_PARALLEL, op->loc);
+  p->origin = origin;
+  p->coalesced_width = op->width;
+  static const char *names[] = {"i", "j", "k", "l", "m", "n", "o", "p"};
+  for (int d = 0; d < r->ndims; d++) {
+    if (r->extent[d] == 1)
+      continue;
+    TlVar *v = tl_var_new(c->arena, c->kernel, names[p->nvars], VAR_LOOP, TY_INT32, op->loc);
+    v->extent = r->extent[d];
+    p->vars[p->nvars] = v;
+    p->extents[p->nvars++] = r->extent[d];
+  }
+  if (p->nvars == 0) {
+    TlVar *v = tl_var_new(c->arena, c->kernel, "i", VAR_LOOP, TY_INT32, op->loc);
+    v->extent = 1;
+    p->vars[0] = v;
+    p->extents[0] = 1;
+    p->nvars = 1;
+  }
+  return p;
+}
+
+// Indices of r at the nest's point: start_d + var for non-unit dims.
+static void indices_at(Ctx *c, const TlRegion *r, const TlStmt *nest, TlExpr **out) {
+  int v = 0;
+  for (int d = 0; d < r->ndims; d++) {
+    TlDtype t = r->start[d]->dtype;
+    if (r->extent[d] == 1) {
+      out[d] = r->start[d];
+      continue;
+    }
+    TlExpr *var = tl_expr_cast(c->arena, r->loc, tl_expr_var(c->arena, r->loc, nest->vars[v++]), t);
+    out[d] = tl_simplify(c->arena, tl_expr_binary(c->arena, r->loc, OP_ADD, r->start[d], var, t));
+  }
+}
+
+// The condition that every index of a global access is inside the tensor,
+// or NULL when that is provable at compile time.
+static TlExpr *edge_guard(Ctx *c, const TlRegion *r, TlExpr **idx) {
+  if (r->buf->scope != SCOPE_GLOBAL)
+    return NULL;
+  TlExpr *cond = NULL;
+  for (int d = 0; d < r->ndims; d++) {
+    int64_t lo, hi;
+    if (tl_expr_bounds(idx[d], &lo, &hi) && lo >= 0 && hi < r->buf->shape[d])
+      continue;
+    TlExpr *lt = tl_expr_binary(c->arena, r->loc, OP_LT, idx[d],
+                                tl_expr_int(c->arena, r->loc, r->buf->shape[d], idx[d]->dtype), TY_BOOL);
+    if (!(tl_expr_bounds(idx[d], &lo, &hi) && lo >= 0))
+      lt = tl_expr_binary(c->arena, r->loc, OP_AND,
+                          tl_expr_binary(c->arena, r->loc, OP_GE, idx[d],
+                                         tl_expr_int(c->arena, r->loc, 0, idx[d]->dtype), TY_BOOL),
+                          lt, TY_BOOL);
+    cond = cond ? tl_expr_binary(c->arena, r->loc, OP_AND, cond, lt, TY_BOOL) : lt;
+  }
+  return cond;
+}
+
+static TlStmt *lower_copy(Ctx *c, TlStmt *op) {
+  if (touches_fragment(op)) {
+    tl_error(c->diag, op->loc, "T.copy to or from a fragment needs fragment layout inference, "
+                               "which is not supported yet (tile operators, issue #4)");
+    c->ok = false;
+    return NULL;
+  }
+  TlStmt *nest = nest_over(c, op, &op->dst, ORIGIN_COPY);
+  TlExpr *sidx[TL_MAX_DIMS], *didx[TL_MAX_DIMS];
+  indices_at(c, &op->src, nest, sidx);
+  indices_at(c, &op->dst, nest, didx);
+  TlExpr *value = tl_expr_load(c->arena, op->loc, op->src.buf, sidx, op->src.ndims);
+  TlExpr *load_ok = edge_guard(c, &op->src, sidx);
+  if (load_ok) { // zero-fill outside the source tensor
+    TlExpr *sel = tl_expr_new(c->arena, EX_SELECT, op->loc, value->dtype, 3);
+    sel->args[0] = load_ok;
+    sel->args[1] = value;
+    sel->args[2] = tl_dtype_is_float(value->dtype) ? tl_expr_float(c->arena, op->loc, 0, value->dtype)
+                                                   : tl_expr_int(c->arena, op->loc, 0, value->dtype);
+    value = sel;
+  }
+  TlStmt *st = tl_stmt_new(c->arena, ST_STORE, op->loc);
+  st->buf = op->dst.buf;
+  st->indices = TL_NEW_ARRAY(c->arena, TlExpr *, op->dst.ndims);
+  for (int d = 0; d < op->dst.ndims; d++)
+    st->indices[d] = didx[d];
+  st->nindices = op->dst.ndims;
+  st->value = tl_expr_cast(c->arena, op->loc, value, op->dst.buf->dtype);
+  TlExpr *store_ok = edge_guard(c, &op->dst, didx);
+  if (store_ok) { // skip stores outside the destination tensor
+    TlStmt *g = tl_stmt_new(c->arena, ST_IF, op->loc);
+    g->cond = store_ok;
+    tl_vec_push(c->arena, &g->body, st);
+    st = g;
+  }
+  tl_vec_push(c->arena, &nest->body, st);
+  return nest;
+}
+
+static TlStmt *lower_fill(Ctx *c, TlStmt *op) {
+  if (touches_fragment(op)) {
+    tl_error(c->diag, op->loc, "T.fill / T.clear of a fragment needs fragment layout inference, "
+                               "which is not supported yet (tile operators, issue #4)");
+    c->ok = false;
+    return NULL;
+  }
+  TlStmt *nest = nest_over(c, op, &op->dst, ORIGIN_FILL);
+  TlExpr *idx[TL_MAX_DIMS];
+  indices_at(c, &op->dst, nest, idx);
+  TlStmt *st = tl_stmt_new(c->arena, ST_STORE, op->loc);
+  st->buf = op->dst.buf;
+  st->indices = TL_NEW_ARRAY(c->arena, TlExpr *, op->dst.ndims);
+  for (int d = 0; d < op->dst.ndims; d++)
+    st->indices[d] = idx[d];
+  st->nindices = op->dst.ndims;
+  st->value = op->value;
+  TlExpr *ok = edge_guard(c, &op->dst, idx);
+  if (ok) {
+    TlStmt *g = tl_stmt_new(c->arena, ST_IF, op->loc);
+    g->cond = ok;
+    tl_vec_push(c->arena, &g->body, st);
+    st = g;
+  }
+  tl_vec_push(c->arena, &nest->body, st);
+  return nest;
+}
+
+static void lower_body(Ctx *c, TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    switch (s->kind) {
+    case ST_COPY: {
+      TlStmt *n = lower_copy(c, s);
+      if (n)
+        body->items[i] = n;
+      break;
+    }
+    case ST_FILL: {
+      TlStmt *n = lower_fill(c, s);
+      if (n)
+        body->items[i] = n;
+      break;
+    }
+    case ST_GEMM:
+      tl_error(c->diag, s->loc, "T.gemm needs tensor-core lowering, which is not supported yet "
+                                "(tile operators, issue #4)");
+      c->ok = false;
+      break;
+    case ST_REDUCE:
+      tl_error(c->diag, s->loc, "T.reduce_* needs fragment layout inference, which is not "
+                                "supported yet (tile operators, issue #4)");
+      c->ok = false;
+      break;
+    default:
+      lower_body(c, &s->body);
+      lower_body(c, &s->else_body);
+      break;
+    }
+  }
+}
+
+bool tl_lower_tile_ops(TlArena *a, TlModule *m, TlDiag *d) {
+  (void)PASS;
+  Ctx c = {a, NULL, d, true};
+  for (int k = 0; k < m->kernels.len; k++) {
+    c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    lower_body(&c, &c.kernel->body);
+  }
+  return c.ok;
+}

@@ -1,0 +1,311 @@
+// partition: every T.Parallel nest becomes what one thread does (TileLang's
+// loop_partition.cc). For a nest with extents e0..e(k-1), T threads and
+// vector width V the plan (lib/Analysis/PartitionPlan.c) gives
+//   access = step * T + tid          (step: the per-thread serial loop)
+//   flat   = access * V + lane       (lane: the vector lanes)
+// and the original indices come back from flat row-major:
+//   i(k-1) = flat % e(k-1),  i(k-2) = flat // e(k-1) % e(k-2),  ...
+// The nest is replaced by
+//   seq[plan] { for step (unrolled when short) { if access < accesses
+//                 { for lane vectorized { body[i := ...] } } } }
+// leaving out the loops of extent 1 and the guard when every (step, tid)
+// is inside the space. Flatten and Vectorize then turn lane loops into
+// vector accesses. The vector width follows TileLang v0.1.5: the largest
+// power of two up to 128 bits that divides the innermost extent and for
+// which every access is stride-1 (or invariant) in the innermost variable
+// with an aligned base; coalesced_width= overrides it.
+#include "tlc/Passes.h"
+
+static const char *const PASS = "partition";
+
+enum { MAX_UNROLLED_STEPS = 16 };
+
+typedef struct Ctx {
+  TlArena *arena;
+  TlKernel *kernel;
+  TlDiag *diag;
+  bool ok;
+} Ctx;
+
+// Row-major flat offset of an access, in elements.
+static TlExpr *flat_offset(TlArena *a, const TlBuffer *b, TlExpr *const *idx, TlLoc loc) {
+  TlExpr *off = NULL;
+  for (int d = 0; d < b->ndims; d++) {
+    TlDtype t = idx[d]->dtype;
+    off = off ? tl_expr_binary(a, loc, OP_ADD,
+                               tl_expr_binary(a, loc, OP_MUL, off, tl_expr_int(a, loc, b->shape[d], t), t),
+                               idx[d], t)
+              : idx[d];
+  }
+  return tl_simplify(a, off);
+}
+
+typedef struct WidthScan {
+  TlArena *arena;
+  const TlVar *inner;
+  int64_t v;      // the current candidate
+} WidthScan;
+
+// Narrows the candidate width for one access (load or store).
+static void scan_access(WidthScan *w, const TlBuffer *b, TlExpr *const *idx, bool is_store,
+                        TlLoc loc) {
+  if (tl_buffer_elems(b) == 1 && b->scope == SCOPE_LOCAL)
+    return; // a per-thread scalar cell: no constraint
+  int64_t cap = 128 / tl_dtype_bits(b->dtype);
+  if (cap < 1)
+    cap = 1;
+  w->v = tl_gcd(w->v, cap);
+  TlExpr *off = flat_offset(w->arena, b, idx, loc);
+  TlExpr *base;
+  int64_t coeff;
+  while (w->v > 1) {
+    if (!tl_affine_in(w->arena, off, w->inner, &base, &coeff)) {
+      w->v = 1;
+      break;
+    }
+    if (coeff == 0 && !is_store)
+      break; // invariant load: a broadcast
+    if (coeff == 1 && tl_known_alignment(base, w->v) % w->v == 0)
+      break;
+    w->v /= 2;
+  }
+}
+
+static void scan_expr(WidthScan *w, const TlExpr *e) {
+  if (!e)
+    return;
+  if (e->kind == EX_LOAD)
+    scan_access(w, e->buf, e->args, false, e->loc);
+  for (int i = 0; i < e->nargs; i++)
+    scan_expr(w, e->args[i]);
+}
+
+static void scan_body(WidthScan *w, const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE) {
+      scan_access(w, s->buf, s->indices, true, s->loc);
+      for (int d = 0; d < s->nindices; d++)
+        scan_expr(w, s->indices[d]);
+    }
+    scan_expr(w, s->value);
+    scan_expr(w, s->cond);
+    scan_expr(w, s->start);
+    scan_expr(w, s->stop);
+    if (s->kind == ST_FOR) // a loop inside the nest: keep it scalar
+      w->v = 1;
+    scan_body(w, &s->body);
+    scan_body(w, &s->else_body);
+  }
+}
+
+int64_t tl_partition_vector_width(TlArena *a, const TlKernel *k, const TlStmt *nest) {
+  (void)k;
+  if (nest->coalesced_width > 0)
+    return nest->coalesced_width;
+  if (nest->layout)
+    return 1;
+  WidthScan w = {a, nest->vars[nest->nvars - 1], 16};
+  w.v = tl_gcd(w.v, nest->extents[nest->nvars - 1]);
+  // Largest power of two dividing the innermost extent.
+  int64_t p = 1;
+  while (p * 2 <= w.v && w.v % (p * 2) == 0)
+    p *= 2;
+  w.v = p;
+  scan_body(&w, &nest->body);
+  return w.v;
+}
+
+static TlExpr *thread_id(Ctx *c, TlLoc loc) {
+  TlKernel *k = c->kernel;
+  TlExpr *tid = tl_expr_var(c->arena, loc, k->thread_vars[0]);
+  if (k->threads[1] > 1 || k->threads[2] > 1) {
+    TlExpr *ty = tl_expr_binary(c->arena, loc, OP_MUL, tl_expr_var(c->arena, loc, k->thread_vars[1]),
+                                tl_expr_int(c->arena, loc, k->threads[0], TY_INT32), TY_INT32);
+    tid = tl_expr_binary(c->arena, loc, OP_ADD, tid, ty, TY_INT32);
+    if (k->threads[2] > 1)
+      tid = tl_expr_binary(c->arena, loc, OP_ADD, tid,
+                           tl_expr_binary(c->arena, loc, OP_MUL,
+                                          tl_expr_var(c->arena, loc, k->thread_vars[2]),
+                                          tl_expr_int(c->arena, loc, k->threads[0] * k->threads[1], TY_INT32),
+                                          TY_INT32),
+                           TY_INT32);
+  }
+  return tid;
+}
+
+static bool check_scopes(Ctx *c, const TlVec *body);
+
+static bool check_expr_scopes(Ctx *c, const TlExpr *e) {
+  if (!e)
+    return true;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) {
+    tl_error(c->diag, e->loc, "T.Parallel over fragment '%s' needs fragment layout inference, "
+                              "which is not supported yet (tile operators, issue #4)", e->buf->name);
+    tl_note(c->diag, e->buf->loc, "'%s' declared here; a T.alloc_shared tile works today", e->buf->name);
+    return false;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (!check_expr_scopes(c, e->args[i]))
+      return false;
+  return true;
+}
+
+static bool check_scopes(Ctx *c, const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE && s->buf->scope == SCOPE_FRAGMENT) {
+      tl_error(c->diag, s->loc, "T.Parallel over fragment '%s' needs fragment layout inference, "
+                                "which is not supported yet (tile operators, issue #4)", s->buf->name);
+      tl_note(c->diag, s->buf->loc, "'%s' declared here; a T.alloc_shared tile works today", s->buf->name);
+      return false;
+    }
+    for (int d = 0; d < s->nindices; d++)
+      if (!check_expr_scopes(c, s->indices[d]))
+        return false;
+    if (!check_expr_scopes(c, s->value) || !check_expr_scopes(c, s->cond) ||
+        !check_scopes(c, &s->body) || !check_scopes(c, &s->else_body))
+      return false;
+  }
+  return true;
+}
+
+// Builds the per-thread form of one nest.
+static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
+  TlArena *a = c->arena;
+  TlLoc loc = nest->loc;
+  if (!check_scopes(c, &nest->body))
+    return NULL;
+  if (nest->layout) {
+    tl_error(c->diag, nest->layout->loc, "loop_layout= is not supported yet (partition, issue #3)");
+    return NULL;
+  }
+  int64_t T = c->kernel->threads[0] * c->kernel->threads[1] * c->kernel->threads[2];
+  int64_t V = tl_partition_vector_width(a, c->kernel, nest);
+  if (nest->extents[nest->nvars - 1] % V != 0) {
+    tl_error(c->diag, loc, "coalesced_width=%lld does not divide the innermost extent %lld",
+             (long long)V, (long long)nest->extents[nest->nvars - 1]);
+    return NULL;
+  }
+  TlPartitionPlan plan;
+  char err[160];
+  if (!tl_partition_plan_default(&plan, nest->nvars, nest->extents, T, V, err, sizeof err)) {
+    tl_error(c->diag, loc, "cannot partition this T.Parallel: %s", err);
+    return NULL;
+  }
+  // The flat index in int64 when the space is larger than int32.
+  TlDtype it = plan.total > INT32_MAX / 2 ? TY_INT64 : TY_INT32;
+  TlExpr *tid = thread_id(c, loc);
+  TlVar *step = NULL, *lane = NULL;
+  TlExpr *access = tid;
+  if (plan.steps > 1) {
+    step = tl_var_new(a, c->kernel, "step", VAR_LOOP, it, loc);
+    step->extent = plan.steps;
+    access = tl_expr_binary(a, loc, OP_ADD,
+                            tl_expr_binary(a, loc, OP_MUL, tl_expr_var(a, loc, step),
+                                           tl_expr_int(a, loc, T, it), it),
+                            tl_expr_cast(a, loc, tid, it), it);
+  } else if (it != TY_INT32) {
+    access = tl_expr_cast(a, loc, tid, it);
+  }
+  TlExpr *flat = access;
+  if (V > 1) {
+    lane = tl_var_new(a, c->kernel, "lane", VAR_LOOP, it, loc);
+    lane->extent = V;
+    flat = tl_expr_binary(a, loc, OP_ADD,
+                          tl_expr_binary(a, loc, OP_MUL, access, tl_expr_int(a, loc, V, it), it),
+                          tl_expr_var(a, loc, lane), it);
+  }
+  // Recover the nest indices, innermost first.
+  TlExpr *with[TL_MAX_DIMS];
+  TlExpr *rest = flat;
+  for (int d = nest->nvars - 1; d >= 0; d--) {
+    TlExpr *idx;
+    if (d == 0) {
+      idx = rest;
+    } else {
+      TlExpr *ed = tl_expr_int(a, loc, nest->extents[d], it);
+      idx = tl_expr_binary(a, loc, OP_FLOORMOD, rest, ed, it);
+      rest = tl_expr_binary(a, loc, OP_FLOORDIV, rest, ed, it);
+    }
+    with[d] = tl_simplify(a, tl_expr_cast(a, loc, idx, nest->vars[d]->dtype));
+  }
+  for (int i = 0; i < nest->body.len; i++)
+    tl_stmt_substitute(a, TL_VEC_AT(nest->body, TlStmt, i), nest->nvars, nest->vars, with);
+
+  TlStmt *inner = tl_stmt_new(a, ST_SEQ, loc);
+  inner->body = nest->body;
+  if (lane) {
+    TlStmt *lanes = tl_stmt_new(a, ST_FOR, loc);
+    lanes->loop_kind = LOOP_VECTORIZED;
+    lanes->var = lane;
+    lanes->start = tl_expr_int(a, loc, 0, it);
+    lanes->stop = tl_expr_int(a, loc, V, it);
+    lanes->step = tl_expr_int(a, loc, 1, it);
+    lanes->body = nest->body;
+    inner = lanes;
+  }
+  if (plan.guard) {
+    TlStmt *g = tl_stmt_new(a, ST_IF, loc);
+    g->cond = tl_expr_binary(a, loc, OP_LT, tl_simplify(a, access),
+                             tl_expr_int(a, loc, plan.accesses, it), TY_BOOL);
+    tl_vec_push(a, &g->body, inner);
+    inner = g;
+  }
+  if (step) {
+    TlStmt *loop = tl_stmt_new(a, ST_FOR, loc);
+    loop->loop_kind = plan.steps <= MAX_UNROLLED_STEPS ? LOOP_UNROLL : LOOP_SERIAL;
+    loop->var = step;
+    loop->start = tl_expr_int(a, loc, 0, it);
+    loop->stop = tl_expr_int(a, loc, plan.steps, it);
+    loop->step = tl_expr_int(a, loc, 1, it);
+    tl_vec_push(a, &loop->body, inner);
+    inner = loop;
+  }
+  TlStmt *seq = tl_stmt_new(a, ST_SEQ, loc);
+  seq->plan = plan;
+  seq->plan_loc = loc;
+  seq->plan_origin = nest->origin;
+  seq->plan_has_layout = false;
+  TlStmt *note = tl_stmt_new(a, ST_COMMENT, loc);
+  char shape[160];
+  size_t off = 0;
+  for (int d = 0; d < nest->nvars && off < sizeof shape; d++)
+    off += (size_t)snprintf(shape + off, sizeof shape - off, "%s%lld", d ? ", " : "",
+                            (long long)nest->extents[d]);
+  note->text = tl_arena_printf(
+      a, "T.Parallel(%s) at line %d (%s): %lld points, %lld threads x vector %lld -> %lld step%s%s",
+      shape, loc.line, tl_origin_name(nest->origin), (long long)plan.total, (long long)T,
+      (long long)V, (long long)plan.steps, plan.steps == 1 ? "" : "s",
+      plan.guard ? ", guarded" : "");
+  tl_vec_push(a, &seq->body, note);
+  tl_vec_push(a, &seq->body, inner);
+  return seq;
+}
+
+static void partition_body(Ctx *c, TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_PARALLEL) {
+      TlStmt *r = partition_nest(c, s);
+      if (r)
+        body->items[i] = r;
+      else
+        c->ok = false;
+      continue;
+    }
+    partition_body(c, &s->body);
+    partition_body(c, &s->else_body);
+  }
+}
+
+bool tl_partition(TlArena *a, TlModule *m, TlDiag *d) {
+  (void)PASS;
+  Ctx c = {a, NULL, d, true};
+  for (int k = 0; k < m->kernels.len; k++) {
+    c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    partition_body(&c, &c.kernel->body);
+    c.kernel->thread_level = true;
+  }
+  return c.ok;
+}

@@ -1,0 +1,59 @@
+// plan-shared: lays the shared tiles of each kernel out in one dynamic
+// shared-memory block (declaration order, each 128-byte aligned, stages
+// included) and checks the total against the target's per-block limit,
+// naming the buffers and their bytes when it does not fit.
+#include "tlc/Passes.h"
+
+enum { SHARED_ALIGN = 128 };
+
+static void describe_kb(char *buf, size_t n, int64_t bytes) {
+  if (bytes % 1024 == 0)
+    snprintf(buf, n, "%lld KB", (long long)(bytes / 1024));
+  else
+    snprintf(buf, n, "%.1f KB", (double)bytes / 1024.0);
+}
+
+bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d) {
+  (void)a;
+  bool ok = true;
+  for (int k = 0; k < m->kernels.len; k++) {
+    TlKernel *kn = TL_VEC_AT(m->kernels, TlKernel, k);
+    int64_t off = 0;
+    for (int i = 0; i < kn->buffers.len; i++) {
+      TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
+      if (b->scope != SCOPE_SHARED)
+        continue;
+      off = (off + SHARED_ALIGN - 1) / SHARED_ALIGN * SHARED_ALIGN;
+      b->shared_offset = off;
+      off += tl_buffer_bytes(b);
+    }
+    kn->shared_bytes = off;
+    if (off > m->max_shared_bytes) {
+      char used[32], lim[32];
+      describe_kb(used, sizeof used, off);
+      describe_kb(lim, sizeof lim, m->max_shared_bytes);
+      tl_error(d, kn->loc,
+               "kernel '%s' uses %s (%lld bytes) of shared memory, over the %s limit of %s "
+               "(%lld bytes) by %lld bytes",
+               kn->name, used, (long long)off, m->target_name, lim, (long long)m->max_shared_bytes,
+               (long long)(off - m->max_shared_bytes));
+      for (int i = 0; i < kn->buffers.len; i++) {
+        TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
+        if (b->scope != SCOPE_SHARED)
+          continue;
+        char shape[96];
+        size_t o = 0;
+        for (int j = 0; j < b->ndims && o < sizeof shape; j++)
+          o += (size_t)snprintf(shape + o, sizeof shape - o, "%s%lld", j ? "x" : "", (long long)b->shape[j]);
+        if (b->stages > 1)
+          tl_note(d, b->loc, "'%s' uses %lld bytes (%d stages x %s %s)", b->name,
+                  (long long)tl_buffer_bytes(b), b->stages, shape, tl_dtype_name(b->dtype));
+        else
+          tl_note(d, b->loc, "'%s' uses %lld bytes (%s %s)", b->name, (long long)tl_buffer_bytes(b),
+                  shape, tl_dtype_name(b->dtype));
+      }
+      ok = false;
+    }
+  }
+  return ok;
+}

@@ -1,0 +1,136 @@
+// thread-sync: inserts __syncthreads() where one statement of the block
+// reads or writes memory that an earlier statement wrote (or writes memory
+// an earlier statement read) since the last barrier. Shared and global
+// buffers count; per-thread registers do not. Loops are entered (with a
+// barrier at the end of the body when the next iteration would race with
+// this one); an `if` is one unit, so no barrier is ever placed under a
+// condition that may differ between threads.
+#include "tlc/Passes.h"
+
+enum { MAX_BUFS = 64 };
+
+typedef struct Set {
+  const TlBuffer *b[MAX_BUFS];
+  int n;
+  bool overflow; // too many to track: assume everything
+} Set;
+
+static void set_add(Set *s, const TlBuffer *b) {
+  if (!b || b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT)
+    return;
+  for (int i = 0; i < s->n; i++)
+    if (s->b[i] == b)
+      return;
+  if (s->n == MAX_BUFS)
+    s->overflow = true;
+  else
+    s->b[s->n++] = b;
+}
+
+static bool set_meets(const Set *a, const Set *b) {
+  if ((a->overflow && b->n) || (b->overflow && a->n))
+    return true;
+  for (int i = 0; i < a->n; i++)
+    for (int j = 0; j < b->n; j++)
+      if (a->b[i] == b->b[j])
+        return true;
+  return false;
+}
+
+static void set_union(Set *a, const Set *b) {
+  for (int i = 0; i < b->n; i++)
+    set_add(a, b->b[i]);
+  a->overflow = a->overflow || b->overflow;
+}
+
+static void reads_of(const TlExpr *e, Set *r) {
+  if (!e)
+    return;
+  if (e->kind == EX_LOAD)
+    set_add(r, e->buf);
+  for (int i = 0; i < e->nargs; i++)
+    reads_of(e->args[i], r);
+}
+
+static void effects(const TlStmt *s, Set *r, Set *w) {
+  if (s->kind == ST_STORE || s->kind == ST_VSTORE)
+    set_add(w, s->buf);
+  if (s->kind == ST_VLOAD)
+    set_add(r, s->buf);
+  if (s->kind == ST_STORE && s->update_op != OP_EQ)
+    set_add(r, s->buf);
+  for (int i = 0; i < s->nindices; i++)
+    reads_of(s->indices[i], r);
+  reads_of(s->value, r);
+  reads_of(s->cond, r);
+  reads_of(s->start, r);
+  reads_of(s->stop, r);
+  for (int i = 0; i < s->body.len; i++)
+    effects(TL_VEC_AT(s->body, TlStmt, i), r, w);
+  for (int i = 0; i < s->else_body.len; i++)
+    effects(TL_VEC_AT(s->else_body, TlStmt, i), r, w);
+}
+
+typedef struct State {
+  Set read, written; // since the last barrier
+} State;
+
+static TlStmt *barrier(TlArena *a, TlLoc loc) {
+  return tl_stmt_new(a, ST_SYNC, loc);
+}
+
+// Is the statement a block of per-thread work that all threads reach (a
+// partitioned nest or a loop), as opposed to one statement?
+static bool is_region(const TlStmt *s) {
+  return s->kind == ST_FOR || (s->kind == ST_SEQ && s->plan.ndims == 0);
+}
+
+static void sync_body(TlArena *a, TlVec *body, State *st);
+
+static void sync_stmt(TlArena *a, TlStmt *s, TlVec *out, State *st) {
+  if (is_region(s)) {
+    // Enter loops and plain sequences: barriers go between their parts.
+    State entry = *st;
+    sync_body(a, &s->body, st);
+    if (s->kind == ST_FOR) {
+      // The next iteration's start against this iteration's end.
+      Set r = {0}, w = {0};
+      for (int i = 0; i < s->body.len; i++)
+        effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
+      if (set_meets(&st->written, &r) || set_meets(&st->written, &w) || set_meets(&st->read, &w)) {
+        tl_vec_push(a, &s->body, barrier(a, s->loc));
+        *st = (State){0};
+        set_union(&st->read, &r);
+        set_union(&st->written, &w);
+      }
+      (void)entry;
+    }
+    tl_vec_push(a, out, s);
+    return;
+  }
+  Set r = {0}, w = {0};
+  effects(s, &r, &w);
+  if (set_meets(&st->written, &r) || set_meets(&st->written, &w) || set_meets(&st->read, &w)) {
+    tl_vec_push(a, out, barrier(a, s->loc));
+    *st = (State){0};
+  }
+  set_union(&st->read, &r);
+  set_union(&st->written, &w);
+  tl_vec_push(a, out, s);
+}
+
+static void sync_body(TlArena *a, TlVec *body, State *st) {
+  TlVec out = {0};
+  for (int i = 0; i < body->len; i++)
+    sync_stmt(a, TL_VEC_AT(*body, TlStmt, i), &out, st);
+  *body = out;
+}
+
+bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d) {
+  (void)d;
+  for (int k = 0; k < m->kernels.len; k++) {
+    State st = {0};
+    sync_body(a, &TL_VEC_AT(m->kernels, TlKernel, k)->body, &st);
+  }
+  return true;
+}

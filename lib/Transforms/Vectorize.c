@@ -1,0 +1,183 @@
+// vectorize: a lane loop `for lane in 0..V vectorized { ... }` becomes
+//   decl r[V]; r = vload A[base]          (for each stride-1 aligned load)
+//   for lane in 0..V unrolled { w[lane] = ...r[lane]... }
+//   vstore C[base] = w                    (for each stride-1 aligned store)
+// Only accesses at the top level of the lane body are widened: a load under
+// an `if` or inside a select (the zero-filled tile edge) may be out of range
+// for some lanes, so it stays a per-lane load, and so does a store under an
+// `if`. Invariant loads stay scalar (a broadcast the compiler hoists).
+#include "tlc/Passes.h"
+
+typedef struct Ctx {
+  TlArena *arena;
+  TlKernel *kernel;
+} Ctx;
+
+typedef struct Hoisted {
+  TlBuffer *buf;
+  TlExpr *base;
+  TlVar *array;
+} Hoisted;
+
+typedef struct Lanes {
+  const TlVar *lane;
+  int64_t width;
+  Hoisted loads[32];
+  int nloads;
+  TlVec before, after; // statements placed around the loop
+  TlVec lets;          // scalars defined inside the loop: a hoisted base cannot use them
+} Lanes;
+
+static bool same_expr(const TlExpr *a, const TlExpr *b) {
+  if (a->kind != b->kind || a->nargs != b->nargs)
+    return false;
+  if (a->kind == EX_INT && a->ival != b->ival)
+    return false;
+  if (a->kind == EX_VAR && a->var != b->var)
+    return false;
+  if ((a->kind == EX_BINARY || a->kind == EX_UNARY) && a->op != b->op)
+    return false;
+  if (a->kind == EX_LOAD && a->buf != b->buf)
+    return false;
+  if (a->kind == EX_CAST && a->dtype != b->dtype)
+    return false;
+  if (a->kind == EX_FLOAT || a->kind == EX_CALL || a->kind == EX_ELEM)
+    return false;
+  for (int i = 0; i < a->nargs; i++)
+    if (!same_expr(a->args[i], b->args[i]))
+      return false;
+  return true;
+}
+
+// The widened access's base, when `index` is base + lane with base aligned.
+static TlExpr *vector_base(Ctx *c, Lanes *L, const TlBuffer *b, TlExpr *index) {
+  if (b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT)
+    return NULL;
+  if (tl_dtype_bits(b->dtype) * L->width > 128 || tl_dtype_bits(b->dtype) * L->width < 16)
+    return NULL;
+  TlExpr *base;
+  int64_t coeff;
+  if (!tl_affine_in(c->arena, index, L->lane, &base, &coeff) || coeff != 1)
+    return NULL;
+  if (tl_known_alignment(base, L->width) % L->width != 0)
+    return NULL;
+  for (int i = 0; i < L->lets.len; i++)
+    if (tl_expr_uses_var(base, L->lets.items[i]))
+      return NULL;
+  return base;
+}
+
+static TlExpr *widen_loads(Ctx *c, Lanes *L, TlExpr *e) {
+  if (e->kind == EX_SELECT)
+    return e; // its branches may be out of range for some lanes
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = widen_loads(c, L, e->args[i]);
+  if (e->kind != EX_LOAD)
+    return e;
+  TlExpr *base = vector_base(c, L, e->buf, e->args[0]);
+  if (!base)
+    return e;
+  Hoisted *h = NULL;
+  for (int i = 0; i < L->nloads; i++)
+    if (L->loads[i].buf == e->buf && same_expr(L->loads[i].base, base))
+      h = &L->loads[i];
+  if (!h) {
+    if (L->nloads == 32)
+      return e;
+    h = &L->loads[L->nloads++];
+    h->buf = e->buf;
+    h->base = base;
+    h->array = tl_var_new(c->arena, c->kernel, tl_arena_printf(c->arena, "v_%s", e->buf->name),
+                          VAR_ARRAY, e->buf->dtype, e->loc);
+    h->array->lanes = L->width;
+    TlStmt *decl = tl_stmt_new(c->arena, ST_DECL, e->loc);
+    decl->var = h->array;
+    tl_vec_push(c->arena, &L->before, decl);
+    TlStmt *ld = tl_stmt_new(c->arena, ST_VLOAD, e->loc);
+    ld->var = h->array;
+    ld->buf = e->buf;
+    ld->indices = TL_NEW_ARRAY(c->arena, TlExpr *, 1);
+    ld->indices[0] = base;
+    ld->nindices = 1;
+    ld->width = L->width;
+    tl_vec_push(c->arena, &L->before, ld);
+  }
+  TlExpr *elem = tl_expr_new(c->arena, EX_ELEM, e->loc, e->dtype, 1);
+  elem->var = h->array;
+  elem->args[0] = tl_expr_var(c->arena, e->loc, (TlVar *)L->lane);
+  return elem;
+}
+
+static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out) {
+  int64_t V;
+  if (!tl_expr_is_const(loop->stop, &V) || !tl_expr_is_const(loop->start, &(int64_t){0}) || V < 2) {
+    tl_vec_push(c->arena, out, loop);
+    return;
+  }
+  Lanes L = {0};
+  L.lane = loop->var;
+  L.width = V;
+  for (int i = 0; i < loop->body.len; i++) {
+    TlStmt *s = TL_VEC_AT(loop->body, TlStmt, i);
+    if (s->kind == ST_LET || s->kind == ST_SET)
+      tl_vec_push(c->arena, &L.lets, s->var);
+  }
+  for (int i = 0; i < loop->body.len; i++) {
+    TlStmt *s = TL_VEC_AT(loop->body, TlStmt, i);
+    if (s->kind == ST_STORE || s->kind == ST_LET || s->kind == ST_SET)
+      s->value = widen_loads(c, &L, s->value);
+    if (s->kind != ST_STORE || s->update_op != OP_EQ)
+      continue;
+    TlExpr *base = vector_base(c, &L, s->buf, s->indices[0]);
+    if (!base)
+      continue;
+    // Store into a staging array; one vector store after the loop.
+    TlVar *w = tl_var_new(c->arena, c->kernel, tl_arena_printf(c->arena, "w_%s", s->buf->name),
+                          VAR_ARRAY, s->buf->dtype, s->loc);
+    w->lanes = V;
+    TlStmt *decl = tl_stmt_new(c->arena, ST_DECL, s->loc);
+    decl->var = w;
+    tl_vec_push(c->arena, &L.before, decl);
+    TlStmt *vs = tl_stmt_new(c->arena, ST_VSTORE, s->loc);
+    vs->var = w;
+    vs->buf = s->buf;
+    vs->indices = TL_NEW_ARRAY(c->arena, TlExpr *, 1);
+    vs->indices[0] = base;
+    vs->nindices = 1;
+    vs->width = V;
+    tl_vec_push(c->arena, &L.after, vs);
+    s->buf = NULL;
+    s->var = w;
+    s->indices[0] = tl_expr_var(c->arena, s->loc, loop->var);
+  }
+  for (int i = 0; i < L.before.len; i++)
+    tl_vec_push(c->arena, out, L.before.items[i]);
+  loop->loop_kind = LOOP_UNROLL;
+  tl_vec_push(c->arena, out, loop);
+  for (int i = 0; i < L.after.len; i++)
+    tl_vec_push(c->arena, out, L.after.items[i]);
+}
+
+static void visit(Ctx *c, TlVec *body) {
+  TlVec out = {0};
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    visit(c, &s->body);
+    visit(c, &s->else_body);
+    if (s->kind == ST_FOR && s->loop_kind == LOOP_VECTORIZED)
+      vectorize_loop(c, s, &out);
+    else
+      tl_vec_push(c->arena, &out, s);
+  }
+  *body = out;
+}
+
+bool tl_vectorize(TlArena *a, TlModule *m, TlDiag *d) {
+  (void)d;
+  Ctx c = {a, NULL};
+  for (int k = 0; k < m->kernels.len; k++) {
+    c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    visit(&c, &c.kernel->body);
+  }
+  return true;
+}
