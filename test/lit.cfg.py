@@ -1,5 +1,6 @@
 # lit configuration for tlc. Works with any lit (no lit.llvm dependency).
 import os
+import sys
 import shutil
 import subprocess
 
@@ -17,6 +18,7 @@ config.environment["NO_COLOR"] = "1"
 config.substitutions.append(("%tlc", os.path.join(config.tlc_tools_dir, "tlc")))
 config.substitutions.append(("%examples", os.path.join(config.tlc_src_root, "examples")))
 config.substitutions.append(("%srcroot", config.tlc_src_root))
+config.substitutions.append(("%python", sys.executable))
 
 # nvcc: the emitted CUDA must compile (CI has nvcc but no GPU).
 nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"

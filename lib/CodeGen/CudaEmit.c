@@ -48,6 +48,7 @@ static bool is_half(TlDtype t) {
 }
 
 static void expr(Emit *e, const TlExpr *x);
+static void expr_p(Emit *e, const TlExpr *x, int min_prec);
 
 static void float_literal(Emit *e, double v, TlDtype t) {
   TlBuf *o = &e->body;
@@ -113,7 +114,20 @@ static void cast(Emit *e, const TlExpr *x, TlDtype to) {
   tl_buf_putc(o, ')');
 }
 
-static void binary(Emit *e, const TlExpr *x) {
+// C precedence of the infix operators the emitter prints.
+static int c_precedence(TlOp op) {
+  switch (op) {
+  case OP_MUL: case OP_DIV: case OP_FLOORDIV: case OP_FLOORMOD: return 13;
+  case OP_ADD: case OP_SUB: return 12;
+  case OP_LT: case OP_LE: case OP_GT: case OP_GE: return 10;
+  case OP_EQ: case OP_NE: return 9;
+  case OP_AND: return 5;
+  case OP_OR: return 4;
+  default: return 15;
+  }
+}
+
+static void binary(Emit *e, const TlExpr *x, int min_prec) {
   TlBuf *o = &e->body;
   const TlExpr *l = x->args[0], *r = x->args[1];
   TlDtype t = l->dtype;
@@ -161,11 +175,14 @@ static void binary(Emit *e, const TlExpr *x) {
     }
     if (tl_expr_nonneg(l) && tl_expr_nonneg(r)) {
       // Both sides are known non-negative: C's / and % are Python's.
-      tl_buf_putc(o, '(');
-      expr(e, l);
+      bool paren = 13 < min_prec;
+      if (paren)
+        tl_buf_putc(o, '(');
+      expr_p(e, l, 13);
       tl_buf_puts(o, x->op == OP_FLOORDIV ? " / " : " % ");
-      expr(e, r);
-      tl_buf_putc(o, ')');
+      expr_p(e, r, 14);
+      if (paren)
+        tl_buf_putc(o, ')');
       return;
     }
     if (x->op == OP_FLOORDIV)
@@ -206,11 +223,15 @@ static void binary(Emit *e, const TlExpr *x) {
 #undef X
   };
   const char *op = x->op == OP_AND ? "&&" : x->op == OP_OR ? "||" : ops[x->op];
-  tl_buf_putc(o, '(');
-  expr(e, l);
+  int p = c_precedence(x->op);
+  bool paren = p < min_prec;
+  if (paren)
+    tl_buf_putc(o, '(');
+  expr_p(e, l, p);
   tl_buf_printf(o, " %s ", op);
-  expr(e, r);
-  tl_buf_putc(o, ')');
+  expr_p(e, r, p + 1);
+  if (paren)
+    tl_buf_putc(o, ')');
 }
 
 static void call(Emit *e, const TlExpr *x) {
@@ -246,6 +267,10 @@ static void call(Emit *e, const TlExpr *x) {
 }
 
 static void expr(Emit *e, const TlExpr *x) {
+  expr_p(e, x, 0);
+}
+
+static void expr_p(Emit *e, const TlExpr *x, int min_prec) {
   TlBuf *o = &e->body;
   switch (x->kind) {
   case EX_INT:
@@ -275,12 +300,11 @@ static void expr(Emit *e, const TlExpr *x) {
     tl_buf_putc(o, ']');
     return;
   case EX_BINARY:
-    binary(e, x);
+    binary(e, x, min_prec);
     return;
   case EX_UNARY:
-    tl_buf_puts(o, x->op == OP_NOT ? "(!" : "(-");
-    expr(e, x->args[0]);
-    tl_buf_putc(o, ')');
+    tl_buf_puts(o, x->op == OP_NOT ? "!" : "-");
+    expr_p(e, x->args[0], 14);
     return;
   case EX_CALL:
     call(e, x);
@@ -290,11 +314,11 @@ static void expr(Emit *e, const TlExpr *x) {
     return;
   case EX_SELECT:
     tl_buf_putc(o, '(');
-    expr(e, x->args[0]);
+    expr_p(e, x->args[0], 4);
     tl_buf_puts(o, " ? ");
-    expr(e, x->args[1]);
+    expr_p(e, x->args[1], 4);
     tl_buf_puts(o, " : ");
-    expr(e, x->args[2]);
+    expr_p(e, x->args[2], 4);
     tl_buf_putc(o, ')');
     return;
   }
@@ -442,17 +466,17 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
   case ST_VLOAD: {
     const char *vt = vector_type(s->buf->dtype, s->width);
     tl_buf_indent(o, level);
-    tl_buf_printf(o, "*(%s*)%s = *(const %s*)(%s + ", vt, s->var->cname, vt, buf_name(e, s->buf));
+    tl_buf_printf(o, "*(%s*)%s = *(const %s*)&%s[", vt, s->var->cname, vt, buf_name(e, s->buf));
     expr(e, s->indices[0]);
-    tl_buf_puts(o, ");\n");
+    tl_buf_puts(o, "];\n");
     return;
   }
   case ST_VSTORE: {
     const char *vt = vector_type(s->buf->dtype, s->width);
     tl_buf_indent(o, level);
-    tl_buf_printf(o, "*(%s*)(%s + ", vt, buf_name(e, s->buf));
+    tl_buf_printf(o, "*(%s*)&%s[", vt, buf_name(e, s->buf));
     expr(e, s->indices[0]);
-    tl_buf_printf(o, ") = *(const %s*)%s;\n", vt, s->var->cname);
+    tl_buf_printf(o, "] = *(const %s*)%s;\n", vt, s->var->cname);
     return;
   }
   case ST_SYNC:
@@ -477,6 +501,23 @@ static void param_list(Emit *e, TlBuf *o, const TlKernel *k, bool restrict_) {
   }
 }
 
+static bool expr_uses(const TlExpr *x, const TlVar *v) {
+  return x && tl_expr_uses_var(x, v);
+}
+
+static bool body_uses(const TlVec *body, const TlVar *v) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    for (int j = 0; j < s->nindices; j++)
+      if (expr_uses(s->indices[j], v))
+        return true;
+    if (expr_uses(s->value, v) || expr_uses(s->cond, v) || expr_uses(s->start, v) ||
+        expr_uses(s->stop, v) || body_uses(&s->body, v) || body_uses(&s->else_body, v))
+      return true;
+  }
+  return false;
+}
+
 static void block_indices(Emit *e, const TlKernel *k) {
   TlBuf *o = &e->body;
   static const char *dims = "xyz";
@@ -499,7 +540,7 @@ static void block_indices(Emit *e, const TlKernel *k) {
     return;
   }
   for (int d = 0; d < 3; d++)
-    if (k->block_vars[d])
+    if (k->block_vars[d] && body_uses(&k->body, k->block_vars[d]))
       tl_buf_printf(o, "  const int %s = blockIdx.%c;\n", k->block_vars[d]->cname, dims[d]);
 }
 

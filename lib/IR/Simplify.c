@@ -117,7 +117,17 @@ static bool all_divisible(const Lin *l, int64_t c) {
   return true;
 }
 
-// Collapses k*c*(x // c) + k*(x % c) into k*x until nothing changes.
+// True when x - y is a sum of multiples of c (so x % c == y % c).
+static bool congruent(TlArena *a, TlExpr *x, TlExpr *y, int64_t c) {
+  Lin lx, ly;
+  lin_of(a, x, &lx);
+  lin_of(a, y, &ly);
+  add_lin(&lx, &ly, -1);
+  return lx.ok && all_divisible(&lx, c);
+}
+
+// Collapses k*c*(x // c) + k*(y % c) into k*x, where y is x or differs from
+// x by multiples of c, until nothing changes.
 static void collapse_divmod(TlArena *a, Lin *l) {
   bool changed = true;
   while (changed && l->ok) {
@@ -127,13 +137,14 @@ static void collapse_divmod(TlArena *a, Lin *l) {
       if (m->kind != EX_BINARY || m->op != OP_FLOORMOD || m->args[1]->kind != EX_INT)
         continue;
       int64_t c = m->args[1]->ival, k = l->t[i].k, kc;
-      if (tl_mul_overflows(k, c, &kc))
+      if (c <= 0 || tl_mul_overflows(k, c, &kc))
         continue;
       for (int j = 0; j < l->n; j++) {
         TlExpr *d = l->t[j].atom;
         if (d->kind == EX_BINARY && d->op == OP_FLOORDIV && d->args[1]->kind == EX_INT &&
-            d->args[1]->ival == c && l->t[j].k == kc && expr_equal(d->args[0], m->args[0])) {
-          TlExpr *x = m->args[0];
+            d->args[1]->ival == c && l->t[j].k == kc &&
+            (expr_equal(d->args[0], m->args[0]) || congruent(a, d->args[0], m->args[0], c))) {
+          TlExpr *x = d->args[0];
           // Remove both terms (higher index first), then add k*x.
           int hi = i > j ? i : j, lo = i > j ? j : i;
           memmove(&l->t[hi], &l->t[hi + 1], sizeof(Term) * (size_t)(l->n - hi - 1));
