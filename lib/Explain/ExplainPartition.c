@@ -243,9 +243,15 @@ static void y_finish(yaml_emitter_t *em) {
   yaml_emitter_delete(em);
 }
 
-static void yaml_summary(yaml_emitter_t *em, const TlPartitionPlan *p) {
+// The plan's fields; threads and vector only when they vary (not in
+// --compare, where they are given once at the top).
+static void yaml_summary(yaml_emitter_t *em, const TlPartitionPlan *p, bool threads_vector) {
   y_str(em, "extents", YAML_PLAIN_SCALAR_STYLE);
   y_ints(em, p->extents, p->ndims);
+  if (threads_vector) {
+    y_key_int(em, "threads", p->threads);
+    y_key_int(em, "vector", p->vector);
+  }
   y_key_int(em, "total", p->total);
   y_key_int(em, "accesses", p->accesses);
   y_key_int(em, "steps", p->steps);
@@ -262,9 +268,7 @@ static void yaml_render(TlBuf *out, const TlPartitionPlan *p, const char *title)
     y_str(&em, "title", YAML_PLAIN_SCALAR_STYLE);
     y_str(&em, title, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
   }
-  y_key_int(&em, "threads", p->threads);
-  y_key_int(&em, "vector", p->vector);
-  yaml_summary(&em, p);
+  yaml_summary(&em, p, true);
   // The command line refuses bigger spaces; a library caller still gets a
   // well-formed summary rather than gigabytes of points.
   if (p->total > YAML_MAX_POINTS) {
@@ -300,7 +304,7 @@ static void compare_yaml(TlBuf *out, int64_t threads, int64_t vector) {
     TlPartitionPlan p;
     shape_plan(&p, i, threads, vector);
     y_map(&em, false);
-    yaml_summary(&em, &p);
+    yaml_summary(&em, &p, false);
     y_key_int(&em, "per_thread", p.total / threads);
     // Ownership: how many points threads 0 and 1 own, and their first four.
     y_str(&em, "owners", YAML_PLAIN_SCALAR_STYLE);

@@ -232,8 +232,8 @@ static void test_rejects(void) {
   expect_reject(2, ok2, 0, 8, "threads must be >= 1");
   expect_reject(2, ok2, -1, 8, "threads must be >= 1");
   expect_reject(2, ok2, 4, 0, "vector must be >= 1");
-  expect_reject(2, zero, 4, 2, "extent 1 must be >= 1");
-  expect_reject(1, neg, 4, 2, "extent 0 must be >= 1");
+  expect_reject(2, zero, 4, 2, "extents must be >= 1, got 0 for dimension 1");
+  expect_reject(1, neg, 4, 2, "extents must be >= 1, got -3 for dimension 0");
   const int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
   expect_reject(9, nine, 4, 2, "1 to 8 dimensions");
   expect_reject(0, nine, 4, 2, "1 to 8 dimensions");
