@@ -3,6 +3,8 @@
 // only where precedence requires it; every statement shows its line:col.
 #include "tlc/IR.h"
 
+#include <string.h>
+
 static int precedence(const TlExpr *e) {
   if (e->kind == EX_BINARY) {
     static const int prec[] = {
@@ -25,11 +27,16 @@ static void print_expr_prec(TlBuf *out, const TlExpr *e, int min_prec) {
   case EX_INT:
     tl_buf_printf(out, "%lld", (long long)e->ival);
     break;
-  case EX_FLOAT:
-    tl_buf_printf(out, "%.9g", e->fval);
+  case EX_FLOAT: {
+    char num[40];
+    snprintf(num, sizeof num, "%.9g", e->fval);
+    tl_buf_puts(out, num);
+    if (!strpbrk(num, ".eEni"))
+      tl_buf_puts(out, ".0");
     if (e->dtype != TY_FLOAT32)
       tl_buf_printf(out, ":%s", tl_dtype_name(e->dtype));
     break;
+  }
   case EX_VAR:
     tl_buf_puts(out, e->var->name);
     break;
