@@ -17,6 +17,9 @@ typedef struct TlOptions {
   const char *stop_after;  // run the pipeline up to this pass (for --emit=ir)
   bool verify_each;        // run the verifier after every pass
   bool warnings_off, werror;
+  bool harness;            // --harness: kernels + reference + main()
+  bool cublas;             // --cublas (with --harness)
+  int harness_iters;       // --iters=N (with --harness)
 } TlOptions;
 
 /* lib/Driver/Pipeline.c: the pass pipeline, in order */

@@ -13,6 +13,7 @@
 #include "tlc/Ast.h"
 #include "tlc/CodeGen.h"
 #include "tlc/Driver.h"
+#include "tlc/Harness.h"
 #include "tlc/Sema.h"
 
 static const char *const usage =
@@ -28,6 +29,9 @@ static const char *const usage =
     "  --print-after-all     print the IR after every pass to stderr\n"
     "  --stop-after=PASS     stop the pipeline after PASS (with --emit=ir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
+    "  --harness             write a self-checking, self-timing test program instead\n"
+    "  --cublas              with --harness: also time cuBLAS on single-GEMM kernels\n"
+    "  --iters=N             with --harness: timed runs per kernel (default 100)\n"
     "  --max-errors=N        stop after N errors (default 20, 0: no limit)\n"
     "  -w                    suppress warnings\n"
     "  -Werror               treat warnings as errors\n"
@@ -100,6 +104,16 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->stop_after = a + 13;
       if (!valid_pass(o->stop_after))
         return usage_error("unknown pass '%s' in --stop-after", o->stop_after);
+    } else if (strcmp(a, "--harness") == 0) {
+      o->harness = true;
+    } else if (strcmp(a, "--cublas") == 0) {
+      o->cublas = true;
+    } else if (strncmp(a, "--iters=", 8) == 0) {
+      char *end;
+      long n = strtol(a + 8, &end, 10);
+      if (*end || n < 1 || n > 100000)
+        return usage_error("--iters needs a count from 1 to 100000, got '%s'", a + 8);
+      o->harness_iters = (int)n;
     } else if (strcmp(a, "--no-verify") == 0) {
       o->verify_each = false;
     } else if (strcmp(a, "--verify-each") == 0) {
@@ -203,6 +217,15 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   }
   if (!ok || d->nerrors)
     return 1;
+  if (o->harness) {
+    // The reference lowering reads the tile IR as sema made it, so the
+    // program goes through sema a second time, untouched by the passes.
+    TlModule *ref = tl_sema(a, ast, src, &target, d);
+    TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234};
+    if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d))
+      return 1;
+    return write_output(o->output, &out, d) ? 0 : 1;
+  }
   switch (o->emit) {
   case EMIT_IR:
     tl_ir_print_module(&out, m);

@@ -663,9 +663,9 @@ static void svg_chart(TlBuf *out, const Plan *p, int stages, const TlPipeTimelin
                " stroke=\"#fff\" stroke-width=\"0.5\"", tip);
       char label[32];
       snprintf(label, sizeof label, "%" PRId64, i);
-      if (w >= 7.0 * (double)strlen(label) + 2)
-        svg_text(out, x + w / 2, compute_y + SVG_COMPUTE_H / 2 + 4,
-                 " text-anchor=\"middle\" font-size=\"10\" fill=\"#fff\"", label);
+      if (w >= 5.5 * (double)strlen(label) + 3) // about the label's width at 9px
+        svg_text(out, x + w / 2, compute_y + SVG_COMPUTE_H / 2 + 3,
+                 " text-anchor=\"middle\" font-size=\"9\" fill=\"#fff\"", label);
     }
   }
   svg_axis(out, sc, compute_y + SVG_COMPUTE_H + 6);
