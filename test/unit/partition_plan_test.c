@@ -6,7 +6,9 @@
 // Exhaustive over 1-, 2- and 3-deep nests with extents 1..16 and V in
 // {1,2,4,8,16}; 1- and 2-deep nests try every thread count 1..130, 3-deep
 // nests a sample of thread counts (see kThreads3) so the test stays well
-// under a minute on two cores. Also: huge nests, overflow, invalid args.
+// under a minute on two cores. Also: huge nests, overflow, invalid args,
+// and the explain renderers' library entry points (titles, escaping).
+#include "tlc/Explain.h"
 #include "tlc/PartitionPlan.h"
 
 #include <inttypes.h>
@@ -246,8 +248,54 @@ static void test_rejects(void) {
         "4x4/4/2 summary");
 }
 
+static bool starts_with(const char *s, const char *prefix) {
+  return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+// The renderers as the driver calls them: a title goes first (escaped in
+// svg, quoted in yaml), and yaml of a huge plan stays a summary.
+static void test_render(void) {
+  TlArena a;
+  tl_arena_init(&a);
+  TlPartitionPlan p;
+  const int64_t ext[2] = {4, 4};
+  CHECK(tl_partition_plan_default(&p, 2, ext, 4, 2, NULL, 0), "4x4 plan");
+  const char *title = "kernel <add> & \"sub\" at add.tl:12:9";
+  TlBuf b;
+  tl_buf_init(&b, &a);
+  tl_explain_partition_render(&b, &p, TL_EXPLAIN_TABLE, title);
+  CHECK(starts_with(b.data, title) && starts_with(b.data + strlen(title), "\nT.Parallel(4, 4)  "),
+        "table title: %.80s", b.data ? b.data : "");
+
+  tl_buf_init(&b, &a);
+  tl_explain_partition_render(&b, &p, TL_EXPLAIN_SVG, title);
+  CHECK(b.data && strstr(b.data, "<title>kernel &lt;add&gt; &amp; &quot;sub&quot; at add.tl:12:9"
+                                 "</title>"),
+        "svg title not escaped");
+  CHECK(b.data && !strstr(b.data, "<add>") && strstr(b.data, "</svg>\n"), "svg body");
+
+  tl_buf_init(&b, &a);
+  tl_explain_partition_render(&b, &p, TL_EXPLAIN_YAML, title);
+  CHECK(starts_with(b.data, "title: \"kernel <add> & \\\"sub\\\" at add.tl:12:9\"\nextents: [4, 4]\n"),
+        "yaml title: %.80s", b.data ? b.data : "");
+
+  const int64_t huge[2] = {INT64_C(1) << 20, INT64_C(1) << 20};
+  CHECK(tl_partition_plan_default(&p, 2, huge, 128, 8, NULL, 0), "huge plan");
+  tl_buf_init(&b, &a);
+  tl_explain_partition_render(&b, &p, TL_EXPLAIN_YAML, NULL);
+  CHECK(b.data && strstr(b.data, "points_omitted: 1099511627776") && !strstr(b.data, "points:"),
+        "huge yaml is not a summary");
+
+  tl_buf_init(&b, &a);
+  tl_explain_partition_compare(&b, 8, 2, TL_EXPLAIN_TABLE);
+  CHECK(starts_with(b.data, "Same total work, different nest shapes (threads=8, vector=2):\n"),
+        "compare header");
+  tl_arena_free(&a);
+}
+
 int main(void) {
   test_rejects();
+  test_render();
   test_huge();
   test_exhaustive();
   if (failures) {
