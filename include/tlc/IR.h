@@ -47,6 +47,29 @@ bool tl_dtype_parse(const char *s, TlDtype *out);
 typedef enum { SCOPE_GLOBAL, SCOPE_SHARED, SCOPE_FRAGMENT, SCOPE_LOCAL } TlScope;
 const char *tl_scope_name(TlScope s);
 
+// How a fragment's elements are spread over the block's threads
+// (lib/Analysis/FragLayout.c). Every layout is a closed-form bijection
+// between buffer coordinates and (thread, local register), with replication
+// for ROW_OF layouts (every thread that owns part of a row holds the row's
+// value).
+typedef enum {
+  LAYOUT_NONE,
+  LAYOUT_GEMM_C, // mma m16n8 accumulator tiles; warps tiled wm x wn over (m, n)
+  LAYOUT_ROWS,   // g threads share a row; rows cycle over threads/g groups
+  LAYOUT_ROW_OF, // a 1-D buffer over the rows of a 2-D parent layout
+} TlLayoutKind;
+
+typedef struct TlFragLayout TlFragLayout;
+struct TlFragLayout {
+  TlLayoutKind kind;
+  int64_t rows, cols;  // the 2-D shape laid out (ROW_OF: the parent's)
+  int64_t threads;     // threads of the block
+  int64_t wm, wn;      // GEMM_C: warps along m and n
+  int64_t g;           // ROWS: threads per row group
+  const TlFragLayout *parent; // ROW_OF
+  int64_t locals;      // registers per thread
+};
+
 typedef struct TlBuffer {
   const char *name;
   TlLoc loc; // declaration (parameter or alloc)
@@ -58,6 +81,8 @@ typedef struct TlBuffer {
   int stages;            // pipeline copies (leading stage dimension); 1 when not multi-buffered
   int64_t shared_offset; // byte offset in the dynamic shared block (plan-shared)
   bool written, read;    // filled by sema: used by the launcher (const) and checks
+  const TlFragLayout *layout; // fragments, after layout inference
+  int swizzle;           // shared: 0, or the XOR-swizzle chunk count per row (2, 4, 8)
 } TlBuffer;
 
 int64_t tl_buffer_elems(const TlBuffer *b); // one stage
@@ -119,6 +144,7 @@ typedef enum {
   X(OP_GE, ">=", 3)                                                                                \
   X(OP_AND, "and", 1)                                                                              \
   X(OP_OR, "or", 0)                                                                                \
+  X(OP_XOR, "^", 4)                                                                                \
   X(OP_NEG, "-", 7)                                                                                \
   X(OP_NOT, "not", 7)
 
@@ -139,7 +165,9 @@ const char *tl_op_name(TlOp op);
   X(FN_RSQRT, "rsqrt")                                                                             \
   X(FN_TANH, "tanh")                                                                               \
   X(FN_SIGMOID, "sigmoid")                                                                         \
-  X(FN_ABS, "abs")
+  X(FN_ABS, "abs")                                                                                 \
+  X(FN_SHFL_XOR, "shfl_xor") /* thread IR: value exchanged with lane ^ offset */              \
+  X(FN_SWIZZLE, "swizzle")   /* thread IR: physical offset of (row, col) in buf's swizzle */
 
 typedef enum {
 #define X(k, s) k,
@@ -248,6 +276,8 @@ struct TlStmt {
   TlRegion src, dst;          // copy; fill dst; reduce src->dst
   TlBuffer *a, *b, *c;        // gemm
   bool trans_a, trans_b;      // gemm
+  bool use_mma;               // gemm: tensor cores (mma.sync) or CUDA cores
+  int gemm_id;                // gemm: which emitted helper implements it
   TlReduceKind reduce;        // reduce
   int reduce_dim;             // reduce
   bool reduce_clear;          // reduce
@@ -257,6 +287,7 @@ struct TlStmt {
   TlLoc plan_loc;       // the T.Parallel (or tile op) the plan came from
   TlOrigin plan_origin;
   bool plan_has_layout;
+  bool per_thread; // ST_SEQ: what one thread does alone (a partitioned nest); no barrier inside
 };
 
 typedef struct TlKernel {

@@ -9,6 +9,9 @@
 /* lib/Transforms/LowerTileOps.c: T.copy / T.fill -> T.Parallel nests */
 bool tl_lower_tile_ops(TlArena *a, TlModule *m, TlDiag *d);
 
+/* lib/Transforms/LayoutInference.c: a layout for every fragment */
+bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d);
+
 /* lib/Transforms/Pipeline.c: T.Pipelined loops */
 bool tl_pipeline(TlArena *a, TlModule *m, TlDiag *d);
 
@@ -23,6 +26,9 @@ bool tl_flatten(TlArena *a, TlModule *m, TlDiag *d);
 
 /* lib/Transforms/Vectorize.c: lane loops -> vector loads and stores */
 bool tl_vectorize(TlArena *a, TlModule *m, TlDiag *d);
+
+/* lib/Transforms/Swizzle.c: XOR-swizzled shared tiles get physical offsets */
+bool tl_swizzle(TlArena *a, TlModule *m, TlDiag *d);
 
 /* lib/Transforms/ThreadSync.c: barriers between shared-memory hazards */
 bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d);

@@ -8,6 +8,7 @@
 //   * per kernel a host launcher that raises the dynamic shared-memory limit
 //     when needed, launches the grid and returns the launch error.
 #include "tlc/CodeGen.h"
+#include "tlc/FragLayout.h"
 
 #include <math.h>
 #include <string.h>
@@ -17,8 +18,13 @@ typedef struct Emit {
   TlBuf body; // the kernels, printed before the prelude is known
   const TlModule *m;
   const TlKernel *k;
-  bool need_floordiv, need_floormod, need_fmod;
+  bool need_floordiv, need_floormod, need_fmod, need_swz, need_mma;
+  TlBuf helpers; // gemm helpers, printed before the kernels
 } Emit;
+
+void tl_emit_gemm_ptx(TlBuf *out);
+void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
+                         void (*print_expr)(TlBuf *, const TlExpr *));
 
 static const char *const reserved[] = {
     "auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete",
@@ -239,6 +245,25 @@ static void call(Emit *e, const TlExpr *x) {
   TlDtype t = x->dtype;
   const TlExpr *a = x->args[0];
   bool dbl = t == TY_FLOAT64;
+  if (x->fn == FN_SHFL_XOR) {
+    tl_buf_puts(o, "__shfl_xor_sync(0xffffffffu, ");
+    expr(e, a);
+    tl_buf_puts(o, ", ");
+    expr(e, x->args[1]);
+    tl_buf_putc(o, ')');
+    return;
+  }
+  if (x->fn == FN_SWIZZLE) {
+    const TlBuffer *b = x->buf;
+    e->need_swz = true;
+    tl_buf_printf(o, "tl_swz<%lld, %d, %d>(", (long long)b->shape[b->ndims - 1],
+                  128 / tl_dtype_bits(b->dtype), b->swizzle);
+    expr(e, a);
+    tl_buf_puts(o, ", ");
+    expr(e, x->args[1]);
+    tl_buf_putc(o, ')');
+    return;
+  }
   if (x->fn == FN_ABS && !tl_dtype_is_float(t)) {
     tl_buf_puts(o, t == TY_INT64 ? "llabs(" : "abs(");
     expr(e, a);
@@ -340,6 +365,14 @@ static const char *vector_type(TlDtype t, int64_t width) {
 
 static void stmts(Emit *e, const TlVec *body, int level);
 
+// Prints an expression into another buffer (the gemm helpers use it).
+static void print_expr_to(TlBuf *out, const TlExpr *x) {
+  Emit tmp = {0};
+  tmp.body = *out;
+  expr(&tmp, x);
+  *out = tmp.body;
+}
+
 static void update(Emit *e, const TlStmt *s, const char *target) {
   TlBuf *o = &e->body;
   switch (s->update_op) {
@@ -377,7 +410,7 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
   TlBuf *o = &e->body;
   switch (s->kind) {
   case ST_SEQ:
-    if (s->plan.ndims > 0 || s->body.len > 1) {
+    if (s->plan.ndims > 0 || s->per_thread || s->body.len > 1) {
       tl_buf_indent(o, level);
       tl_buf_puts(o, "{\n");
       stmts(e, &s->body, level + 1);
@@ -483,6 +516,14 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_indent(o, level);
     tl_buf_puts(o, "__syncthreads();\n");
     return;
+  case ST_GEMM:
+    if (s->use_mma)
+      e->need_mma = e->need_swz = true;
+    tl_emit_gemm_helper(&e->helpers, o->arena, s, print_expr_to);
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "tl_gemm_%d(%s, %s, %s);\n", s->gemm_id, buf_name(e, s->a), buf_name(e, s->b),
+                  buf_name(e, s->c));
+    return;
   default:
     TL_UNREACHABLE("codegen-cuda", "a tile-level statement reached the CUDA emitter");
   }
@@ -572,6 +613,9 @@ static void kernel(Emit *e, const TlKernel *k) {
     else if (b->scope == SCOPE_LOCAL)
       tl_buf_printf(o, "  %s %s[%lld];\n", tl_dtype_cuda(b->dtype), buf_name(e, b),
                     (long long)tl_buffer_elems(b));
+    else if (b->scope == SCOPE_FRAGMENT && b->layout)
+      tl_buf_printf(o, "  %s %s[%lld]; // fragment %s\n", tl_dtype_cuda(b->dtype), buf_name(e, b),
+                    (long long)b->layout->locals, tl_layout_describe(o->arena, b->layout));
   }
   stmts(e, &k->body, 1);
   tl_buf_puts(o, "}\n\n");
@@ -603,6 +647,8 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
   e.m = m;
   tl_buf_init(&e.body, a);
   tl_buf_puts(&e.body, "");
+  tl_buf_init(&e.helpers, a);
+  tl_buf_puts(&e.helpers, "");
   for (int i = 0; i < m->kernels.len; i++)
     kernel(&e, TL_VEC_AT(m->kernels, TlKernel, i));
 
@@ -628,5 +674,15 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
                      "  return a - floorf(a / b) * b;\n}\n"
                      "__device__ __forceinline__ double tl_pymod(double a, double b) {\n"
                      "  return a - floor(a / b) * b;\n}\n\n");
+  if (e.need_swz)
+    tl_buf_puts(out, "// The XOR swizzle of shared tiles read by ldmatrix: 16-byte chunk c of row r\n"
+                     "// moves to chunk c ^ key(r), so the 8 rows of an 8x8 matrix hit 8 bank groups.\n"
+                     "template <int C, int V, int S> __device__ __forceinline__ int tl_swz(int row, int col) {\n"
+                     "  const int chunk = col / V;\n"
+                     "  return row * C + ((chunk / S) * S + ((chunk % S) ^ ((row / (8 / S)) % S))) * V + col % V;\n"
+                     "}\n\n");
+  if (e.need_mma)
+    tl_emit_gemm_ptx(out);
+  tl_buf_write(out, e.helpers.data, e.helpers.len);
   tl_buf_write(out, e.body.data, e.body.len);
 }

@@ -38,7 +38,8 @@ static const char *const usage =
     "  --help                print this help\n"
     "  --version             print the version\n"
     "\n"
-    "passes, in order: lower-tile-ops pipeline partition flatten vectorize thread-sync plan-shared\n"
+    "passes, in order: lower-tile-ops layout-inference pipeline partition flatten vectorize\n"
+    "                  swizzle thread-sync plan-shared\n"
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
 
 static bool valid_pass(const char *name) {

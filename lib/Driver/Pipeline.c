@@ -9,10 +9,12 @@
 
 const TlPass tl_pipeline_passes[] = {
     {"lower-tile-ops", tl_lower_tile_ops}, // T.copy / T.fill -> T.Parallel nests
+    {"layout-inference", tl_layout_inference}, // a layout for every fragment
     {"pipeline", tl_pipeline},             // T.Pipelined loops
     {"partition", tl_partition},           // T.Parallel -> per-thread loops (thread IR)
     {"flatten", tl_flatten},               // N-d accesses -> flat offsets, simplified
     {"vectorize", tl_vectorize},           // lane loops -> vector loads and stores
+    {"swizzle", tl_swizzle},               // swizzled shared tiles -> physical offsets
     {"thread-sync", tl_thread_sync},       // barriers between memory hazards
     {"plan-shared", tl_plan_shared},       // shared-memory offsets and budget
 };

@@ -57,7 +57,9 @@ static void check_expr(V *v, const TlExpr *e) {
   case EX_LOAD:
     if (!e->buf)
       fail(v, e->loc, "load without a buffer");
-    else if (v->k->flat ? e->nargs != 1 : e->nargs != e->buf->ndims)
+    else if ((v->k->flat || (v->k->thread_level && e->buf->scope == SCOPE_FRAGMENT))
+                 ? e->nargs != 1
+                 : e->nargs != e->buf->ndims)
       fail(v, e->loc, "load with the wrong number of indices");
     break;
   case EX_ELEM:
@@ -85,9 +87,12 @@ static void check_stmt(V *v, const TlStmt *s) {
   bool thread = v->k->thread_level;
   int mark = v->nvars;
   switch (s->kind) {
+  case ST_GEMM:
+    if (thread && (!s->c->layout || s->c->layout->kind != LAYOUT_GEMM_C))
+      fail(v, s->loc, "gemm accumulator without a gemm layout in thread IR");
+    break;
   case ST_PARALLEL:
   case ST_COPY:
-  case ST_GEMM:
   case ST_FILL:
   case ST_REDUCE:
     if (thread)
@@ -129,7 +134,8 @@ static void check_stmt(V *v, const TlStmt *s) {
     if (!s->value)
       fail(v, s->loc, "store without a value");
     if (s->buf) {
-      if (v->k->flat ? s->nindices != 1 : s->nindices != s->buf->ndims)
+      if ((v->k->flat || (thread && s->buf->scope == SCOPE_FRAGMENT)) ? s->nindices != 1
+                                                                       : s->nindices != s->buf->ndims)
         fail(v, s->loc, "store with the wrong number of indices");
     } else if (!s->var || s->var->kind != VAR_ARRAY || !in_scope(v, s->var)) {
       fail(v, s->loc, "store to nothing");

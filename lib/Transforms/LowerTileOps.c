@@ -7,9 +7,8 @@
 // the tensor edge (the interval of start + extent is not provably inside),
 // loads are zero-filled and stores skipped, per dimension.
 //
-// Operators that need fragment layouts (T.gemm, T.reduce_*, copies touching
-// a fragment) are not lowered yet: they report a located error naming the
-// feature instead of producing wrong code.
+// T.gemm and T.reduce_* stay tile operators: they need the fragment layouts
+// that layout-inference computes, and are lowered by the partition pass.
 #include "tlc/Passes.h"
 
 static const char *const PASS = "lower-tile-ops";
@@ -22,11 +21,6 @@ typedef struct Ctx {
 } Ctx;
 
 static void lower_body(Ctx *c, TlVec *body);
-
-static bool touches_fragment(const TlStmt *s) {
-  return (s->src.buf && s->src.buf->scope == SCOPE_FRAGMENT) ||
-         (s->dst.buf && s->dst.buf->scope == SCOPE_FRAGMENT);
-}
 
 // The nest over the non-unit extents of r (at least one dimension).
 static TlStmt *nest_over(Ctx *c, const TlStmt *op, const TlRegion *r, TlOrigin origin) {
@@ -89,12 +83,6 @@ static TlExpr *edge_guard(Ctx *c, const TlRegion *r, TlExpr **idx) {
 }
 
 static TlStmt *lower_copy(Ctx *c, TlStmt *op) {
-  if (touches_fragment(op)) {
-    tl_error(c->diag, op->loc, "T.copy to or from a fragment needs fragment layout inference, "
-                               "which is not supported yet (tile operators, issue #4)");
-    c->ok = false;
-    return NULL;
-  }
   TlStmt *nest = nest_over(c, op, &op->dst, ORIGIN_COPY);
   TlExpr *sidx[TL_MAX_DIMS], *didx[TL_MAX_DIMS];
   indices_at(c, &op->src, nest, sidx);
@@ -128,12 +116,6 @@ static TlStmt *lower_copy(Ctx *c, TlStmt *op) {
 }
 
 static TlStmt *lower_fill(Ctx *c, TlStmt *op) {
-  if (touches_fragment(op)) {
-    tl_error(c->diag, op->loc, "T.fill / T.clear of a fragment needs fragment layout inference, "
-                               "which is not supported yet (tile operators, issue #4)");
-    c->ok = false;
-    return NULL;
-  }
   TlStmt *nest = nest_over(c, op, &op->dst, ORIGIN_FILL);
   TlExpr *idx[TL_MAX_DIMS];
   indices_at(c, &op->dst, nest, idx);
@@ -171,16 +153,6 @@ static void lower_body(Ctx *c, TlVec *body) {
         body->items[i] = n;
       break;
     }
-    case ST_GEMM:
-      tl_error(c->diag, s->loc, "T.gemm needs tensor-core lowering, which is not supported yet "
-                                "(tile operators, issue #4)");
-      c->ok = false;
-      break;
-    case ST_REDUCE:
-      tl_error(c->diag, s->loc, "T.reduce_* needs fragment layout inference, which is not "
-                                "supported yet (tile operators, issue #4)");
-      c->ok = false;
-      break;
     default:
       lower_body(c, &s->body);
       lower_body(c, &s->else_body);

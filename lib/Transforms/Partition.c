@@ -14,6 +14,7 @@
 // power of two up to 128 bits that divides the innermost extent and for
 // which every access is stride-1 (or invariant) in the innermost variable
 // with an aligned base; coalesced_width= overrides it.
+#include "tlc/FragLayout.h"
 #include "tlc/Passes.h"
 
 static const char *const PASS = "partition";
@@ -25,7 +26,15 @@ typedef struct Ctx {
   TlKernel *kernel;
   TlDiag *diag;
   bool ok;
+  int next_gemm;
 } Ctx;
+
+/* PartitionFragment.c */
+bool tl_nest_touches_fragment(const TlStmt *nest);
+TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d);
+TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red);
+bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d);
+TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc);
 
 // Row-major flat offset of an access, in elements.
 static TlExpr *flat_offset(TlArena *a, const TlBuffer *b, TlExpr *const *idx, TlLoc loc) {
@@ -116,66 +125,27 @@ int64_t tl_partition_vector_width(TlArena *a, const TlKernel *k, const TlStmt *n
   return w.v;
 }
 
-static TlExpr *thread_id(Ctx *c, TlLoc loc) {
-  TlKernel *k = c->kernel;
-  TlExpr *tid = tl_expr_var(c->arena, loc, k->thread_vars[0]);
+TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc) {
+  TlExpr *tid = tl_expr_var(a, loc, k->thread_vars[0]);
   if (k->threads[1] > 1 || k->threads[2] > 1) {
-    TlExpr *ty = tl_expr_binary(c->arena, loc, OP_MUL, tl_expr_var(c->arena, loc, k->thread_vars[1]),
-                                tl_expr_int(c->arena, loc, k->threads[0], TY_INT32), TY_INT32);
-    tid = tl_expr_binary(c->arena, loc, OP_ADD, tid, ty, TY_INT32);
+    TlExpr *ty = tl_expr_binary(a, loc, OP_MUL, tl_expr_var(a, loc, k->thread_vars[1]),
+                                tl_expr_int(a, loc, k->threads[0], TY_INT32), TY_INT32);
+    tid = tl_expr_binary(a, loc, OP_ADD, tid, ty, TY_INT32);
     if (k->threads[2] > 1)
-      tid = tl_expr_binary(c->arena, loc, OP_ADD, tid,
-                           tl_expr_binary(c->arena, loc, OP_MUL,
-                                          tl_expr_var(c->arena, loc, k->thread_vars[2]),
-                                          tl_expr_int(c->arena, loc, k->threads[0] * k->threads[1], TY_INT32),
+      tid = tl_expr_binary(a, loc, OP_ADD, tid,
+                           tl_expr_binary(a, loc, OP_MUL,
+                                          tl_expr_var(a, loc, k->thread_vars[2]),
+                                          tl_expr_int(a, loc, k->threads[0] * k->threads[1], TY_INT32),
                                           TY_INT32),
                            TY_INT32);
   }
   return tid;
 }
 
-static bool check_scopes(Ctx *c, const TlVec *body);
-
-static bool check_expr_scopes(Ctx *c, const TlExpr *e) {
-  if (!e)
-    return true;
-  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) {
-    tl_error(c->diag, e->loc, "T.Parallel over fragment '%s' needs fragment layout inference, "
-                              "which is not supported yet (tile operators, issue #4)", e->buf->name);
-    tl_note(c->diag, e->buf->loc, "'%s' declared here; a T.alloc_shared tile works today", e->buf->name);
-    return false;
-  }
-  for (int i = 0; i < e->nargs; i++)
-    if (!check_expr_scopes(c, e->args[i]))
-      return false;
-  return true;
-}
-
-static bool check_scopes(Ctx *c, const TlVec *body) {
-  for (int i = 0; i < body->len; i++) {
-    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_STORE && s->buf->scope == SCOPE_FRAGMENT) {
-      tl_error(c->diag, s->loc, "T.Parallel over fragment '%s' needs fragment layout inference, "
-                                "which is not supported yet (tile operators, issue #4)", s->buf->name);
-      tl_note(c->diag, s->buf->loc, "'%s' declared here; a T.alloc_shared tile works today", s->buf->name);
-      return false;
-    }
-    for (int d = 0; d < s->nindices; d++)
-      if (!check_expr_scopes(c, s->indices[d]))
-        return false;
-    if (!check_expr_scopes(c, s->value) || !check_expr_scopes(c, s->cond) ||
-        !check_scopes(c, &s->body) || !check_scopes(c, &s->else_body))
-      return false;
-  }
-  return true;
-}
-
 // Builds the per-thread form of one nest.
 static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
   TlArena *a = c->arena;
   TlLoc loc = nest->loc;
-  if (!check_scopes(c, &nest->body))
-    return NULL;
   if (nest->layout) {
     tl_error(c->diag, nest->layout->loc, "loop_layout= is not supported yet (partition, issue #3)");
     return NULL;
@@ -195,7 +165,7 @@ static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
   }
   // The flat index in int64 when the space is larger than int32.
   TlDtype it = plan.total > INT32_MAX / 2 ? TY_INT64 : TY_INT32;
-  TlExpr *tid = thread_id(c, loc);
+  TlExpr *tid = tl_partition_thread_id(a, c->kernel, loc);
   TlVar *step = NULL, *lane = NULL;
   TlExpr *access = tid;
   if (plan.steps > 1) {
@@ -286,6 +256,30 @@ static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
 static void partition_body(Ctx *c, TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_PARALLEL && tl_nest_touches_fragment(s)) {
+      TlStmt *r = tl_partition_fragment_nest(c->arena, c->kernel, s, c->diag);
+      if (r)
+        body->items[i] = r;
+      else
+        c->ok = false;
+      continue;
+    }
+    if (s->kind == ST_REDUCE) {
+      TlStmt *r = tl_lower_reduce(c->arena, c->kernel, s);
+      if (r)
+        body->items[i] = r;
+      else
+        c->ok = false;
+      continue;
+    }
+    if (s->kind == ST_GEMM) {
+      s->gemm_id = c->next_gemm++;
+      continue;
+    }
+    if (!tl_check_no_fragment_access(s, c->diag)) {
+      c->ok = false;
+      continue;
+    }
     if (s->kind == ST_PARALLEL) {
       TlStmt *r = partition_nest(c, s);
       if (r)
@@ -301,7 +295,7 @@ static void partition_body(Ctx *c, TlVec *body) {
 
 bool tl_partition(TlArena *a, TlModule *m, TlDiag *d) {
   (void)PASS;
-  Ctx c = {a, NULL, d, true};
+  Ctx c = {a, NULL, d, true, 0};
   for (int k = 0; k < m->kernels.len; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
     partition_body(&c, &c.kernel->body);

@@ -59,6 +59,10 @@ static void effects(const TlStmt *s, Set *r, Set *w) {
     set_add(r, s->buf);
   if (s->kind == ST_STORE && s->update_op != OP_EQ)
     set_add(r, s->buf);
+  if (s->kind == ST_GEMM) {
+    set_add(r, s->a);
+    set_add(r, s->b);
+  }
   for (int i = 0; i < s->nindices; i++)
     reads_of(s->indices[i], r);
   reads_of(s->value, r);
@@ -82,7 +86,7 @@ static TlStmt *barrier(TlArena *a, TlLoc loc) {
 // Is the statement a block of per-thread work that all threads reach (a
 // partitioned nest or a loop), as opposed to one statement?
 static bool is_region(const TlStmt *s) {
-  return s->kind == ST_FOR || (s->kind == ST_SEQ && s->plan.ndims == 0);
+  return s->kind == ST_FOR || (s->kind == ST_SEQ && s->plan.ndims == 0 && !s->per_thread);
 }
 
 static void sync_body(TlArena *a, TlVec *body, State *st);

@@ -1,0 +1,185 @@
+// Fragment layouts in closed form.
+//
+// GEMM_C (m x n tile, wm x wn warps, warp tile WM x WN, NI = WN / 8 atoms
+// across): register l of thread tid (warp w = tid / 32, lane = tid % 32,
+// wi = w / wn, wj = w % wn) holds
+//   atom = l / 4, r = l % 4, mi = atom / NI, ni = atom % NI
+//   row = wi*WM + mi*16 + lane/4 + 8*(r/2)
+//   col = wj*WN + ni*8 + 2*(lane%4) + r%2
+// which is mma.m16n8k16's c0..c3 per atom. A row of the tile is held by the
+// 4 lanes with equal lane/4 in each of the wn warps of its warp row.
+//
+// ROWS (R x C, T threads, g threads per row, P = T / g row groups, CPR =
+// C / g registers per row): register l of thread tid holds
+//   row = (l / CPR) * P + tid / g,  col = (l % CPR) * g + tid % g
+// so consecutive threads read consecutive columns (coalesced).
+//
+// ROW_OF(parent): register lr holds the parent's row `lr` of that thread:
+//   GEMM_C: row = wi*WM + (lr/2)*16 + lane/4 + 8*(lr%2)
+//   ROWS:   row = lr * P + tid / g
+#include "tlc/FragLayout.h"
+
+static TlExpr *I(TlArena *a, TlLoc loc, int64_t v) {
+  return tl_expr_int(a, loc, v, TY_INT32);
+}
+static TlExpr *bin(TlArena *a, TlLoc loc, TlOp op, TlExpr *x, TlExpr *y) {
+  return tl_expr_binary(a, loc, op, x, y, TY_INT32);
+}
+static TlExpr *divc(TlArena *a, TlLoc loc, TlExpr *x, int64_t c) {
+  return c == 1 ? x : bin(a, loc, OP_FLOORDIV, x, I(a, loc, c));
+}
+static TlExpr *modc(TlArena *a, TlLoc loc, TlExpr *x, int64_t c) {
+  return c == 1 ? I(a, loc, 0) : bin(a, loc, OP_FLOORMOD, x, I(a, loc, c));
+}
+static TlExpr *mulc(TlArena *a, TlLoc loc, TlExpr *x, int64_t c) {
+  return bin(a, loc, OP_MUL, x, I(a, loc, c));
+}
+static TlExpr *add(TlArena *a, TlLoc loc, TlExpr *x, TlExpr *y) {
+  return bin(a, loc, OP_ADD, x, y);
+}
+
+TlFragLayout *tl_layout_gemm_c(TlArena *a, int64_t m, int64_t n, int64_t threads, int64_t wm,
+                               int64_t wn) {
+  TlFragLayout *l = TL_NEW(a, TlFragLayout);
+  l->kind = LAYOUT_GEMM_C;
+  l->rows = m, l->cols = n, l->threads = threads, l->wm = wm, l->wn = wn;
+  l->locals = (m / wm / 16) * (n / wn / 8) * 4;
+  return l;
+}
+
+TlFragLayout *tl_layout_rows(TlArena *a, int64_t rows, int64_t cols, int64_t threads) {
+  TlFragLayout *l = TL_NEW(a, TlFragLayout);
+  l->kind = LAYOUT_ROWS;
+  l->rows = rows, l->cols = cols, l->threads = threads;
+  int64_t g = 1;
+  while (g * 2 <= 32 && cols % (g * 2) == 0 && threads % (g * 2) == 0)
+    g *= 2;
+  l->g = g;
+  int64_t p = threads / g;
+  l->locals = (rows + p - 1) / p * (cols / g);
+  return l;
+}
+
+TlFragLayout *tl_layout_row_of(TlArena *a, const TlFragLayout *parent) {
+  TlFragLayout *l = TL_NEW(a, TlFragLayout);
+  l->kind = LAYOUT_ROW_OF;
+  l->parent = parent;
+  l->rows = parent->rows, l->cols = parent->cols, l->threads = parent->threads;
+  l->locals = parent->kind == LAYOUT_GEMM_C ? (parent->rows / parent->wm / 16) * 2
+                                            : (parent->rows + parent->threads / parent->g - 1) /
+                                                  (parent->threads / parent->g);
+  return l;
+}
+
+bool tl_layout_equal(const TlFragLayout *x, const TlFragLayout *y) {
+  if (x == y)
+    return true;
+  if (!x || !y || x->kind != y->kind || x->rows != y->rows || x->cols != y->cols ||
+      x->threads != y->threads)
+    return false;
+  if (x->kind == LAYOUT_GEMM_C)
+    return x->wm == y->wm && x->wn == y->wn;
+  if (x->kind == LAYOUT_ROW_OF)
+    return tl_layout_equal(x->parent, y->parent);
+  return x->g == y->g;
+}
+
+const char *tl_layout_describe(TlArena *a, const TlFragLayout *l) {
+  switch (l->kind) {
+  case LAYOUT_GEMM_C:
+    return tl_arena_printf(a, "gemm_c(%lldx%lld, warps %lldx%lld, %lld regs)", (long long)l->rows,
+                           (long long)l->cols, (long long)l->wm, (long long)l->wn, (long long)l->locals);
+  case LAYOUT_ROWS:
+    return tl_arena_printf(a, "rows(%lldx%lld, %lld threads per row, %lld regs)", (long long)l->rows,
+                           (long long)l->cols, (long long)l->g, (long long)l->locals);
+  case LAYOUT_ROW_OF:
+    return tl_arena_printf(a, "row_of(%s, %lld regs)", tl_layout_describe(a, l->parent),
+                           (long long)l->locals);
+  default:
+    return "none";
+  }
+}
+
+static void gemm_c_parts(TlArena *a, const TlFragLayout *l, TlExpr *tid, TlLoc loc, TlExpr **wi,
+                         TlExpr **wj, TlExpr **lane) {
+  TlExpr *warp = divc(a, loc, tid, 32);
+  *wi = divc(a, loc, warp, l->wn);
+  *wj = modc(a, loc, warp, l->wn);
+  *lane = modc(a, loc, tid, 32);
+}
+
+void tl_layout_coords(TlArena *a, const TlFragLayout *l, TlExpr *tid, TlExpr *local,
+                      TlExpr **coords, TlExpr **guard, TlLoc loc) {
+  *guard = NULL;
+  if (l->kind == LAYOUT_GEMM_C) {
+    int64_t WM = l->rows / l->wm, WN = l->cols / l->wn, NI = WN / 8;
+    TlExpr *wi, *wj, *lane;
+    gemm_c_parts(a, l, tid, loc, &wi, &wj, &lane);
+    TlExpr *atom = divc(a, loc, local, 4), *r = modc(a, loc, local, 4);
+    TlExpr *row = add(a, loc, add(a, loc, mulc(a, loc, wi, WM), mulc(a, loc, divc(a, loc, atom, NI), 16)),
+                      add(a, loc, divc(a, loc, lane, 4), mulc(a, loc, divc(a, loc, r, 2), 8)));
+    TlExpr *col = add(a, loc, add(a, loc, mulc(a, loc, wj, WN), mulc(a, loc, modc(a, loc, atom, NI), 8)),
+                      add(a, loc, mulc(a, loc, modc(a, loc, lane, 4), 2), modc(a, loc, r, 2)));
+    coords[0] = tl_simplify(a, row);
+    coords[1] = tl_simplify(a, col);
+    return;
+  }
+  const TlFragLayout *p = l->kind == LAYOUT_ROW_OF ? l->parent : l;
+  if (p->kind == LAYOUT_GEMM_C) { // ROW_OF(GEMM_C)
+    int64_t WM = p->rows / p->wm;
+    TlExpr *wi, *wj, *lane;
+    gemm_c_parts(a, p, tid, loc, &wi, &wj, &lane);
+    TlExpr *row = add(a, loc, add(a, loc, mulc(a, loc, wi, WM), mulc(a, loc, divc(a, loc, local, 2), 16)),
+                      add(a, loc, divc(a, loc, lane, 4), mulc(a, loc, modc(a, loc, local, 2), 8)));
+    coords[0] = tl_simplify(a, row);
+    return;
+  }
+  int64_t g = p->g, P = p->threads / g, cpr = p->cols / g;
+  TlExpr *rr = l->kind == LAYOUT_ROW_OF ? local : divc(a, loc, local, cpr);
+  TlExpr *row = add(a, loc, mulc(a, loc, rr, P), divc(a, loc, tid, g));
+  coords[0] = tl_simplify(a, row);
+  if (l->kind == LAYOUT_ROWS)
+    coords[1] = tl_simplify(a, add(a, loc, mulc(a, loc, modc(a, loc, local, cpr), g), modc(a, loc, tid, g)));
+  if (p->rows % P != 0)
+    *guard = tl_expr_binary(a, loc, OP_LT, coords[0], I(a, loc, p->rows), TY_BOOL);
+}
+
+TlExpr *tl_layout_row_local(TlArena *a, const TlFragLayout *parent, TlExpr *parent_local,
+                            TlLoc loc) {
+  if (parent->kind == LAYOUT_GEMM_C) {
+    int64_t NI = parent->cols / parent->wn / 8;
+    TlExpr *mi = divc(a, loc, divc(a, loc, parent_local, 4), NI);
+    return tl_simplify(a, add(a, loc, mulc(a, loc, mi, 2), divc(a, loc, modc(a, loc, parent_local, 4), 2)));
+  }
+  return tl_simplify(a, divc(a, loc, parent_local, parent->cols / parent->g));
+}
+
+TlExpr *tl_layout_primary_replica(TlArena *a, const TlFragLayout *row_of, TlExpr *tid, TlLoc loc) {
+  const TlFragLayout *p = row_of->parent;
+  if (p->kind == LAYOUT_GEMM_C) {
+    TlExpr *wi, *wj, *lane;
+    gemm_c_parts(a, p, tid, loc, &wi, &wj, &lane);
+    TlExpr *c = tl_expr_binary(a, loc, OP_EQ, modc(a, loc, lane, 4), I(a, loc, 0), TY_BOOL);
+    if (p->wn > 1)
+      c = tl_expr_binary(a, loc, OP_AND, c, tl_expr_binary(a, loc, OP_EQ, wj, I(a, loc, 0), TY_BOOL), TY_BOOL);
+    return c;
+  }
+  if (p->g == 1)
+    return NULL;
+  return tl_expr_binary(a, loc, OP_EQ, modc(a, loc, tid, p->g), I(a, loc, 0), TY_BOOL);
+}
+
+int tl_layout_row_shuffles(const TlFragLayout *parent, int64_t *offsets, bool *ok) {
+  *ok = true;
+  int n = 0;
+  if (parent->kind == LAYOUT_GEMM_C) {
+    if (parent->wn > 1)
+      *ok = false;
+    offsets[n++] = 2;
+    offsets[n++] = 1;
+    return n;
+  }
+  for (int64_t o = parent->g / 2; o >= 1; o /= 2)
+    offsets[n++] = o;
+  return n;
+}

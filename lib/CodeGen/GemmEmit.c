@@ -1,0 +1,137 @@
+// Device helpers for T.gemm, one per gemm statement, printed into the
+// output's prelude (only the ones used, no template library):
+//   tensor cores: ldmatrix (.trans for MN-major operands) from the swizzled
+//     shared tiles, then mma.sync.m16n8k16 into the GEMM_C registers;
+//   CUDA cores (fp32, fp64, int8, fp16 accumulators, odd shapes): each
+//     thread accumulates its own registers of the same GEMM_C layout.
+#include "tlc/CodeGen.h"
+#include "tlc/FragLayout.h"
+
+void tl_emit_gemm_ptx(TlBuf *out);
+void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
+                         void (*print_expr)(TlBuf *, const TlExpr *));
+
+void tl_emit_gemm_ptx(TlBuf *out) {
+  tl_buf_puts(out,
+              "// ldmatrix: each lane supplies one 16-byte row address of one of four 8x8\n"
+              "// b16 matrices and receives its pair of elements of each (PTX ISA, ldmatrix).\n"
+              "__device__ __forceinline__ void tl_ldmatrix_x4(unsigned *r, const void *smem) {\n"
+              "  unsigned addr = (unsigned)__cvta_generic_to_shared(smem);\n"
+              "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\\n\"\n"
+              "               : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(addr));\n"
+              "}\n"
+              "__device__ __forceinline__ void tl_ldmatrix_x4_trans(unsigned *r, const void *smem) {\n"
+              "  unsigned addr = (unsigned)__cvta_generic_to_shared(smem);\n"
+              "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\\n\"\n"
+              "               : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(addr));\n"
+              "}\n");
+  static const char *const types[2][2] = {{"f16", "half"}, {"bf16", "bf16"}};
+  for (int t = 0; t < 2; t++)
+    tl_buf_printf(out,
+                  "// D = A * B + D for one 16x8x16 tile; A: 4 regs, B: 2 regs, D: 4 fp32.\n"
+                  "__device__ __forceinline__ void tl_mma_%s(float *d, const unsigned *a, const unsigned *b) {\n"
+                  "  asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 \"\n"
+                  "               \"{%%0,%%1,%%2,%%3}, {%%4,%%5,%%6,%%7}, {%%8,%%9}, {%%0,%%1,%%2,%%3};\\n\"\n"
+                  "               : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3])\n"
+                  "               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b[0]), \"r\"(b[1]));\n"
+                  "}\n",
+                  types[t][1], types[t][0], types[t][0]);
+  tl_buf_puts(out, "\n");
+}
+
+static int swz(const TlBuffer *b) {
+  return b->swizzle ? b->swizzle : 1;
+}
+
+static void mma_helper(TlBuf *out, const TlStmt *g) {
+  const TlFragLayout *L = g->c->layout;
+  int64_t M = L->rows, N = L->cols, K = g->trans_a ? g->a->shape[0] : g->a->shape[1];
+  int64_t WM = M / L->wm, WN = N / L->wn, MI = WM / 16, NI = WN / 8;
+  const char *T = tl_dtype_cuda(g->a->dtype);
+  const char *mma = g->a->dtype == TY_FLOAT16 ? "half" : "bf16";
+  int64_t ca = g->a->shape[1], cb = g->b->shape[1];
+  tl_buf_printf(out,
+                "// T.gemm at line %d: C[%lldx%lld] += A[%lldx%lld]%s @ B[%lldx%lld]%s on tensor cores:\n"
+                "// %lld warps as %lldx%lld, warp tile %lldx%lld = %lldx%lld mma.m16n8k16 atoms per k-step of 16.\n",
+                g->loc.line, (long long)M, (long long)N, (long long)g->a->shape[0], (long long)g->a->shape[1],
+                g->trans_a ? "^T" : "", (long long)g->b->shape[0], (long long)g->b->shape[1],
+                g->trans_b ? "^T" : "", (long long)(L->wm * L->wn), (long long)L->wm, (long long)L->wn,
+                (long long)WM, (long long)WN, (long long)MI, (long long)NI);
+  tl_buf_printf(out,
+                "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
+                "float* __restrict__ C) {\n",
+                g->gemm_id, T, T);
+  tl_buf_printf(out, "  const int lane = threadIdx.x %% 32, warp = threadIdx.x / 32;\n"
+                     "  const int wi = warp / %lld, wj = warp %% %lld;\n"
+                     "  const int j = lane / 8, r = lane %% 8; // this lane's 8x8 matrix and row in it\n",
+                (long long)L->wn, (long long)L->wn);
+  tl_buf_printf(out, "  #pragma unroll\n  for (int kk = 0; kk < %lld; kk += 16) {\n", (long long)K);
+  tl_buf_printf(out, "    unsigned a[%lld][4], b[%lld][2];\n", (long long)MI, (long long)NI);
+  tl_buf_printf(out, "    #pragma unroll\n    for (int mi = 0; mi < %lld; ++mi) {\n", (long long)MI);
+  tl_buf_printf(out, "      const int m0 = wi * %lld + mi * 16;\n", (long long)WM);
+  if (!g->trans_a)
+    tl_buf_printf(out, "      tl_ldmatrix_x4(a[mi], &A[tl_swz<%lld, 8, %d>(m0 + (j %% 2) * 8 + r, kk + (j / 2) * 8)]);\n",
+                  (long long)ca, swz(g->a));
+  else
+    tl_buf_printf(out, "      tl_ldmatrix_x4_trans(a[mi], &A[tl_swz<%lld, 8, %d>(kk + (j / 2) * 8 + r, m0 + (j %% 2) * 8)]);\n",
+                  (long long)ca, swz(g->a));
+  tl_buf_puts(out, "    }\n");
+  tl_buf_printf(out, "    #pragma unroll\n    for (int nj = 0; nj < %lld; ++nj) {\n", (long long)(NI / 2));
+  tl_buf_printf(out, "      const int n0 = wj * %lld + nj * 16;\n      unsigned t[4];\n", (long long)WN);
+  if (!g->trans_b)
+    tl_buf_printf(out, "      tl_ldmatrix_x4_trans(t, &B[tl_swz<%lld, 8, %d>(kk + (j %% 2) * 8 + r, n0 + (j / 2) * 8)]);\n",
+                  (long long)cb, swz(g->b));
+  else
+    tl_buf_printf(out, "      tl_ldmatrix_x4(t, &B[tl_swz<%lld, 8, %d>(n0 + (j / 2) * 8 + r, kk + (j %% 2) * 8)]);\n",
+                  (long long)cb, swz(g->b));
+  tl_buf_puts(out, "      b[2 * nj][0] = t[0], b[2 * nj][1] = t[1], b[2 * nj + 1][0] = t[2], b[2 * nj + 1][1] = t[3];\n"
+                   "    }\n");
+  tl_buf_printf(out, "    #pragma unroll\n    for (int mi = 0; mi < %lld; ++mi)\n"
+                     "      #pragma unroll\n      for (int ni = 0; ni < %lld; ++ni)\n"
+                     "        tl_mma_%s(&C[(mi * %lld + ni) * 4], a[mi], b[ni]);\n  }\n}\n\n",
+                (long long)MI, (long long)NI, mma, (long long)NI);
+}
+
+static void cuda_core_helper(TlBuf *out, TlArena *a, const TlStmt *g,
+                             void (*print_expr)(TlBuf *, const TlExpr *)) {
+  const TlFragLayout *L = g->c->layout;
+  int64_t M = L->rows, N = L->cols, K = g->trans_a ? g->a->shape[0] : g->a->shape[1];
+  const char *TA = tl_dtype_cuda(g->a->dtype), *TC = tl_dtype_cuda(g->c->dtype);
+  bool half_in = g->a->dtype == TY_FLOAT16 || g->a->dtype == TY_BFLOAT16;
+  const char *acc = half_in ? "float" : TC;
+  tl_buf_printf(out,
+                "// T.gemm at line %d: C[%lldx%lld] (%s) += A @ B on CUDA cores; each thread owns the\n"
+                "// registers of the 16x8-atom accumulator layout (%lld warps as %lldx%lld).\n",
+                g->loc.line, (long long)M, (long long)N, tl_dtype_name(g->c->dtype), (long long)(L->wm * L->wn),
+                (long long)L->wm, (long long)L->wn);
+  tl_buf_printf(out,
+                "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
+                "%s* __restrict__ C) {\n",
+                g->gemm_id, TA, TA, TC);
+  TlLoc loc = g->loc;
+  TlVar tid = {.name = "tid", .cname = "threadIdx.x", .kind = VAR_THREAD_IDX, .dtype = TY_INT32};
+  TlVar reg = {.name = "l", .cname = "l", .kind = VAR_LOOP, .dtype = TY_INT32, .extent = L->locals};
+  TlExpr *coords[2], *guard;
+  tl_layout_coords(a, L, tl_expr_var(a, loc, &tid), tl_expr_var(a, loc, &reg), coords, &guard, loc);
+  tl_buf_printf(out, "  #pragma unroll\n  for (int l = 0; l < %lld; ++l) {\n", (long long)L->locals);
+  tl_buf_puts(out, "    const int i = ");
+  print_expr(out, coords[0]);
+  tl_buf_puts(out, ";\n    const int j = ");
+  print_expr(out, coords[1]);
+  tl_buf_printf(out, ";\n    %s acc = (%s)C[l];\n", acc, acc);
+  int64_t ca = g->a->shape[1], cb = g->b->shape[1];
+  tl_buf_printf(out, "    for (int k = 0; k < %lld; ++k)\n      acc += (%s)(%s)A[%s] * (%s)(%s)B[%s];\n",
+                (long long)K, acc, half_in ? "float" : acc,
+                g->trans_a ? tl_arena_printf(a, "k * %lld + i", (long long)ca) : tl_arena_printf(a, "i * %lld + k", (long long)ca),
+                acc, half_in ? "float" : acc,
+                g->trans_b ? tl_arena_printf(a, "j * %lld + k", (long long)cb) : tl_arena_printf(a, "k * %lld + j", (long long)cb));
+  tl_buf_printf(out, "    C[l] = (%s)acc;\n  }\n}\n\n", TC);
+}
+
+void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
+                         void (*print_expr)(TlBuf *, const TlExpr *)) {
+  if (g->use_mma)
+    mma_helper(out, g);
+  else
+    cuda_core_helper(out, a, g, print_expr);
+}

@@ -1,0 +1,321 @@
+// layout-inference: gives every fragment a layout (how its elements are
+// spread over the block's threads), in TileLang's order:
+//   1. T.gemm fixes its accumulator: the mma m16n8 atom, warps tiled over
+//      the tile (as many warps along M as fit: rows stay inside a warp, so a
+//      row reduction needs only lane shuffles). Shared A/B operands of a
+//      tensor-core gemm get the 128-byte XOR swizzle.
+//   2. Until nothing changes: a reduction's destination becomes ROW_OF its
+//      source; a T.Parallel whose body indexes a fragment exactly by its
+//      loop variables follows that fragment's layout, and gives it to the
+//      other fragments it indexes the same way (2-D) or by its first variable
+//      (1-D rows, replicated over the row's owners).
+//   3. Fragments still without a layout get the ROWS layout (2-D first, then
+//      step 2 again, then 1-D).
+// Then every T.Parallel over fragments is checked: all its fragment accesses
+// must agree with the layout it follows, else a located error suggests
+// staging through shared memory.
+#include <string.h>
+
+#include "tlc/FragLayout.h"
+#include "tlc/Passes.h"
+
+typedef struct Ctx {
+  TlArena *arena;
+  TlKernel *kernel;
+  TlDiag *diag;
+  int64_t threads;
+  bool changed, ok;
+} Ctx;
+
+typedef struct Access {
+  TlBuffer *buf;
+  TlExpr **idx;
+  int n;
+  TlLoc loc;
+} Access;
+
+typedef struct Accesses {
+  Access items[64];
+  int n;
+} Accesses;
+
+static void collect_expr(const TlExpr *e, Accesses *acc) {
+  if (!e)
+    return;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT && acc->n < 64)
+    acc->items[acc->n++] = (Access){e->buf, e->args, e->nargs, e->loc};
+  for (int i = 0; i < e->nargs; i++)
+    collect_expr(e->args[i], acc);
+}
+
+static void collect(const TlVec *body, Accesses *acc) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT && acc->n < 64)
+      acc->items[acc->n++] = (Access){s->buf, s->indices, s->nindices, s->loc};
+    for (int d = 0; d < s->nindices; d++)
+      collect_expr(s->indices[d], acc);
+    collect_expr(s->value, acc);
+    collect_expr(s->cond, acc);
+    collect(&s->body, acc);
+    collect(&s->else_body, acc);
+  }
+}
+
+// Is the access exactly (v0, v1, ...) of the nest, in order?
+static bool direct(const Access *a, const TlStmt *nest) {
+  if (a->n != nest->nvars)
+    return false;
+  for (int i = 0; i < a->n; i++)
+    if (a->idx[i]->kind != EX_VAR || a->idx[i]->var != nest->vars[i])
+      return false;
+  return true;
+}
+
+// Is the access a 1-D fragment indexed by the nest's first variable of a 2-D nest?
+static bool row_access(const Access *a, const TlStmt *nest) {
+  return nest->nvars == 2 && a->n == 1 && a->buf->ndims == 1 && a->idx[0]->kind == EX_VAR &&
+         a->idx[0]->var == nest->vars[0];
+}
+
+static void assign(Ctx *c, TlBuffer *b, const TlFragLayout *l) {
+  if (!b->layout) {
+    b->layout = l;
+    c->changed = true;
+  }
+}
+
+// The layout a nest follows: its first directly indexed fragment with one.
+static const TlFragLayout *nest_source(const TlStmt *nest, const Accesses *acc) {
+  for (int i = 0; i < acc->n; i++)
+    if (direct(&acc->items[i], nest) && acc->items[i].buf->layout)
+      return acc->items[i].buf->layout;
+  return NULL;
+}
+
+static void propagate_nest(Ctx *c, TlStmt *nest) {
+  Accesses acc = {0};
+  collect(&nest->body, &acc);
+  const TlFragLayout *src = nest_source(nest, &acc);
+  if (!src)
+    return;
+  for (int i = 0; i < acc.n; i++) {
+    Access *a = &acc.items[i];
+    if (direct(a, nest) && a->buf->ndims == nest->nvars)
+      assign(c, a->buf, src);
+    else if (row_access(a, nest) && src->kind != LAYOUT_ROW_OF)
+      assign(c, a->buf, tl_layout_row_of(c->arena, src));
+  }
+}
+
+static void propagate(Ctx *c, TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_PARALLEL)
+      propagate_nest(c, s);
+    else if (s->kind == ST_REDUCE && s->src.buf->scope == SCOPE_FRAGMENT &&
+             s->dst.buf->scope == SCOPE_FRAGMENT && s->src.buf->layout && s->reduce_dim == 1 &&
+             s->src.buf->layout->kind != LAYOUT_ROW_OF)
+      assign(c, s->dst.buf, tl_layout_row_of(c->arena, s->src.buf->layout));
+    propagate(c, &s->body);
+    propagate(c, &s->else_body);
+  }
+}
+
+static bool mma_dtypes(const TlStmt *s) {
+  TlDtype in = s->a->dtype;
+  return (in == TY_FLOAT16 || in == TY_BFLOAT16) && s->c->dtype == TY_FLOAT32 &&
+         s->a->scope == SCOPE_SHARED && s->b->scope == SCOPE_SHARED;
+}
+
+// Swizzle chunks per row for a shared operand read by ldmatrix: 8 for rows
+// of 128 bytes or more, 4 for 64, 2 for 32, 0 (none) below.
+static int swizzle_for(const TlBuffer *b) {
+  int64_t row_bytes = b->shape[b->ndims - 1] * tl_dtype_bits(b->dtype) / 8;
+  int64_t rows = tl_buffer_elems(b) / b->shape[b->ndims - 1];
+  if (row_bytes % 16 != 0 || rows % 8 != 0)
+    return 0; // the XOR key repeats every 8 rows: whole periods only
+  int64_t chunks = row_bytes / 16;
+  return chunks >= 8 ? 8 : chunks >= 4 ? 4 : chunks >= 2 ? 2 : 0;
+}
+
+static void gemm_layouts(Ctx *c, TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    gemm_layouts(c, &s->body);
+    gemm_layouts(c, &s->else_body);
+    if (s->kind != ST_GEMM)
+      continue;
+    int64_t M = s->c->shape[0], N = s->c->shape[1];
+    int64_t K = s->trans_a ? s->a->shape[0] : s->a->shape[1];
+    int64_t warps = c->threads / 32;
+    if (c->threads % 32 != 0 || warps < 1) {
+      tl_error(c->diag, s->loc, "T.gemm needs a multiple of 32 threads (whole warps), the kernel has %lld",
+               (long long)c->threads);
+      c->ok = false;
+      return;
+    }
+    if (s->a->scope == SCOPE_FRAGMENT || s->b->scope == SCOPE_FRAGMENT) {
+      tl_error(c->diag, s->loc, "T.gemm with a fragment A or B operand is not supported yet; "
+                                "copy the operand into a T.alloc_shared tile");
+      c->ok = false;
+      return;
+    }
+    // The most warps along M that tile it (rows stay in one warp), the rest along N.
+    int64_t wm = 0, wn = 0;
+    bool mma = mma_dtypes(s) && K % 16 == 0;
+    for (int64_t m = warps; m >= 1; m--) {
+      if (warps % m)
+        continue;
+      int64_t n = warps / m;
+      if (M % (16 * m) == 0 && N % ((mma ? 16 : 8) * n) == 0) {
+        wm = m, wn = n;
+        break;
+      }
+    }
+    if (!wm && mma) { // fall back to CUDA cores with the same 16x8 atoms
+      mma = false;
+      for (int64_t m = warps; m >= 1 && !wm; m--)
+        if (warps % m == 0 && M % (16 * m) == 0 && N % (8 * (warps / m)) == 0)
+          wm = m, wn = warps / m;
+    }
+    if (!wm) {
+      tl_error(c->diag, s->loc, "the %lldx%lld accumulator of T.gemm cannot be tiled over %lld warps "
+                                "with 16x8 atoms; make M a multiple of 16 and N of 8 per warp",
+               (long long)M, (long long)N, (long long)warps);
+      c->ok = false;
+      return;
+    }
+    TlFragLayout *l = tl_layout_gemm_c(c->arena, M, N, c->threads, wm, wn);
+    if (s->c->layout && !tl_layout_equal(s->c->layout, l)) {
+      tl_error(c->diag, s->loc, "accumulator '%s' already has the layout %s; this T.gemm needs %s",
+               s->c->name, tl_layout_describe(c->arena, s->c->layout), tl_layout_describe(c->arena, l));
+      c->ok = false;
+      return;
+    }
+    s->c->layout = l;
+    s->use_mma = mma;
+    if (mma) {
+      s->a->swizzle = swizzle_for(s->a);
+      s->b->swizzle = swizzle_for(s->b);
+    }
+  }
+}
+
+static void defaults(Ctx *c, int ndims) {
+  for (int i = 0; i < c->kernel->buffers.len; i++) {
+    TlBuffer *b = TL_VEC_AT(c->kernel->buffers, TlBuffer, i);
+    if (b->scope != SCOPE_FRAGMENT || b->layout || b->ndims != ndims)
+      continue;
+    b->layout = tl_layout_rows(c->arena, b->shape[0], ndims == 2 ? b->shape[1] : 1, c->threads);
+    c->changed = true;
+  }
+}
+
+static void check_nests(Ctx *c, TlVec *body) {
+  for (int i = 0; i < body->len && c->ok; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    check_nests(c, &s->body);
+    check_nests(c, &s->else_body);
+    if (s->kind != ST_PARALLEL)
+      continue;
+    Accesses acc = {0};
+    collect(&s->body, &acc);
+    if (acc.n == 0)
+      continue;
+    if (s->layout) {
+      tl_error(c->diag, s->loc, "loop_layout= on a T.Parallel over fragments; the loop follows the "
+                                "fragment's layout");
+      c->ok = false;
+      return;
+    }
+    const TlFragLayout *src = nest_source(s, &acc);
+    for (int k = 0; k < acc.n && c->ok; k++) {
+      Access *a = &acc.items[k];
+      bool fits = src && ((direct(a, s) && tl_layout_equal(a->buf->layout, src)) ||
+                          (row_access(a, s) && a->buf->layout && a->buf->layout->kind == LAYOUT_ROW_OF &&
+                           tl_layout_equal(a->buf->layout->parent, src)));
+      if (!fits) {
+        tl_error(c->diag, a->loc, "fragment '%s' is accessed in a way no single layout of this "
+                                  "T.Parallel fits", a->buf->name);
+        if (src)
+          tl_note(c->diag, s->loc, "the loop follows the layout %s; '%s' has %s",
+                  tl_layout_describe(c->arena, src), a->buf->name,
+                  a->buf->layout ? tl_layout_describe(c->arena, a->buf->layout) : "none");
+        tl_note(c->diag, a->buf->loc, "index fragments by the loop variables in order, or stage "
+                                      "'%s' through a T.alloc_shared tile", a->buf->name);
+        c->ok = false;
+      }
+    }
+  }
+}
+
+static void check_reduces(Ctx *c, TlVec *body) {
+  for (int i = 0; i < body->len && c->ok; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    check_reduces(c, &s->body);
+    check_reduces(c, &s->else_body);
+    if (s->kind != ST_REDUCE)
+      continue;
+    if (s->src.buf->scope != SCOPE_FRAGMENT || s->dst.buf->scope != SCOPE_FRAGMENT ||
+        s->src.buf->ndims != 2 || s->reduce_dim != 1) {
+      tl_error(c->diag, s->loc, "T.reduce_* is supported from a 2-D fragment along dim=1 into a "
+                                "1-D fragment; copy other tiles into fragments first");
+      c->ok = false;
+      return;
+    }
+    const TlFragLayout *d = s->dst.buf->layout;
+    if (!d || d->kind != LAYOUT_ROW_OF || !tl_layout_equal(d->parent, s->src.buf->layout)) {
+      tl_error(c->diag, s->loc, "the destination '%s' of this reduction already has a layout that "
+                                "does not follow the rows of '%s'", s->dst.buf->name, s->src.buf->name);
+      c->ok = false;
+      return;
+    }
+    int64_t offs[8];
+    bool in_warp;
+    tl_layout_row_shuffles(s->src.buf->layout, offs, &in_warp);
+    if (!in_warp) {
+      tl_error(c->diag, s->loc, "reducing rows of '%s' that span several warps is not supported yet",
+               s->src.buf->name);
+      c->ok = false;
+      return;
+    }
+  }
+}
+
+bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
+  Ctx c = {a, NULL, d, 0, false, true};
+  for (int k = 0; k < m->kernels.len && c.ok; k++) {
+    c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    c.threads = c.kernel->threads[0] * c.kernel->threads[1] * c.kernel->threads[2];
+    bool any = false;
+    for (int i = 0; i < c.kernel->buffers.len; i++) {
+      TlBuffer *b = TL_VEC_AT(c.kernel->buffers, TlBuffer, i);
+      if (b->scope == SCOPE_FRAGMENT) {
+        any = true;
+        if (b->ndims > 2) {
+          tl_error(d, b->loc, "fragments of more than 2 dimensions are not supported yet");
+          c.ok = false;
+        }
+      }
+    }
+    if (!any || !c.ok)
+      continue;
+    gemm_layouts(&c, &c.kernel->body);
+    for (int phase = 0; phase < 3 && c.ok; phase++) {
+      do {
+        c.changed = false;
+        propagate(&c, &c.kernel->body);
+      } while (c.changed);
+      if (phase == 0)
+        defaults(&c, 2);
+      else if (phase == 1)
+        defaults(&c, 1);
+    }
+    if (c.ok)
+      check_nests(&c, &c.kernel->body);
+    if (c.ok)
+      check_reduces(&c, &c.kernel->body);
+  }
+  return c.ok;
+}

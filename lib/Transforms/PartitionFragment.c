@@ -1,0 +1,333 @@
+// The partition pass, fragment half: loops that touch fragments follow the
+// fragments' layouts instead of the default formula, and reductions over
+// fragments become per-thread loops plus lane shuffles.
+//
+// A T.Parallel over a fragment F with layout L becomes
+//   for l in 0..L.locals (unrolled) { (i, j) = L.coords(tid, l); body }
+// where F[i, j] is register F[l] and a row fragment R[i] (ROW_OF L) is
+// register R[L.row_local(l)]; other buffers are indexed by the recovered
+// (i, j). When the loop follows a replicated row layout, stores to shared or
+// global memory run on one replica only.
+//
+// T.reduce_op(S, R, dim=1) with R = ROW_OF(S's layout) becomes
+//   acc[lr] = init; for l: acc[row_local(l)] = op(acc[...], S[l])
+//   for each row-sharing lane offset o: acc = op(acc, shfl_xor(acc, o))
+//   R[lr] = acc[lr]  (or op(R[lr], acc[lr]) when clear=False)
+#include <math.h>
+
+#include "tlc/FragLayout.h"
+#include "tlc/Passes.h"
+
+TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc);
+
+static bool expr_has_fragment(const TlExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT)
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_has_fragment(e->args[i]))
+      return true;
+  return false;
+}
+
+static bool body_has_fragment(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT)
+      return true;
+    for (int d = 0; d < s->nindices; d++)
+      if (expr_has_fragment(s->indices[d]))
+        return true;
+    if (expr_has_fragment(s->value) || expr_has_fragment(s->cond) || body_has_fragment(&s->body) ||
+        body_has_fragment(&s->else_body))
+      return true;
+  }
+  return false;
+}
+
+bool tl_nest_touches_fragment(const TlStmt *nest) {
+  return body_has_fragment(&nest->body);
+}
+
+bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d) {
+  if (s->kind == ST_FOR || s->kind == ST_IF || s->kind == ST_SEQ)
+    return true; // their bodies are visited on their own
+  bool bad = (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT) ||
+             expr_has_fragment(s->value) || expr_has_fragment(s->cond);
+  for (int i = 0; i < s->nindices; i++)
+    bad = bad || expr_has_fragment(s->indices[i]);
+  if (bad)
+    tl_error(d, s->loc, "a fragment is distributed over the threads: access it inside a "
+                        "T.Parallel loop or with a tile operator");
+  return !bad;
+}
+
+typedef struct Rewrite {
+  TlArena *arena;
+  const TlStmt *nest;
+  const TlFragLayout *layout;
+  TlExpr *local; // the register index of the loop
+} Rewrite;
+
+static bool is_direct(const TlExpr *const *idx, int n, const TlStmt *nest) {
+  if (n != nest->nvars)
+    return false;
+  for (int i = 0; i < n; i++)
+    if (idx[i]->kind != EX_VAR || idx[i]->var != nest->vars[i])
+      return false;
+  return true;
+}
+
+// The register index of a fragment access, or NULL if it does not fit.
+static TlExpr *register_index(Rewrite *r, const TlBuffer *b, TlExpr *const *idx, int n) {
+  if (is_direct((const TlExpr *const *)idx, n, r->nest) && tl_layout_equal(b->layout, r->layout))
+    return r->local;
+  if (n == 1 && r->nest->nvars == 2 && idx[0]->kind == EX_VAR && idx[0]->var == r->nest->vars[0] &&
+      b->layout && b->layout->kind == LAYOUT_ROW_OF && tl_layout_equal(b->layout->parent, r->layout))
+    return tl_layout_row_local(r->arena, r->layout, r->local, idx[0]->loc);
+  return NULL;
+}
+
+static TlExpr *rewrite_expr(Rewrite *r, TlExpr *e) {
+  if (!e)
+    return e;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) {
+    TlExpr *reg = register_index(r, e->buf, e->args, e->nargs);
+    TL_ASSERT("partition", reg != NULL); // layout-inference checked every access
+    TlExpr *x = tl_expr_new(r->arena, EX_LOAD, e->loc, e->dtype, 1);
+    x->buf = e->buf;
+    x->args[0] = reg;
+    return x;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = rewrite_expr(r, e->args[i]);
+  return e;
+}
+
+static void rewrite_body(Rewrite *r, TlVec *body, TlExpr *replica_guard) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    for (int d = 0; d < s->nindices; d++)
+      s->indices[d] = rewrite_expr(r, s->indices[d]);
+    s->value = rewrite_expr(r, s->value);
+    s->cond = rewrite_expr(r, s->cond);
+    rewrite_body(r, &s->body, replica_guard);
+    rewrite_body(r, &s->else_body, replica_guard);
+    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT) {
+      TlExpr *reg = register_index(r, s->buf, s->indices, s->nindices);
+      TL_ASSERT("partition", reg != NULL);
+      s->indices = TL_NEW_ARRAY(r->arena, TlExpr *, 1);
+      s->indices[0] = reg;
+      s->nindices = 1;
+    } else if (s->kind == ST_STORE && s->buf && replica_guard) {
+      // A replicated row: one replica writes memory.
+      TlStmt *g = tl_stmt_new(r->arena, ST_IF, s->loc);
+      g->cond = replica_guard;
+      tl_vec_push(r->arena, &g->body, s);
+      body->items[i] = g;
+    }
+  }
+}
+
+// The layout a fragment nest follows (layout-inference made sure it exists).
+static const TlFragLayout *source_layout(const TlVec *body, const TlStmt *nest) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT && s->buf->layout &&
+        is_direct((const TlExpr *const *)s->indices, s->nindices, nest))
+      return s->buf->layout;
+    const TlExpr *stack[256];
+    int n = 0;
+    if (s->value)
+      stack[n++] = s->value;
+    if (s->cond)
+      stack[n++] = s->cond;
+    for (int d = 0; d < s->nindices && n < 256; d++)
+      stack[n++] = s->indices[d];
+    while (n > 0) {
+      const TlExpr *e = stack[--n];
+      if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT && e->buf->layout &&
+          is_direct((const TlExpr *const *)e->args, e->nargs, nest))
+        return e->buf->layout;
+      for (int k = 0; k < e->nargs && n < 256; k++)
+        stack[n++] = e->args[k];
+    }
+    const TlFragLayout *l = source_layout(&s->body, nest);
+    if (!l)
+      l = source_layout(&s->else_body, nest);
+    if (l)
+      return l;
+  }
+  return NULL;
+}
+
+static TlStmt *unrolled_loop(TlArena *a, TlKernel *k, const char *name, int64_t n, TlLoc loc,
+                             TlVar **var) {
+  TlStmt *loop = tl_stmt_new(a, ST_FOR, loc);
+  loop->loop_kind = LOOP_UNROLL;
+  *var = tl_var_new(a, k, name, VAR_LOOP, TY_INT32, loc);
+  (*var)->extent = n;
+  loop->var = *var;
+  loop->start = tl_expr_int(a, loc, 0, TY_INT32);
+  loop->stop = tl_expr_int(a, loc, n, TY_INT32);
+  loop->step = tl_expr_int(a, loc, 1, TY_INT32);
+  return loop;
+}
+
+TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d) {
+  TlLoc loc = nest->loc;
+  const TlFragLayout *L = source_layout(&nest->body, nest);
+  if (!L) {
+    tl_error(d, loc, "internal error: no fragment layout for this T.Parallel (partition)");
+    return NULL;
+  }
+  TlVar *l;
+  TlStmt *loop = unrolled_loop(a, k, "r", L->locals, loc, &l);
+  TlExpr *tid = tl_partition_thread_id(a, k, loc);
+  TlExpr *coords[2], *guard;
+  tl_layout_coords(a, L, tid, tl_expr_var(a, loc, l), coords, &guard, loc);
+  Rewrite rw = {a, nest, L, tl_expr_var(a, loc, l)};
+  TlExpr *replica = L->kind == LAYOUT_ROW_OF ? tl_layout_primary_replica(a, L, tid, loc) : NULL;
+  rewrite_body(&rw, &nest->body, replica);
+  TlExpr *with[2];
+  for (int i = 0; i < nest->nvars; i++)
+    with[i] = tl_expr_cast(a, loc, coords[i], nest->vars[i]->dtype);
+  for (int i = 0; i < nest->body.len; i++)
+    tl_stmt_substitute(a, TL_VEC_AT(nest->body, TlStmt, i), nest->nvars, nest->vars, with);
+  if (guard) {
+    TlStmt *g = tl_stmt_new(a, ST_IF, loc);
+    g->cond = guard;
+    g->body = nest->body;
+    tl_vec_push(a, &loop->body, g);
+  } else {
+    loop->body = nest->body;
+  }
+  TlStmt *seq = tl_stmt_new(a, ST_SEQ, loc);
+  seq->per_thread = true;
+  TlStmt *note = tl_stmt_new(a, ST_COMMENT, loc);
+  note->text = tl_arena_printf(a, "T.Parallel at line %d (%s) follows the fragment layout %s",
+                               loc.line, tl_origin_name(nest->origin), tl_layout_describe(a, L));
+  tl_vec_push(a, &seq->body, note);
+  tl_vec_push(a, &seq->body, loop);
+  return seq;
+}
+
+static TlExpr *combine(TlArena *a, TlReduceKind kind, TlExpr *acc, TlExpr *x, TlLoc loc) {
+  TlDtype t = acc->dtype;
+  switch (kind) {
+  case REDUCE_SUM:
+  case REDUCE_ABSSUM:
+    return tl_expr_binary(a, loc, OP_ADD, acc, x, t);
+  case REDUCE_MAX:
+  case REDUCE_ABSMAX:
+    return tl_expr_binary(a, loc, OP_MAX, acc, x, t);
+  default:
+    return tl_expr_binary(a, loc, OP_MIN, acc, x, t);
+  }
+}
+
+static TlExpr *init_value(TlArena *a, TlReduceKind kind, TlDtype t, TlLoc loc) {
+  bool f = tl_dtype_is_float(t);
+  if (kind == REDUCE_SUM || kind == REDUCE_ABSSUM || kind == REDUCE_ABSMAX)
+    return f ? tl_expr_float(a, loc, 0, t) : tl_expr_int(a, loc, 0, t);
+  bool mx = kind == REDUCE_MAX;
+  if (f)
+    return tl_expr_float(a, loc, mx ? -INFINITY : INFINITY, t);
+  int bits = tl_dtype_bits(t);
+  int64_t lo = tl_dtype_is_signed(t) ? -(int64_t)((~0ULL) >> (65 - bits)) - 1 : 0;
+  int64_t hi = tl_dtype_is_signed(t) ? (int64_t)((~0ULL) >> (65 - bits))
+                                     : (bits == 64 ? INT64_MAX : (int64_t)((1ULL << bits) - 1));
+  return tl_expr_int(a, loc, mx ? lo : hi, t);
+}
+
+static TlExpr *elem(TlArena *a, TlVar *arr, TlExpr *idx, TlLoc loc) {
+  TlExpr *e = tl_expr_new(a, EX_ELEM, loc, arr->dtype, 1);
+  e->var = arr;
+  e->args[0] = idx;
+  return e;
+}
+
+static TlStmt *set_elem(TlArena *a, TlVar *arr, TlExpr *idx, TlExpr *v, TlLoc loc) {
+  TlStmt *s = tl_stmt_new(a, ST_STORE, loc);
+  s->var = arr;
+  s->indices = TL_NEW_ARRAY(a, TlExpr *, 1);
+  s->indices[0] = idx;
+  s->nindices = 1;
+  s->value = v;
+  return s;
+}
+
+static TlExpr *reg(TlArena *a, TlBuffer *b, TlExpr *idx, TlLoc loc) {
+  TlExpr *x = tl_expr_new(a, EX_LOAD, loc, b->dtype, 1);
+  x->buf = b;
+  x->args[0] = idx;
+  return x;
+}
+
+TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
+  TlLoc loc = red->loc;
+  TlBuffer *src = red->src.buf, *dst = red->dst.buf;
+  const TlFragLayout *P = src->layout, *R = dst->layout;
+  TlDtype t = dst->dtype;
+  TlStmt *seq = tl_stmt_new(a, ST_SEQ, loc);
+  seq->per_thread = true;
+  static const char *names[] = {"sum", "max", "min", "abssum", "absmax"};
+  TlStmt *note = tl_stmt_new(a, ST_COMMENT, loc);
+  note->text = tl_arena_printf(a, "T.reduce_%s at line %d: %lld registers per thread, then lane shuffles",
+                               names[red->reduce], loc.line, (long long)P->locals);
+  tl_vec_push(a, &seq->body, note);
+  TlVar *acc = tl_var_new(a, k, "acc", VAR_ARRAY, t, loc);
+  acc->lanes = R->locals;
+  TlStmt *decl = tl_stmt_new(a, ST_DECL, loc);
+  decl->var = acc;
+  tl_vec_push(a, &seq->body, decl);
+  // acc[lr] = init
+  TlVar *lr;
+  TlStmt *init = unrolled_loop(a, k, "r", R->locals, loc, &lr);
+  tl_vec_push(a, &init->body, set_elem(a, acc, tl_expr_var(a, loc, lr), init_value(a, red->reduce, t, loc), loc));
+  tl_vec_push(a, &seq->body, init);
+  // acc[row_local(l)] = op(acc[row_local(l)], src[l])
+  TlVar *l;
+  TlStmt *fold = unrolled_loop(a, k, "r", P->locals, loc, &l);
+  TlExpr *rl = tl_layout_row_local(a, P, tl_expr_var(a, loc, l), loc);
+  TlExpr *x = tl_expr_cast(a, loc, reg(a, src, tl_expr_var(a, loc, l), loc), t);
+  if (red->reduce == REDUCE_ABSSUM || red->reduce == REDUCE_ABSMAX) {
+    TlExpr *abs = tl_expr_new(a, EX_CALL, loc, t, 1);
+    abs->fn = FN_ABS;
+    abs->args[0] = x;
+    x = abs;
+  }
+  tl_vec_push(a, &fold->body, set_elem(a, acc, rl, combine(a, red->reduce, elem(a, acc, rl, loc), x, loc), loc));
+  tl_vec_push(a, &seq->body, fold);
+  // Combine the lanes that share a row.
+  int64_t offs[8];
+  bool in_warp;
+  int n = tl_layout_row_shuffles(P, offs, &in_warp);
+  TlVar *lr2;
+  TlStmt *shuf = unrolled_loop(a, k, "r", R->locals, loc, &lr2);
+  for (int i = 0; i < n; i++) {
+    TlExpr *cur = elem(a, acc, tl_expr_var(a, loc, lr2), loc);
+    TlExpr *sh = tl_expr_new(a, EX_CALL, loc, t, 2);
+    sh->fn = FN_SHFL_XOR;
+    sh->args[0] = cur;
+    sh->args[1] = tl_expr_int(a, loc, offs[i], TY_INT32);
+    tl_vec_push(a, &shuf->body, set_elem(a, acc, tl_expr_var(a, loc, lr2),
+                                         combine(a, red->reduce, elem(a, acc, tl_expr_var(a, loc, lr2), loc), sh, loc), loc));
+  }
+  // dst[lr] = acc[lr] (clear) or op(dst[lr], acc[lr])
+  TlExpr *res = elem(a, acc, tl_expr_var(a, loc, lr2), loc);
+  if (!red->reduce_clear) {
+    TlReduceKind k2 = red->reduce == REDUCE_ABSSUM ? REDUCE_SUM : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX : red->reduce;
+    res = combine(a, k2, reg(a, dst, tl_expr_var(a, loc, lr2), loc), res, loc);
+  }
+  TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
+  st->buf = dst;
+  st->indices = TL_NEW_ARRAY(a, TlExpr *, 1);
+  st->indices[0] = tl_expr_var(a, loc, lr2);
+  st->nindices = 1;
+  st->value = res;
+  tl_vec_push(a, &shuf->body, st);
+  tl_vec_push(a, &seq->body, shuf);
+  return seq;
+}
