@@ -86,6 +86,10 @@ typedef struct TlBuffer {
 } TlBuffer;
 
 int64_t tl_buffer_elems(const TlBuffer *b); // one stage
+// Indices of an access: ndims, or ndims + 1 with a leading stage index for a
+// multi-buffered tile. Returns the row-major flat element offset.
+struct TlExpr;
+struct TlExpr *tl_access_flat(TlArena *a, const TlBuffer *b, struct TlExpr *const *idx, int n);
 int64_t tl_buffer_bytes(const TlBuffer *b); // all stages
 
 typedef enum {
@@ -209,7 +213,10 @@ struct TlExpr {
   X(ST_VSTORE, "vstore")       /* thread IR: buf[index .. index+V) = var[0..V) */                  \
   X(ST_SYNC, "sync")           /* thread IR: __syncthreads() */                                    \
   X(ST_DECL, "decl")           /* thread IR: declares a register array var */                      \
-  X(ST_COMMENT, "comment")     /* a line of explanation carried to the CUDA */
+  X(ST_COMMENT, "comment")     /* a line of explanation carried to the CUDA */                 \
+  X(ST_CP_ASYNC, "cp_async")   /* thread IR: buf[index..+width) <- value's buffer, async */       \
+  X(ST_ASYNC_COMMIT, "commit") /* close this thread's group of async copies */                    \
+  X(ST_ASYNC_WAIT, "wait")     /* wait until at most `width` groups are pending */
 
 typedef enum {
 #define X(k, s) k,
@@ -288,6 +295,10 @@ struct TlStmt {
   TlOrigin plan_origin;
   bool plan_has_layout;
   bool per_thread; // ST_SEQ: what one thread does alone (a partitioned nest); no barrier inside
+  bool async_copy;  // ST_PARALLEL / lane loop: a pipeline producer, lowered to cp.async
+  TlExpr *stage_a, *stage_b; // ST_GEMM: the pipeline stage of a multi-buffered A / B
+  TlVec pipe_buffers;        // ST_FOR pipelined: the multi-buffered shared tiles
+  int applied_stages;        // ST_FOR pipelined: the schedule actually built
 };
 
 typedef struct TlKernel {
@@ -329,6 +340,8 @@ TlExpr *tl_expr_new(TlArena *a, TlExprKind k, TlLoc loc, TlDtype t, int nargs);
 TlStmt *tl_stmt_new(TlArena *a, TlStmtKind k, TlLoc loc);
 TlVar *tl_var_new(TlArena *a, TlKernel *k, const char *name, TlVarKind kind, TlDtype t, TlLoc loc);
 TlExpr *tl_expr_clone(TlArena *a, const TlExpr *e);
+// A deep copy of a statement tree (variables are shared, expressions copied).
+TlStmt *tl_stmt_clone(TlArena *a, const TlStmt *s);
 // Replaces every use of vars[i] in e by with[i] (a fresh tree; e is unchanged).
 TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *vars,
                            TlExpr *const *with);

@@ -18,7 +18,7 @@ typedef struct Emit {
   TlBuf body; // the kernels, printed before the prelude is known
   const TlModule *m;
   const TlKernel *k;
-  bool need_floordiv, need_floormod, need_fmod, need_swz, need_mma;
+  bool need_floordiv, need_floormod, need_fmod, need_swz, need_mma, need_cp_async;
   TlBuf helpers; // gemm helpers, printed before the kernels
 } Emit;
 
@@ -516,13 +516,58 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_indent(o, level);
     tl_buf_puts(o, "__syncthreads();\n");
     return;
+  case ST_CP_ASYNC: {
+    e->need_cp_async = true;
+    const TlExpr *src = s->value;
+    int bytes = (int)(tl_dtype_bits(s->buf->dtype) / 8 * s->width);
+    tl_buf_indent(o, level);
+    if (s->cond) {
+      tl_buf_printf(o, "tl_cp_async_zfill<%d>(&%s[", bytes, buf_name(e, s->buf));
+      expr(e, s->indices[0]);
+      tl_buf_puts(o, "], ");
+      expr(e, s->cond);
+      tl_buf_puts(o, " ? (const void*)&");
+      expr(e, src);
+      tl_buf_printf(o, " : (const void*)%s, ", buf_name(e, src->buf));
+      expr(e, s->cond);
+      tl_buf_puts(o, ");\n");
+    } else {
+      tl_buf_printf(o, "tl_cp_async<%d>(&%s[", bytes, buf_name(e, s->buf));
+      expr(e, s->indices[0]);
+      tl_buf_puts(o, "], &");
+      expr(e, src);
+      tl_buf_puts(o, ");\n");
+    }
+    return;
+  }
+  case ST_ASYNC_COMMIT:
+    e->need_cp_async = true;
+    tl_buf_indent(o, level);
+    tl_buf_puts(o, "asm volatile(\"cp.async.commit_group;\\n\" ::);\n");
+    return;
+  case ST_ASYNC_WAIT:
+    e->need_cp_async = true;
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "asm volatile(\"cp.async.wait_group %lld;\\n\" ::);\n", (long long)s->width);
+    return;
   case ST_GEMM:
     if (s->use_mma)
       e->need_mma = e->need_swz = true;
     tl_emit_gemm_helper(&e->helpers, o->arena, s, print_expr_to);
     tl_buf_indent(o, level);
-    tl_buf_printf(o, "tl_gemm_%d(%s, %s, %s);\n", s->gemm_id, buf_name(e, s->a), buf_name(e, s->b),
-                  buf_name(e, s->c));
+    tl_buf_printf(o, "tl_gemm_%d(%s", s->gemm_id, buf_name(e, s->a));
+    if (s->stage_a) {
+      tl_buf_puts(o, " + ");
+      expr_p(e, s->stage_a, 13);
+      tl_buf_printf(o, " * %lld", (long long)tl_buffer_elems(s->a));
+    }
+    tl_buf_printf(o, ", %s", buf_name(e, s->b));
+    if (s->stage_b) {
+      tl_buf_puts(o, " + ");
+      expr_p(e, s->stage_b, 13);
+      tl_buf_printf(o, " * %lld", (long long)tl_buffer_elems(s->b));
+    }
+    tl_buf_printf(o, ", %s);\n", buf_name(e, s->c));
     return;
   default:
     TL_UNREACHABLE("codegen-cuda", "a tile-level statement reached the CUDA emitter");
@@ -683,6 +728,26 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
                      "}\n\n");
   if (e.need_mma)
     tl_emit_gemm_ptx(out);
+  if (e.need_cp_async)
+    tl_buf_puts(out,
+                "// cp.async: copy N bytes global -> shared without staging in registers; the\n"
+                "// data lands after cp.async.wait_group (PTX ISA, cp.async). .cg (L2 only) for 16 B.\n"
+                "template <int N> __device__ __forceinline__ void tl_cp_async(void *smem, const void *gmem) {\n"
+                "  unsigned s = (unsigned)__cvta_generic_to_shared(smem);\n"
+                "  if (N == 16)\n"
+                "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" :: \"r\"(s), \"l\"(gmem));\n"
+                "  else\n"
+                "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2;\\n\" :: \"r\"(s), \"l\"(gmem), \"n\"(N));\n"
+                "}\n"
+                "// The same with zero fill: when !full no byte is read and the destination is zeroed.\n"
+                "template <int N> __device__ __forceinline__ void tl_cp_async_zfill(void *smem, const void *gmem, bool full) {\n"
+                "  unsigned s = (unsigned)__cvta_generic_to_shared(smem);\n"
+                "  int src = full ? N : 0;\n"
+                "  if (N == 16)\n"
+                "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" :: \"r\"(s), \"l\"(gmem), \"r\"(src));\n"
+                "  else\n"
+                "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2, %3;\\n\" :: \"r\"(s), \"l\"(gmem), \"n\"(N), \"r\"(src));\n"
+                "}\n\n");
   tl_buf_write(out, e.helpers.data, e.helpers.len);
   tl_buf_write(out, e.body.data, e.body.len);
 }

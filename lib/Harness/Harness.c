@@ -1,9 +1,162 @@
-// placeholder until the harness lands (see include/tlc/Harness.h)
-#include "tlc/Harness.h"
+// tl_emit_harness: `tlc --harness FILE.tl` writes one self-contained .cu
+// file, in this order:
+//   1. a header (how to build and run it), the options baked in, and one
+//      TLH-META comment per kernel for the benchmark scripts;
+//   2. the compiled kernels, exactly as `tlc FILE.tl` emits them;
+//   3. the reference lowering of the tile IR (RefEmit.c);
+//   4. the host runtime (Runtime.c, from runtime/head.cu);
+//   5. per kernel: its tensor table, two launch thunks (compiled and
+//      reference) and a row of the kernel table;
+//   6. the per-kernel driver and main() (runtime/main.cu).
+// The compiled module may be NULL (tests of the reference, see bench/ and
+// docs/harness.md): the reference then also stands in for the compiled
+// kernel, so the file still checks that the reference writes every output
+// and, with --cublas, checks the reference against cuBLAS.
+#include <string.h>
+
+#include "HarnessInternal.h"
+#include "tlc/CodeGen.h"
+
+static void lines(TlBuf *out, const char *const *text) {
+  for (int i = 0; text[i]; i++)
+    tl_buf_puts(out, text[i]);
+}
+
+static const char *type_code(TlDtype t) {
+  static const char *const codes[] = {"TLH_BOOL", "TLH_I8",  "TLH_U8",   "TLH_I16",
+                                      "TLH_I32",  "TLH_U32", "TLH_I64",  "TLH_F16",
+                                      "TLH_BF16", "TLH_F32", "TLH_F64"};
+  return codes[t];
+}
+
+// Kernel names become C identifiers NAME_ref, NAME_ref_kernel: they must not
+// meet another kernel's names.
+static bool names_clash(const TlModule *m, TlDiag *d) {
+  for (int i = 0; i < m->kernels.len; i++)
+    for (int j = 0; j < m->kernels.len; j++) {
+      const TlKernel *a = TL_VEC_AT(m->kernels, TlKernel, i), *b = TL_VEC_AT(m->kernels, TlKernel, j);
+      size_t n = strlen(a->name);
+      if (i != j && strncmp(a->name, b->name, n) == 0 &&
+          (strcmp(b->name + n, "_ref") == 0 || strcmp(b->name + n, "_ref_kernel") == 0)) {
+        tl_error(d, b->loc, "kernel '%s' clashes with the harness's reference for kernel '%s'; "
+                            "rename it to use --harness", b->name, a->name);
+        return true;
+      }
+    }
+  return false;
+}
+
+static void meta(TlBuf *out, const TlKernel *k, const TlKernelFacts *f) {
+  const TlBuffer *first = TL_VEC_AT(k->params, TlBuffer, 0), *res = first;
+  for (int i = k->params.len - 1; i >= 0; i--)
+    if (f->written[i])
+      res = TL_VEC_AT(k->params, TlBuffer, i);
+  tl_buf_printf(out, "// TLH-META {\"kernel\": \"%s\", \"kind\": \"%s\", \"dtype\": \"%s\", "
+                     "\"out_dtype\": \"%s\", \"shape\": [",
+                k->name, f->kind, tl_dtype_name(first->dtype), tl_dtype_name(res->dtype));
+  for (int d = 0; d < res->ndims; d++)
+    tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)res->shape[d]);
+  tl_buf_printf(out, "], \"m\": %lld, \"n\": %lld, \"k\": %lld, \"flops\": %.0f, \"bytes\": %lld}\n",
+                (long long)f->m, (long long)f->n, (long long)f->k, f->flops > 0 ? f->flops : 0,
+                (long long)f->traffic);
+}
+
+// A thunk: the launcher called with the harness's untyped pointer array.
+static void thunk(TlBuf *out, const TlKernel *k, const char *what, const char *callee) {
+  tl_buf_printf(out, "static cudaError_t tlh_%s_%s(void *const *p, cudaStream_t s) {\n", what, k->name);
+  tl_buf_printf(out, "  (void)p;\n  return %s(", callee);
+  for (int i = 0; i < k->params.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
+    tl_buf_printf(out, "(%s *)p[%d], ", tl_dtype_cuda(b->dtype), i);
+  }
+  tl_buf_puts(out, "s);\n}\n");
+}
+
+static void tables(TlBuf *out, TlArena *a, const TlKernel *k, const TlKernelFacts *f, bool ref_only) {
+  tl_buf_printf(out, "// kernel %s (line %d)\n", k->name, k->loc.line);
+  tl_buf_printf(out, "static const TlhTensor tlh_tensors_%s[] = {\n", k->name);
+  for (int i = 0; i < k->params.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
+    tl_buf_printf(out, "  {\"%s\", %s, %d, {", b->name, type_code(b->dtype), b->ndims);
+    for (int dd = 0; dd < b->ndims; dd++)
+      tl_buf_printf(out, "%s%lldLL", dd ? ", " : "", (long long)b->shape[dd]);
+    tl_buf_printf(out, "}, %lldLL, %d, %d, %g},\n", (long long)tl_buffer_elems(b), f->read[i],
+                  f->written[i], tl_harness_tolerance(f, b->dtype));
+  }
+  if (k->params.len == 0)
+    tl_buf_puts(out, "  {\"(none)\", TLH_I32, 1, {1}, 0, 0, 0, 0},\n");
+  tl_buf_puts(out, "};\n");
+  thunk(out, k, "run", ref_only ? tl_arena_printf(a, "%s_ref", k->name) : k->name);
+  thunk(out, k, "ref", tl_arena_printf(a, "%s_ref", k->name));
+  tl_buf_puts(out, "\n");
+}
 
 bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *compiled,
                      const TlHarnessOptions *o, TlBuf *out, TlDiag *d) {
-  (void)a, (void)ref, (void)compiled, (void)o, (void)out;
-  tl_error_noloc(d, "--harness is not implemented yet");
-  return false;
+  if (compiled && compiled->kernels.len != ref->kernels.len) {
+    tl_error_noloc(d, "internal: the compiled and reference modules have different kernels");
+    return false;
+  }
+  if (names_clash(ref, d))
+    return false;
+  int nk = ref->kernels.len;
+  TlKernelFacts *facts = TL_NEW_ARRAY(a, TlKernelFacts, nk > 0 ? nk : 1);
+  for (int i = 0; i < nk; i++)
+    if (!tl_kernel_facts(TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i], d))
+      return false;
+
+  // Everything that can fail comes first: nothing is written on error.
+  TlBuf refs;
+  tl_buf_init(&refs, a);
+  if (!tl_ref_emit_module(a, ref, &refs, d))
+    return false;
+
+  const char *file = ref->src ? ref->src->name : "?";
+  tl_buf_printf(out, "// Test harness generated by tlc %s (--harness%s) from %s for %s.\n",
+                TLC_VERSION, o->cublas ? " --cublas" : "", file, ref->target_name);
+  tl_buf_printf(out, "// It checks every compiled kernel against a naive reference lowering of the\n"
+                     "// same program on seeded random data, then times it. Build and run:\n"
+                     "//   nvcc -O3 -arch=sm_90 this.cu -o test%s\n"
+                     "//   ./test [--iters N] [--no-perf] [--kernel NAME] [--seed N]\n"
+                     "// Output: check <kernel>: PASS|FAIL rel_err= max_abs= nan=, then\n"
+                     "// perf <kernel>: median_ms= tflops= tbps=%s. Exit status 1 if a check fails.\n"
+                     "// See docs/harness.md.\n",
+                o->cublas ? " -lcublas" : "", o->cublas ? " (and cublas <kernel>: ...)" : "");
+  for (int i = 0; i < nk; i++)
+    meta(out, TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i]);
+  tl_buf_printf(out, "#define TLH_ITERS %d\n#define TLH_SEED %uull\n#define TLH_REF_ONLY %d\n",
+                o->iterations > 0 ? o->iterations : 100, o->seed, compiled ? 0 : 1);
+  if (o->cublas)
+    tl_buf_puts(out, "#define TLH_CUBLAS 1\n");
+  tl_buf_puts(out, "\n");
+
+  if (compiled) {
+    tl_buf_puts(out, "// ---------------------------------------------------------------------------\n"
+                     "// The compiled kernels, as `tlc FILE.tl` emits them.\n"
+                     "// ---------------------------------------------------------------------------\n");
+    tl_emit_cuda(a, compiled, out);
+  } else {
+    tl_buf_puts(out, "// Reference-only harness: no compiled kernels; the references stand in.\n");
+  }
+  tl_buf_puts(out, "\n");
+  tl_buf_write(out, refs.data, refs.len);
+  lines(out, tl_harness_runtime_head);
+  tl_buf_puts(out, "// ---------------------------------------------------------------------------\n"
+                   "// This program's kernels.\n"
+                   "// ---------------------------------------------------------------------------\n");
+  for (int i = 0; i < nk; i++)
+    tables(out, a, TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i], compiled == NULL);
+  tl_buf_puts(out, "static const TlhKernel tlh_kernels[] = {\n");
+  for (int i = 0; i < nk; i++) {
+    const TlKernel *k = TL_VEC_AT(ref->kernels, TlKernel, i);
+    const TlKernelFacts *f = &facts[i];
+    tl_buf_printf(out, "  {\"%s\", tlh_tensors_%s, %d, tlh_run_%s, tlh_ref_%s, %.17g, %lldLL, %d, %d, %d, "
+                       "%d, %d, %d, %lldLL, %lldLL, %lldLL},\n",
+                  k->name, k->name, k->params.len, k->name, k->name, f->flops, (long long)f->traffic,
+                  f->cublas && o->cublas, f->a, f->b, f->c, f->trans_a, f->trans_b, (long long)f->m,
+                  (long long)f->n, (long long)f->k);
+  }
+  tl_buf_printf(out, "};\nstatic const int tlh_nkernels = %d;\n\n", nk);
+  lines(out, tl_harness_runtime_main);
+  return true;
 }

@@ -68,7 +68,9 @@ bool tl_kernel_facts(const TlKernel *k, TlKernelFacts *f, TlDiag *d);
 double tl_harness_tolerance(const TlKernelFacts *f, TlDtype t);
 
 /* Runtime.c */
-extern const char tl_harness_runtime_head[]; // includes, helpers, tables' types
-extern const char tl_harness_runtime_main[]; // per-kernel check + timing, main()
+// Lines of text, NULL-terminated (one literal per line: -Wpedantic limits
+// the length of a single string literal).
+extern const char *const tl_harness_runtime_head[]; // includes, helpers, table types
+extern const char *const tl_harness_runtime_main[]; // per-kernel check + timing, main()
 
 #endif

@@ -238,3 +238,59 @@ bool tl_expr_is_const(const TlExpr *e, int64_t *v) {
   }
   return false;
 }
+
+TlExpr *tl_access_flat(TlArena *a, const TlBuffer *b, TlExpr *const *idx, int n) {
+  int lead = n - b->ndims; // 1 when a stage index leads
+  TlLoc loc = idx[0]->loc;
+  TlExpr *off = NULL;
+  for (int d = lead; d < n; d++) {
+    TlDtype t = idx[d]->dtype;
+    off = off ? tl_expr_binary(a, loc, OP_ADD,
+                               tl_expr_binary(a, loc, OP_MUL, off,
+                                              tl_expr_int(a, loc, b->shape[d - lead], t), t),
+                               idx[d], t)
+              : idx[d];
+  }
+  if (lead == 1) {
+    TlDtype t = off->dtype;
+    off = tl_expr_binary(a, loc, OP_ADD,
+                         tl_expr_binary(a, loc, OP_MUL, idx[0],
+                                        tl_expr_int(a, loc, tl_buffer_elems(b), t), t),
+                         off, t);
+  }
+  return tl_simplify(a, off);
+}
+
+static void clone_region(TlArena *a, TlRegion *r) {
+  for (int i = 0; i < r->ndims; i++)
+    r->start[i] = tl_expr_clone(a, r->start[i]);
+}
+
+static TlVec clone_body(TlArena *a, const TlVec *body) {
+  TlVec out = {0};
+  for (int i = 0; i < body->len; i++)
+    tl_vec_push(a, &out, tl_stmt_clone(a, TL_VEC_AT(*body, TlStmt, i)));
+  return out;
+}
+
+TlStmt *tl_stmt_clone(TlArena *a, const TlStmt *s) {
+  TlStmt *c = TL_NEW(a, TlStmt);
+  *c = *s;
+  if (s->nindices) {
+    c->indices = TL_NEW_ARRAY(a, TlExpr *, s->nindices);
+    for (int i = 0; i < s->nindices; i++)
+      c->indices[i] = tl_expr_clone(a, s->indices[i]);
+  }
+  c->value = tl_expr_clone(a, s->value);
+  c->cond = tl_expr_clone(a, s->cond);
+  c->start = tl_expr_clone(a, s->start);
+  c->stop = tl_expr_clone(a, s->stop);
+  c->step = tl_expr_clone(a, s->step);
+  c->stage_a = tl_expr_clone(a, s->stage_a);
+  c->stage_b = tl_expr_clone(a, s->stage_b);
+  clone_region(a, &c->src);
+  clone_region(a, &c->dst);
+  c->body = clone_body(a, &s->body);
+  c->else_body = clone_body(a, &s->else_body);
+  return c;
+}

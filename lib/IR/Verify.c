@@ -59,7 +59,7 @@ static void check_expr(V *v, const TlExpr *e) {
       fail(v, e->loc, "load without a buffer");
     else if ((v->k->flat || (v->k->thread_level && e->buf->scope == SCOPE_FRAGMENT))
                  ? e->nargs != 1
-                 : e->nargs != e->buf->ndims)
+                 : (e->nargs != e->buf->ndims && !(e->buf->stages > 1 && e->nargs == e->buf->ndims + 1)))
       fail(v, e->loc, "load with the wrong number of indices");
     break;
   case EX_ELEM:
@@ -107,9 +107,23 @@ static void check_stmt(V *v, const TlStmt *s) {
       }
     }
     break;
+  case ST_CP_ASYNC:
+    if (!thread || !s->buf || !s->value || s->value->kind != EX_LOAD)
+      fail(v, s->loc, "malformed async copy");
+    else {
+      check_expr(v, s->indices[0]);
+      check_expr(v, s->value);
+      if (s->cond)
+        check_expr(v, s->cond);
+    }
+    break;
+  case ST_ASYNC_COMMIT:
+  case ST_ASYNC_WAIT:
+    break;
+  case ST_SYNC: // the pipeline pass places barriers in tile IR already
+    break;
   case ST_VLOAD:
   case ST_VSTORE:
-  case ST_SYNC:
   case ST_DECL:
     if (!thread)
       fail(v, s->loc, "a thread-level statement in tile IR");
@@ -134,8 +148,9 @@ static void check_stmt(V *v, const TlStmt *s) {
     if (!s->value)
       fail(v, s->loc, "store without a value");
     if (s->buf) {
-      if ((v->k->flat || (thread && s->buf->scope == SCOPE_FRAGMENT)) ? s->nindices != 1
-                                                                       : s->nindices != s->buf->ndims)
+      if ((v->k->flat || (thread && s->buf->scope == SCOPE_FRAGMENT))
+              ? s->nindices != 1
+              : (s->nindices != s->buf->ndims && !(s->buf->stages > 1 && s->nindices == s->buf->ndims + 1)))
         fail(v, s->loc, "store with the wrong number of indices");
     } else if (!s->var || s->var->kind != VAR_ARRAY || !in_scope(v, s->var)) {
       fail(v, s->loc, "store to nothing");

@@ -4,26 +4,13 @@
 // collapses back into f, so the CUDA shows `step * 512 + threadIdx.x * 4`.
 #include "tlc/Passes.h"
 
-static TlExpr *flat_index(TlArena *a, const TlBuffer *b, TlExpr **idx, int n, TlLoc loc) {
-  TlExpr *off = NULL;
-  for (int d = 0; d < n; d++) {
-    TlDtype t = idx[d]->dtype;
-    off = off ? tl_expr_binary(a, loc, OP_ADD,
-                               tl_expr_binary(a, loc, OP_MUL, off,
-                                              tl_expr_int(a, loc, b->shape[d - (n - b->ndims)], t), t),
-                               idx[d], t)
-              : idx[d];
-  }
-  return tl_simplify(a, off);
-}
-
 static TlExpr *flatten_expr(TlArena *a, TlExpr *e) {
   if (!e)
     return e;
   for (int i = 0; i < e->nargs; i++)
     e->args[i] = flatten_expr(a, e->args[i]);
   if (e->kind == EX_LOAD && e->nargs > 1) {
-    TlExpr *flat = flat_index(a, e->buf, e->args, e->nargs, e->loc);
+    TlExpr *flat = tl_access_flat(a, e->buf, e->args, e->nargs);
     e->args[0] = flat;
     e->nargs = 1;
   } else if (e->kind == EX_LOAD) {
@@ -38,7 +25,7 @@ static void flatten_body(TlArena *a, TlVec *body) {
     for (int d = 0; d < s->nindices; d++)
       s->indices[d] = flatten_expr(a, s->indices[d]);
     if ((s->kind == ST_STORE && s->buf) && s->nindices >= 1) {
-      s->indices[0] = s->nindices > 1 ? flat_index(a, s->buf, s->indices, s->nindices, s->loc)
+      s->indices[0] = s->nindices > 1 ? tl_access_flat(a, s->buf, s->indices, s->nindices)
                                       : tl_simplify(a, s->indices[0]);
       s->nindices = 1;
     }
@@ -48,6 +35,10 @@ static void flatten_body(TlArena *a, TlVec *body) {
       s->cond = tl_simplify(a, s->cond);
     s->start = flatten_expr(a, s->start);
     s->stop = flatten_expr(a, s->stop);
+    if (s->kind == ST_GEMM) {
+      s->stage_a = s->stage_a ? tl_simplify(a, s->stage_a) : NULL;
+      s->stage_b = s->stage_b ? tl_simplify(a, s->stage_b) : NULL;
+    }
     flatten_body(a, &s->body);
     flatten_body(a, &s->else_body);
   }

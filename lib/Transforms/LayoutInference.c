@@ -22,6 +22,7 @@
 typedef struct Ctx {
   TlArena *arena;
   TlKernel *kernel;
+  const TlVec *kernel_body;
   TlDiag *diag;
   int64_t threads;
   bool changed, ok;
@@ -139,6 +140,18 @@ static int swizzle_for(const TlBuffer *b) {
   return chunks >= 8 ? 8 : chunks >= 4 ? 4 : chunks >= 2 ? 2 : 0;
 }
 
+// Is buffer b reduced along its rows anywhere in the body?
+static bool reduced_later(const TlVec *body, const TlBuffer *b) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_REDUCE && s->src.buf == b)
+      return true;
+    if (reduced_later(&s->body, b) || reduced_later(&s->else_body, b))
+      return true;
+  }
+  return false;
+}
+
 static void gemm_layouts(Ctx *c, TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
@@ -161,18 +174,30 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
       c->ok = false;
       return;
     }
-    // The most warps along M that tile it (rows stay in one warp), the rest along N.
+    // Warp tiling: when the accumulator's rows are reduced later, all warps
+    // go along M (a row stays inside one warp: lane shuffles suffice);
+    // otherwise the tiling with the fewest ldmatrix per mma, i.e. the
+    // smallest 1/NI + 1/(2 MI) for warp tiles of MI x NI atoms.
     int64_t wm = 0, wn = 0;
     bool mma = mma_dtypes(s) && K % 16 == 0;
+    bool rows_reduced = reduced_later(c->kernel_body, s->c);
+    double best = 1e30;
     for (int64_t m = warps; m >= 1; m--) {
       if (warps % m)
         continue;
       int64_t n = warps / m;
-      if (M % (16 * m) == 0 && N % ((mma ? 16 : 8) * n) == 0) {
+      if (M % (16 * m) != 0 || N % ((mma ? 16 : 8) * n) != 0 || (rows_reduced && n != 1))
+        continue;
+      double cost = 1.0 / (double)(N / n / 8) + 0.5 / (double)(M / m / 16);
+      if (cost < best - 1e-12) {
+        best = cost;
         wm = m, wn = n;
-        break;
       }
     }
+    if (!wm && rows_reduced) // rows spanning warps: reported when the reduction is lowered
+      for (int64_t m = warps; m >= 1 && !wm; m--)
+        if (warps % m == 0 && M % (16 * m) == 0 && N % ((mma ? 16 : 8) * (warps / m)) == 0)
+          wm = m, wn = warps / m;
     if (!wm && mma) { // fall back to CUDA cores with the same 16x8 atoms
       mma = false;
       for (int64_t m = warps; m >= 1 && !wm; m--)
@@ -284,9 +309,10 @@ static void check_reduces(Ctx *c, TlVec *body) {
 }
 
 bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
-  Ctx c = {a, NULL, d, 0, false, true};
+  Ctx c = {a, NULL, NULL, d, 0, false, true};
   for (int k = 0; k < m->kernels.len && c.ok; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    c.kernel_body = &c.kernel->body;
     c.threads = c.kernel->threads[0] * c.kernel->threads[1] * c.kernel->threads[2];
     bool any = false;
     for (int i = 0; i < c.kernel->buffers.len; i++) {

@@ -36,19 +36,6 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red);
 bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d);
 TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc);
 
-// Row-major flat offset of an access, in elements.
-static TlExpr *flat_offset(TlArena *a, const TlBuffer *b, TlExpr *const *idx, TlLoc loc) {
-  TlExpr *off = NULL;
-  for (int d = 0; d < b->ndims; d++) {
-    TlDtype t = idx[d]->dtype;
-    off = off ? tl_expr_binary(a, loc, OP_ADD,
-                               tl_expr_binary(a, loc, OP_MUL, off, tl_expr_int(a, loc, b->shape[d], t), t),
-                               idx[d], t)
-              : idx[d];
-  }
-  return tl_simplify(a, off);
-}
-
 typedef struct WidthScan {
   TlArena *arena;
   const TlVar *inner;
@@ -56,15 +43,16 @@ typedef struct WidthScan {
 } WidthScan;
 
 // Narrows the candidate width for one access (load or store).
-static void scan_access(WidthScan *w, const TlBuffer *b, TlExpr *const *idx, bool is_store,
-                        TlLoc loc) {
+static void scan_access(WidthScan *w, const TlBuffer *b, TlExpr *const *idx, int nidx,
+                        bool is_store, TlLoc loc) {
   if (tl_buffer_elems(b) == 1 && b->scope == SCOPE_LOCAL)
     return; // a per-thread scalar cell: no constraint
   int64_t cap = 128 / tl_dtype_bits(b->dtype);
   if (cap < 1)
     cap = 1;
   w->v = tl_gcd(w->v, cap);
-  TlExpr *off = flat_offset(w->arena, b, idx, loc);
+  TlExpr *off = tl_access_flat(w->arena, b, idx, nidx);
+  (void)loc;
   TlExpr *base;
   int64_t coeff;
   while (w->v > 1) {
@@ -84,7 +72,7 @@ static void scan_expr(WidthScan *w, const TlExpr *e) {
   if (!e)
     return;
   if (e->kind == EX_LOAD)
-    scan_access(w, e->buf, e->args, false, e->loc);
+    scan_access(w, e->buf, e->args, e->nargs, false, e->loc);
   for (int i = 0; i < e->nargs; i++)
     scan_expr(w, e->args[i]);
 }
@@ -93,7 +81,7 @@ static void scan_body(WidthScan *w, const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_STORE) {
-      scan_access(w, s->buf, s->indices, true, s->loc);
+      scan_access(w, s->buf, s->indices, s->nindices, true, s->loc);
       for (int d = 0; d < s->nindices; d++)
         scan_expr(w, s->indices[d]);
     }
@@ -213,6 +201,7 @@ static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
     lanes->stop = tl_expr_int(a, loc, V, it);
     lanes->step = tl_expr_int(a, loc, 1, it);
     lanes->body = nest->body;
+    lanes->async_copy = nest->async_copy;
     inner = lanes;
   }
   if (plan.guard) {

@@ -1,32 +1,359 @@
-// pipeline: T.Pipelined loops. Today a pipelined loop runs as a serial loop
-// with no multi-buffering (the num_stages = 1 schedule, which is correct
-// for any body); the loop keeps its num_stages so --emit=plan can report
-// it. Multi-buffered async schedules land with the pipelining issue (#5).
+// pipeline: `for k in T.Pipelined(start, stop, num_stages=s)` becomes a
+// software pipeline over multi-buffered shared tiles.
+//
+// Planning: the loop's copies from global into shared memory are producers
+// (stage 0), everything else consumers (stage s-1); `stage=` chooses the
+// producers explicitly and `order=`/`stage=` are checked (lengths, ranges, a
+// permutation, no consumer before the producer of what it reads).
+// Multi-buffering: each shared tile a producer writes gets s copies; every
+// access in the loop indexes copy (iteration - start) % s.
+// Schedule, for s >= 2 (n = stop - start, any n >= 0):
+//   for p in 0..s-2:  if start+p < stop: produce(start+p) into copy p;  commit
+//   for k in start..stop:
+//     wait until at most s-2 groups are pending; __syncthreads()
+//     if k+s-1 < stop: produce(k+s-1) into copy (k+s-1-start) % s;  commit
+//     consume(k) from copy (k-start) % s
+//   wait until no group is pending
+// The tile produced at iteration k goes into the copy consumed at iteration
+// k-1, which every thread finished before this iteration's barrier, so no
+// copy is overwritten while read. A commit with no copies (past the end)
+// keeps the group count aligned, so the wait always covers tile k.
+// Producers are marked async: vectorize turns them into cp.async.
+// s <= 1 leaves the loop serial (copy, barrier, compute, barrier).
 #include "tlc/Passes.h"
 
-static void visit(TlArena *a, TlVec *body) {
-  for (int i = 0; i < body->len; i++) {
-    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_FOR && s->loop_kind == LOOP_PIPELINED && s->num_stages > 1) {
-      TlStmt *note = tl_stmt_new(a, ST_COMMENT, s->loc);
-      note->text = tl_arena_printf(
-          a, "T.Pipelined(num_stages=%d) at line %d runs unpipelined (1 stage) for now", s->num_stages,
-          s->loc.line);
-      // Insert the note before the loop.
-      tl_vec_push(a, body, NULL);
-      for (int j = body->len - 1; j > i; j--)
-        body->items[j] = body->items[j - 1];
-      body->items[i] = note;
-      i++;
+typedef struct Ctx {
+  TlArena *arena;
+  TlKernel *kernel;
+  TlDiag *diag;
+  bool ok;
+} Ctx;
+
+static bool reads_only_global(const TlExpr *e) {
+  if (!e)
+    return true;
+  if (e->kind == EX_LOAD && e->buf->scope != SCOPE_GLOBAL)
+    return false;
+  for (int i = 0; i < e->nargs; i++)
+    if (!reads_only_global(e->args[i]))
+      return false;
+  return true;
+}
+
+// The shared tile a copy nest fills from global memory, or NULL.
+static TlBuffer *producer_target(const TlStmt *s) {
+  if (s->kind != ST_PARALLEL || s->origin != ORIGIN_COPY || s->body.len != 1)
+    return NULL;
+  const TlStmt *st = TL_VEC_AT(s->body, TlStmt, 0);
+  if (st->kind != ST_STORE || !st->buf || st->buf->scope != SCOPE_SHARED || !reads_only_global(st->value))
+    return NULL;
+  return st->buf;
+}
+
+static bool expr_reads(const TlExpr *e, const TlBuffer *b) {
+  if (!e)
+    return false;
+  if (e->kind == EX_LOAD && e->buf == b)
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_reads(e->args[i], b))
+      return true;
+  return false;
+}
+
+static bool stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
+  if ((s->kind == ST_STORE && s->buf == b) || (s->kind == ST_GEMM && s->c == b))
+    return true;
+  if (!writes_only) {
+    if (s->kind == ST_GEMM && (s->a == b || s->b == b))
+      return true;
+    if ((s->kind == ST_COPY || s->kind == ST_REDUCE) && s->src.buf == b)
+      return true;
+    for (int i = 0; i < s->nindices; i++)
+      if (expr_reads(s->indices[i], b))
+        return true;
+    if (expr_reads(s->value, b) || expr_reads(s->cond, b))
+      return true;
+  } else if ((s->kind == ST_COPY || s->kind == ST_FILL || s->kind == ST_REDUCE) && s->dst.buf == b) {
+    return true;
+  }
+  for (int i = 0; i < s->body.len; i++)
+    if (stmt_touches(TL_VEC_AT(s->body, TlStmt, i), b, writes_only))
+      return true;
+  for (int i = 0; i < s->else_body.len; i++)
+    if (stmt_touches(TL_VEC_AT(s->else_body, TlStmt, i), b, writes_only))
+      return true;
+  return false;
+}
+
+// Prepends the stage index to every access of a multi-buffered tile.
+static TlExpr *stage_expr(Ctx *c, TlExpr *e, TlBuffer *const *bufs, int nb, TlExpr *stage) {
+  if (!e)
+    return e;
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = stage_expr(c, e->args[i], bufs, nb, stage);
+  if (e->kind != EX_LOAD || e->nargs != e->buf->ndims)
+    return e;
+  for (int i = 0; i < nb; i++)
+    if (e->buf == bufs[i]) {
+      TlExpr *x = tl_expr_new(c->arena, EX_LOAD, e->loc, e->dtype, e->nargs + 1);
+      x->buf = e->buf;
+      x->args[0] = tl_expr_clone(c->arena, stage);
+      for (int d = 0; d < e->nargs; d++)
+        x->args[d + 1] = e->args[d];
+      return x;
     }
-    visit(a, &s->body);
-    visit(a, &s->else_body);
+  return e;
+}
+
+static void stage_stmt(Ctx *c, TlStmt *s, TlBuffer *const *bufs, int nb, TlExpr *stage) {
+  for (int i = 0; i < s->nindices; i++)
+    s->indices[i] = stage_expr(c, s->indices[i], bufs, nb, stage);
+  s->value = stage_expr(c, s->value, bufs, nb, stage);
+  s->cond = stage_expr(c, s->cond, bufs, nb, stage);
+  if (s->kind == ST_STORE && s->buf && s->nindices == s->buf->ndims)
+    for (int i = 0; i < nb; i++)
+      if (s->buf == bufs[i]) {
+        TlExpr **idx = TL_NEW_ARRAY(c->arena, TlExpr *, s->nindices + 1);
+        idx[0] = tl_expr_clone(c->arena, stage);
+        for (int d = 0; d < s->nindices; d++)
+          idx[d + 1] = s->indices[d];
+        s->indices = idx;
+        s->nindices++;
+        break;
+      }
+  if (s->kind == ST_GEMM)
+    for (int i = 0; i < nb; i++) {
+      if (s->a == bufs[i])
+        s->stage_a = tl_expr_clone(c->arena, stage);
+      if (s->b == bufs[i])
+        s->stage_b = tl_expr_clone(c->arena, stage);
+    }
+  if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_FILL)
+    for (int i = 0; i < nb; i++)
+      if (s->src.buf == bufs[i] || s->dst.buf == bufs[i]) {
+        tl_error(c->diag, s->loc, "internal error: tile operator on a multi-buffered tile (pipeline)");
+        c->ok = false;
+      }
+  for (int i = 0; i < s->body.len; i++)
+    stage_stmt(c, TL_VEC_AT(s->body, TlStmt, i), bufs, nb, stage);
+  for (int i = 0; i < s->else_body.len; i++)
+    stage_stmt(c, TL_VEC_AT(s->else_body, TlStmt, i), bufs, nb, stage);
+}
+
+static TlExpr *I(Ctx *c, TlLoc loc, int64_t v, TlDtype t) {
+  return tl_expr_int(c->arena, loc, v, t);
+}
+
+// (it - start) % s, the copy an iteration uses.
+static TlExpr *copy_index(Ctx *c, TlExpr *it, TlExpr *start, int s, TlLoc loc) {
+  TlDtype t = it->dtype;
+  TlExpr *rel = tl_expr_binary(c->arena, loc, OP_SUB, it, tl_expr_clone(c->arena, start), t);
+  return tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_FLOORMOD, rel, I(c, loc, s, t), t));
+}
+
+// Clones the producers for iteration `it` (an expression), staged.
+static void produce(Ctx *c, TlStmt *loop, TlStmt **prods, int np, TlBuffer **bufs, int nb,
+                    TlExpr *it, TlVec *out) {
+  TlExpr *stage = copy_index(c, it, loop->start, loop->num_stages, loop->loc);
+  for (int i = 0; i < np; i++) {
+    TlStmt *p = tl_stmt_clone(c->arena, prods[i]);
+    tl_stmt_substitute(c->arena, p, 1, &loop->var, &it);
+    stage_stmt(c, p, bufs, nb, stage);
+    p->async_copy = true;
+    tl_vec_push(c->arena, out, p);
   }
 }
 
-bool tl_pipeline(TlArena *a, TlModule *m, TlDiag *d) {
-  (void)d;
-  for (int k = 0; k < m->kernels.len; k++)
-    visit(a, &TL_VEC_AT(m->kernels, TlKernel, k)->body);
+static TlStmt *guarded(Ctx *c, TlExpr *cond, TlVec body, TlLoc loc) {
+  TlStmt *g = tl_stmt_new(c->arena, ST_IF, loc);
+  g->cond = cond;
+  g->body = body;
+  return g;
+}
+
+static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
+  int n = loop->body.len, s = loop->num_stages;
+  if (loop->stage.len && loop->stage.len != n) {
+    tl_error(c->diag, loop->loc, "stage= has %d entries but the pipelined loop has %d statements",
+             loop->stage.len, n);
+    return false;
+  }
+  if (loop->order.len && loop->order.len != n) {
+    tl_error(c->diag, loop->loc, "order= has %d entries but the pipelined loop has %d statements",
+             loop->order.len, n);
+    return false;
+  }
+  bool seen[256] = {0};
+  for (int i = 0; i < loop->order.len; i++) {
+    int64_t o = (int64_t)(intptr_t)loop->order.items[i];
+    if (o < 0 || o >= n || n > 256 || seen[o]) {
+      tl_error(c->diag, loop->loc, "order= must be a permutation of 0..%d", n - 1);
+      return false;
+    }
+    seen[o] = true;
+  }
+  for (int i = 0; i < loop->stage.len; i++) {
+    int64_t st = (int64_t)(intptr_t)loop->stage.items[i];
+    if (st < 0 || st >= (s > 0 ? s : 1)) {
+      tl_error(c->diag, loop->loc, "stage= values must be in 0..%d for num_stages=%d", s > 0 ? s - 1 : 0, s);
+      return false;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    TlStmt *st = TL_VEC_AT(loop->body, TlStmt, i);
+    bool prod = producer_target(st) != NULL;
+    if (loop->stage.len) {
+      bool stage0 = (int64_t)(intptr_t)loop->stage.items[i] == 0 && s > 1;
+      if (stage0 && !prod) {
+        tl_error(c->diag, st->loc, "stage 0 of a pipeline holds copies from global into shared "
+                                   "memory; this statement is not one");
+        return false;
+      }
+      prod = stage0;
+    }
+    is_producer[i] = prod;
+  }
+  // A consumer must not be scheduled before the producer of what it reads.
+  for (int i = 0; i < n; i++) {
+    if (!is_producer[i])
+      continue;
+    TlBuffer *b = producer_target(TL_VEC_AT(loop->body, TlStmt, i));
+    for (int j = 0; j < n; j++) {
+      if (is_producer[j] || !stmt_touches(TL_VEC_AT(loop->body, TlStmt, j), b, false))
+        continue;
+      int64_t si = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[i] : 0;
+      int64_t sj = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[j] : s - 1;
+      int64_t oi = loop->order.len ? (int64_t)(intptr_t)loop->order.items[i] : i;
+      int64_t oj = loop->order.len ? (int64_t)(intptr_t)loop->order.items[j] : j;
+      if (sj < si || (sj == si && oj < oi)) {
+        tl_error(c->diag, TL_VEC_AT(loop->body, TlStmt, j)->loc,
+                 "this statement reads '%s' before the copy that fills it is scheduled", b->name);
+        tl_note(c->diag, TL_VEC_AT(loop->body, TlStmt, i)->loc, "the copy is here");
+        return false;
+      }
+    }
+  }
   return true;
+}
+
+static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
+  int s = loop->num_stages;
+  TlLoc loc = loop->loc;
+  loop->applied_stages = 1;
+  bool is_prod[256] = {0};
+  if (loop->body.len > 256) {
+    tl_error(c->diag, loc, "a pipelined loop body of %d statements is too long (limit 256)", loop->body.len);
+    c->ok = false;
+  }
+  if (!c->ok || !check_annotations(c, loop, is_prod)) {
+    c->ok = false;
+    tl_vec_push(c->arena, out, loop);
+    return;
+  }
+  TlStmt *prods[64];
+  TlBuffer *bufs[64];
+  int np = 0, nb = 0;
+  TlVec consumers = {0};
+  for (int i = 0; i < loop->body.len; i++) {
+    TlStmt *st = TL_VEC_AT(loop->body, TlStmt, i);
+    if (is_prod[i] && np < 64) {
+      prods[np++] = st;
+      TlBuffer *b = producer_target(st);
+      bool dup = false;
+      for (int j = 0; j < nb; j++)
+        dup = dup || bufs[j] == b;
+      if (!dup)
+        bufs[nb++] = b;
+    } else {
+      tl_vec_push(c->arena, &consumers, st);
+    }
+  }
+  // A tile written by a consumer too cannot be multi-buffered.
+  for (int i = 0; i < nb; i++)
+    for (int j = 0; j < consumers.len; j++)
+      if (stmt_touches(TL_VEC_AT(consumers, TlStmt, j), bufs[i], true)) {
+        tl_warning(c->diag, TL_VEC_AT(consumers, TlStmt, j)->loc,
+                   "'%s' is written inside the pipelined loop besides its copy; the loop runs "
+                   "without pipelining", bufs[i]->name);
+        np = 0;
+      }
+  if (s <= 1 || np == 0) {
+    tl_vec_push(c->arena, out, loop);
+    return;
+  }
+  for (int i = 0; i < nb; i++) {
+    bufs[i]->stages = s;
+    tl_vec_push(c->arena, &loop->pipe_buffers, bufs[i]);
+  }
+  loop->applied_stages = s;
+  TlDtype t = loop->var->dtype;
+  int64_t n0 = -1, lo, hi;
+  if (tl_expr_is_const(loop->start, &lo) && tl_expr_is_const(loop->stop, &hi))
+    n0 = hi > lo ? hi - lo : 0;
+
+  TlStmt *note = tl_stmt_new(c->arena, ST_COMMENT, loc);
+  note->text = tl_arena_printf(c->arena, "T.Pipelined(num_stages=%d) at line %d: %d tile%s in flight, "
+                               "%d shared tile%s multi-buffered", s, loc.line, s - 1, s - 1 == 1 ? "" : "s",
+                               nb, nb == 1 ? "" : "s");
+  tl_vec_push(c->arena, out, note);
+  // Prologue: the first s-1 tiles.
+  for (int p = 0; p < s - 1; p++) {
+    TlExpr *it = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_ADD, tl_expr_clone(c->arena, loop->start), I(c, loc, p, t), t));
+    TlVec body = {0};
+    produce(c, loop, prods, np, bufs, nb, it, &body);
+    if (n0 >= 0 && p < n0) {
+      for (int i = 0; i < body.len; i++)
+        tl_vec_push(c->arena, out, body.items[i]);
+    } else if (n0 < 0) {
+      tl_vec_push(c->arena, out, guarded(c, tl_expr_binary(c->arena, loc, OP_LT, it, tl_expr_clone(c->arena, loop->stop), TY_BOOL), body, loc));
+    }
+    tl_vec_push(c->arena, out, tl_stmt_new(c->arena, ST_ASYNC_COMMIT, loc));
+  }
+  // The steady state.
+  TlStmt *wait = tl_stmt_new(c->arena, ST_ASYNC_WAIT, loc);
+  wait->width = s - 2;
+  TlVec body = {0};
+  tl_vec_push(c->arena, &body, wait);
+  tl_vec_push(c->arena, &body, tl_stmt_new(c->arena, ST_SYNC, loc));
+  TlExpr *kv = tl_expr_var(c->arena, loc, loop->var);
+  TlExpr *next = tl_expr_binary(c->arena, loc, OP_ADD, kv, I(c, loc, s - 1, t), t);
+  TlVec issue = {0};
+  produce(c, loop, prods, np, bufs, nb, next, &issue);
+  tl_vec_push(c->arena, &body, guarded(c, tl_expr_binary(c->arena, loc, OP_LT, tl_expr_clone(c->arena, next), tl_expr_clone(c->arena, loop->stop), TY_BOOL), issue, loc));
+  tl_vec_push(c->arena, &body, tl_stmt_new(c->arena, ST_ASYNC_COMMIT, loc));
+  TlExpr *stage = copy_index(c, kv, loop->start, s, loc);
+  for (int i = 0; i < consumers.len; i++) {
+    TlStmt *st = TL_VEC_AT(consumers, TlStmt, i);
+    stage_stmt(c, st, bufs, nb, stage);
+    tl_vec_push(c->arena, &body, st);
+  }
+  loop->body = body;
+  tl_vec_push(c->arena, out, loop);
+  TlStmt *drain = tl_stmt_new(c->arena, ST_ASYNC_WAIT, loc);
+  drain->width = 0;
+  tl_vec_push(c->arena, out, drain);
+}
+
+static void visit(Ctx *c, TlVec *body) {
+  TlVec out = {0};
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    visit(c, &s->body);
+    visit(c, &s->else_body);
+    if (s->kind == ST_FOR && s->loop_kind == LOOP_PIPELINED)
+      pipeline_loop(c, s, &out);
+    else
+      tl_vec_push(c->arena, &out, s);
+  }
+  *body = out;
+}
+
+bool tl_pipeline(TlArena *a, TlModule *m, TlDiag *d) {
+  Ctx c = {a, NULL, d, true};
+  for (int k = 0; k < m->kernels.len; k++) {
+    c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    visit(&c, &c.kernel->body);
+  }
+  return c.ok;
 }

@@ -37,7 +37,8 @@ static void visit(TlArena *a, TlVec *body) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     for (int d = 0; d < s->nindices; d++)
       s->indices[d] = visit_expr(a, s->indices[d]);
-    if ((s->kind == ST_STORE || s->kind == ST_VLOAD || s->kind == ST_VSTORE) && s->buf &&
+    if ((s->kind == ST_STORE || s->kind == ST_VLOAD || s->kind == ST_VSTORE || s->kind == ST_CP_ASYNC) &&
+        s->buf &&
         s->buf->swizzle)
       s->indices[0] = physical(a, s->buf, s->indices[0]);
     s->value = visit_expr(a, s->value);

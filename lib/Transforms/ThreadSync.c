@@ -53,6 +53,10 @@ static void reads_of(const TlExpr *e, Set *r) {
 }
 
 static void effects(const TlStmt *s, Set *r, Set *w) {
+  // An async copy's write lands after a wait_group; the pipeline's own
+  // wait + barrier orders it, so it is not a hazard here.
+  if (s->kind == ST_CP_ASYNC)
+    return;
   if (s->kind == ST_STORE || s->kind == ST_VSTORE)
     set_add(w, s->buf);
   if (s->kind == ST_VLOAD)
@@ -91,12 +95,30 @@ static bool is_region(const TlStmt *s) {
 
 static void sync_body(TlArena *a, TlVec *body, State *st);
 
+// A loop body that begins with a barrier (before any memory access) needs
+// no barrier on its back edge.
+static bool starts_with_barrier(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_SYNC)
+      return true;
+    if (s->kind != ST_ASYNC_WAIT && s->kind != ST_COMMENT)
+      return false;
+  }
+  return false;
+}
+
 static void sync_stmt(TlArena *a, TlStmt *s, TlVec *out, State *st) {
+  if (s->kind == ST_SYNC) {
+    *st = (State){0};
+    tl_vec_push(a, out, s);
+    return;
+  }
   if (is_region(s)) {
     // Enter loops and plain sequences: barriers go between their parts.
     State entry = *st;
     sync_body(a, &s->body, st);
-    if (s->kind == ST_FOR) {
+    if (s->kind == ST_FOR && !starts_with_barrier(&s->body)) {
       // The next iteration's start against this iteration's end.
       Set r = {0}, w = {0};
       for (int i = 0; i < s->body.len; i++)

@@ -108,6 +108,64 @@ static TlExpr *widen_loads(Ctx *c, Lanes *L, TlExpr *e) {
   return elem;
 }
 
+// Is `cond` the same for every lane of an aligned vector? True for
+// conjunctions of comparisons against constants multiple of the width,
+// whose left side is invariant or base + lane with an aligned base.
+static bool uniform_over_lanes(Ctx *c, Lanes *L, const TlExpr *cond) {
+  if (cond->kind == EX_BINARY && cond->op == OP_AND)
+    return uniform_over_lanes(c, L, cond->args[0]) && uniform_over_lanes(c, L, cond->args[1]);
+  if (cond->kind != EX_BINARY || (cond->op != OP_LT && cond->op != OP_GE))
+    return !tl_expr_uses_var(cond, L->lane);
+  TlExpr *base;
+  int64_t coeff, bound;
+  if (!tl_affine_in(c->arena, cond->args[0], L->lane, &base, &coeff))
+    return false;
+  if (coeff == 0)
+    return !tl_expr_uses_var(cond->args[1], L->lane);
+  return coeff == 1 && tl_known_alignment(base, L->width) % L->width == 0 &&
+         tl_expr_is_const(cond->args[1], &bound) && bound % L->width == 0;
+}
+
+// A pipeline producer's lane loop `dst[s + lane] = src[g + lane]` (maybe
+// zero-filled at the tensor edge) becomes one cp.async of V elements.
+static bool async_copy(Ctx *c, Lanes *L, TlStmt *loop, TlVec *out) {
+  if (!loop->async_copy || loop->body.len != 1)
+    return false;
+  TlStmt *s = TL_VEC_AT(loop->body, TlStmt, 0);
+  if (s->kind != ST_STORE || !s->buf || s->buf->scope != SCOPE_SHARED || s->update_op != OP_EQ)
+    return false;
+  TlExpr *v = s->value, *cond = NULL;
+  if (v->kind == EX_SELECT) {
+    cond = v->args[0];
+    v = v->args[1];
+  }
+  if (v->kind != EX_LOAD || v->buf->scope != SCOPE_GLOBAL || v->dtype != s->buf->dtype)
+    return false;
+  int64_t bytes = tl_dtype_bits(s->buf->dtype) / 8 * L->width;
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return false;
+  TlExpr *dbase = vector_base(c, L, s->buf, s->indices[0]);
+  TlExpr *sbase = vector_base(c, L, v->buf, v->args[0]);
+  if (!dbase || !sbase || (cond && !uniform_over_lanes(c, L, cond)))
+    return false;
+  TlStmt *cp = tl_stmt_new(c->arena, ST_CP_ASYNC, s->loc);
+  cp->buf = s->buf;
+  cp->indices = TL_NEW_ARRAY(c->arena, TlExpr *, 1);
+  cp->indices[0] = dbase;
+  cp->nindices = 1;
+  cp->width = L->width;
+  TlExpr *src = tl_expr_new(c->arena, EX_LOAD, v->loc, v->dtype, 1);
+  src->buf = v->buf;
+  src->args[0] = sbase;
+  cp->value = src;
+  if (cond) {
+    TlExpr *zero = tl_expr_int(c->arena, loop->loc, 0, L->lane->dtype);
+    cp->cond = tl_simplify(c->arena, tl_expr_substitute(c->arena, cond, 1, (TlVar *const *)&L->lane, &zero));
+  }
+  tl_vec_push(c->arena, out, cp);
+  return true;
+}
+
 static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   int64_t V;
   if (!tl_expr_is_const(loop->stop, &V) || !tl_expr_is_const(loop->start, &(int64_t){0}) || V < 2) {
@@ -122,6 +180,8 @@ static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out) {
     if (s->kind == ST_LET || s->kind == ST_SET)
       tl_vec_push(c->arena, &L.lets, s->var);
   }
+  if (async_copy(c, &L, loop, out))
+    return;
   for (int i = 0; i < loop->body.len; i++) {
     TlStmt *s = TL_VEC_AT(loop->body, TlStmt, i);
     if (s->kind == ST_STORE || s->kind == ST_LET || s->kind == ST_SET)
