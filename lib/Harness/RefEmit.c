@@ -83,14 +83,15 @@ static void points_loop(Emit *e, int level, int64_t count, bool per_thread) {
 
 // Declares tl_<name><i> = the i-th coordinate of point tl_p in extents[0..n).
 static void decompose(Emit *e, int level, const char *name, const int64_t *ext, int n) {
-  int64_t stride = 1;
-  for (int i = n - 1; i >= 0; i--) {
+  int64_t stride[TL_MAX_DIMS];
+  for (int i = n - 1; i >= 0; i--)
+    stride[i] = i == n - 1 ? 1 : stride[i + 1] * ext[i + 1];
+  for (int i = 0; i < n; i++) {
     if (i == 0)
-      line(e, level, "const long long tl_%s%d = tl_p / %lldLL;", name, i, (long long)stride);
+      line(e, level, "const long long tl_%s%d = tl_p / %lldLL;", name, i, (long long)stride[i]);
     else
       line(e, level, "const long long tl_%s%d = tl_p / %lldLL %% %lldLL;", name, i,
-           (long long)stride, (long long)ext[i]);
-    stride *= ext[i];
+           (long long)stride[i], (long long)ext[i]);
   }
 }
 
@@ -177,17 +178,18 @@ static void parallel(Emit *e, const TlStmt *s, int level) {
   line(e, level, "{ // T.Parallel(%s) at line %d: point p -> thread p %% %d", ext.data, s->loc.line,
        TL_REF_THREADS);
   points_loop(e, level + 1, total, false);
-  int64_t stride = 1;
-  for (int i = s->nvars - 1; i >= 0; i--) {
+  int64_t stride[TL_MAX_DIMS];
+  for (int i = s->nvars - 1; i >= 0; i--)
+    stride[i] = i == s->nvars - 1 ? 1 : stride[i + 1] * s->extents[i + 1];
+  for (int i = 0; i < s->nvars; i++) {
     const TlVar *v = s->vars[i];
+    const char *t = tl_dtype_cuda(v->dtype);
     if (i == 0)
-      line(e, level + 2, "const %s %s = (%s)(tl_p / %lldLL);", tl_dtype_cuda(v->dtype), v->cname,
-           tl_dtype_cuda(v->dtype), (long long)stride);
+      line(e, level + 2, "[[maybe_unused]] const %s %s = (%s)(tl_p / %lldLL);", t, v->cname, t,
+           (long long)stride[i]);
     else
-      line(e, level + 2, "const %s %s = (%s)(tl_p / %lldLL %% %lldLL);", tl_dtype_cuda(v->dtype),
-           v->cname, tl_dtype_cuda(v->dtype), (long long)stride, (long long)s->extents[i]);
-    line(e, level + 2, "(void)%s;", v->cname);
-    stride *= s->extents[i];
+      line(e, level + 2, "[[maybe_unused]] const %s %s = (%s)(tl_p / %lldLL %% %lldLL);", t, v->cname,
+           t, (long long)stride[i], (long long)s->extents[i]);
   }
   elem_stmts(e, &s->body, level + 2);
   line(e, level + 1, "}");
@@ -483,8 +485,7 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
   tl_buf_printf(e->o, "%sunsigned char *tl_scratch, long long tl_block0) {\n", k->params.len ? ", " : "");
   // Blocks may run in several launches (chunks of the grid): tl_block is the
   // block's linear index in the whole grid, x fastest.
-  line(e, 1, "const long long tl_block = tl_block0 + (long long)blockIdx.x;");
-  line(e, 1, "(void)tl_block;");
+  line(e, 1, "[[maybe_unused]] const long long tl_block = tl_block0 + (long long)blockIdx.x;");
   static const char *const block_index[] = {"tl_block %% %lldLL", "tl_block / %lldLL %% %lldLL",
                                             "tl_block / %lldLL"};
   for (int d = 0; d < 3; d++) {
@@ -494,8 +495,8 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
     const char *val = d == 0   ? tl_arena_printf(e->r.arena, block_index[0], (long long)gx)
                       : d == 1 ? tl_arena_printf(e->r.arena, block_index[1], (long long)gx, (long long)gy)
                                : tl_arena_printf(e->r.arena, block_index[2], (long long)(gx * gy));
-    line(e, 1, "const %s %s = (%s)(%s);", tl_dtype_cuda(v->dtype), v->cname, tl_dtype_cuda(v->dtype), val);
-    line(e, 1, "(void)%s;", v->cname);
+    line(e, 1, "[[maybe_unused]] const %s %s = (%s)(%s);", tl_dtype_cuda(v->dtype), v->cname,
+         tl_dtype_cuda(v->dtype), val);
   }
   if (scratch > 0)
     line(e, 1, "unsigned char *tl_mine = tl_scratch + (long long)blockIdx.x * %lldLL;", (long long)scratch);
@@ -510,9 +511,8 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
       line(e, 1, "tlr_poison(%s, sizeof(%s));", name, name);
       continue;
     }
-    line(e, 1, "%s *%s = (%s *)(tl_mine + %lld); // %s %s", t, name, t, (long long)off,
-         tl_scope_name(b->scope), b->name);
-    line(e, 1, "(void)%s;", name);
+    line(e, 1, "[[maybe_unused]] %s *%s = (%s *)(tl_mine + %lld); // %s", t, name, t, (long long)off,
+         tl_scope_name(b->scope));
     off += (tl_buffer_elems(b) * (tl_dtype_bits(b->dtype) / 8) + 15) / 16 * 16;
   }
   block_stmts(e, &k->body, 1);

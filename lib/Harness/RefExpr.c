@@ -21,6 +21,25 @@ static bool is_narrow(TlDtype t) {
   return !tl_dtype_is_float(t) && tl_dtype_bits(t) < 32;
 }
 
+// s as an operand: already a primary expression (a name, a number, a call,
+// an element access, or one parenthesized group) or wrapped in parentheses.
+static const char *paren(TlRef *r, const char *s) {
+  size_t i = 0, n = strlen(s);
+  if (s[0] != '(')
+    while (i < n && (s[i] == '_' || s[i] == '.' || (s[i] >= '0' && s[i] <= '9') ||
+                     (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
+      i++;
+  while (i < n && (s[i] == '(' || s[i] == '[')) {
+    int depth = 0;
+    do {
+      depth += s[i] == '(' || s[i] == '[';
+      depth -= s[i] == ')' || s[i] == ']';
+      i++;
+    } while (i < n && depth > 0);
+  }
+  return i == n && n > 0 ? s : tl_arena_printf(r->arena, "(%s)", s);
+}
+
 static const char *ctype(TlDtype t) {
   return tl_dtype_cuda(t);
 }
@@ -99,8 +118,8 @@ const char *tl_ref_convert(TlRef *r, const char *x, TlDtype from, TlDtype to) {
     return x;
   // The conversions to and from half types are defined for float.
   if ((is_half(from) && to != TY_FLOAT32) || (is_half(to) && from != TY_FLOAT32))
-    return tl_arena_printf(r->arena, "((%s)((float)(%s)))", ctype(to), x);
-  return tl_arena_printf(r->arena, "((%s)(%s))", ctype(to), x);
+    return tl_arena_printf(r->arena, "((%s)(float)%s)", ctype(to), paren(r, x));
+  return tl_arena_printf(r->arena, "((%s)%s)", ctype(to), paren(r, x));
 }
 
 const char *tl_ref_widen(TlRef *r, const char *x, TlDtype t) {
@@ -146,6 +165,8 @@ static const char *c_op(TlOp op) {
   }
 }
 
+#define P(s) paren(r, (s))
+
 const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char *rhs) {
   TlArena *a = r->arena;
   bool fl = tl_dtype_is_float(t);
@@ -155,10 +176,10 @@ const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char
   case OP_MUL:
   case OP_DIV:
     if (is_half(t))
-      return tl_arena_printf(a, "((%s)((float)(%s) %s (float)(%s)))", ctype(t), l, c_op(op), rhs);
+      return tl_arena_printf(a, "((%s)((float)%s %s (float)%s))", ctype(t), P(l), c_op(op), P(rhs));
     if (is_narrow(t) || t == TY_BOOL)
-      return tl_arena_printf(a, "((%s)((%s) %s (%s)))", ctype(t), l, c_op(op), rhs);
-    return tl_arena_printf(a, "((%s) %s (%s))", l, c_op(op), rhs);
+      return tl_arena_printf(a, "((%s)(%s %s %s))", ctype(t), P(l), c_op(op), P(rhs));
+    return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
   case OP_EQ:
   case OP_NE:
   case OP_LT:
@@ -166,11 +187,11 @@ const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char
   case OP_GT:
   case OP_GE:
     if (is_half(t))
-      return tl_arena_printf(a, "((float)(%s) %s (float)(%s))", l, c_op(op), rhs);
-    return tl_arena_printf(a, "((%s) %s (%s))", l, c_op(op), rhs);
+      return tl_arena_printf(a, "((float)%s %s (float)%s)", P(l), c_op(op), P(rhs));
+    return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
   case OP_AND:
   case OP_OR:
-    return tl_arena_printf(a, "((%s) %s (%s))", l, c_op(op), rhs);
+    return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
   case OP_FLOORDIV:
     if (fl)
       return math1(r, "floor", t, tl_ref_binop(r, OP_DIV, t, l, rhs));
@@ -260,20 +281,20 @@ const char *tl_ref_expr(TlRef *r, const TlExpr *x) {
     const char *v = tl_ref_expr(r, x->args[0]);
     TlDtype t = x->dtype;
     if (x->op == OP_NOT)
-      return tl_arena_printf(a, "(!(%s))", v);
+      return tl_arena_printf(a, "(!%s)", P(v));
     if (is_half(t))
-      return tl_arena_printf(a, "((%s)(-(float)(%s)))", ctype(t), v);
+      return tl_arena_printf(a, "((%s)(-(float)%s))", ctype(t), P(v));
     if (is_narrow(t))
-      return tl_arena_printf(a, "((%s)(-(%s)))", ctype(t), v);
-    return tl_arena_printf(a, "(-(%s))", v);
+      return tl_arena_printf(a, "((%s)(-%s))", ctype(t), P(v));
+    return tl_arena_printf(a, "(-%s)", P(v));
   }
   case EX_CALL:
     return call(r, x);
   case EX_CAST:
     return tl_ref_convert(r, tl_ref_expr(r, x->args[0]), x->args[0]->dtype, x->dtype);
   case EX_SELECT:
-    return tl_arena_printf(a, "((%s) ? (%s) : (%s))", tl_ref_expr(r, x->args[0]),
-                           tl_ref_expr(r, x->args[1]), tl_ref_expr(r, x->args[2]));
+    return tl_arena_printf(a, "(%s ? %s : %s)", P(tl_ref_expr(r, x->args[0])),
+                           P(tl_ref_expr(r, x->args[1])), P(tl_ref_expr(r, x->args[2])));
   }
   return "0";
 }
