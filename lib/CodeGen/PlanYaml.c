@@ -107,7 +107,7 @@ static void pipelines(Y *y, const TlVec *body) {
       key_int(y, "line", s->loc.line);
       key_int(y, "col", s->loc.col);
       key_int(y, "num_stages", s->num_stages);
-      key_int(y, "applied_stages", 1);
+      key_int(y, "applied_stages", s->applied_stages ? s->applied_stages : 1);
       int64_t v[64];
       int n = s->order.len < 64 ? s->order.len : 64;
       for (int j = 0; j < n; j++)
@@ -121,6 +121,20 @@ static void pipelines(Y *y, const TlVec *body) {
       int_seq(y, v, n);
       scalar(y, "buffers");
       seq_begin(y, true);
+      for (int j = 0; j < s->pipe_buffers.len; j++) {
+        const TlBuffer *b = TL_VEC_AT(s->pipe_buffers, TlBuffer, j);
+        int64_t shape[TL_MAX_DIMS + 1];
+        int ns = 0;
+        shape[ns++] = b->stages;
+        for (int d = 0; d < b->ndims; d++)
+          shape[ns++] = b->shape[d];
+        map_begin(y, true);
+        key_str(y, "name", b->name);
+        scalar(y, "shape");
+        int_seq(y, shape, ns);
+        key_int(y, "bytes", tl_buffer_bytes(b));
+        map_end(y);
+      }
       seq_end(y);
       map_end(y);
     }

@@ -241,8 +241,10 @@ static const char *call(TlRef *r, const TlExpr *x) {
                                     tl_ref_convert(r, v, t, w));
     return tl_ref_convert(r, s, w, t);
   }
+  default: // lane shuffles, swizzles: thread IR only
+    error(r, x->loc, "thread-level intrinsics");
+    return "0";
   }
-  return "0";
 }
 
 static const char *index_list_access(TlRef *r, const TlExpr *x) {

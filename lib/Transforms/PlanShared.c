@@ -52,6 +52,29 @@ bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d) {
           tl_note(d, b->loc, "'%s' uses %lld bytes (%s %s)", b->name, (long long)tl_buffer_bytes(b),
                   shape, tl_dtype_name(b->dtype));
       }
+      // With multi-buffered tiles: how many stages would fit?
+      int64_t fixed = 0, per_stage = 0, stages = 0;
+      for (int i = 0; i < kn->buffers.len; i++) {
+        TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
+        if (b->scope != SCOPE_SHARED)
+          continue;
+        int64_t one = (tl_buffer_bytes(b) / (b->stages > 1 ? b->stages : 1) + SHARED_ALIGN - 1) /
+                      SHARED_ALIGN * SHARED_ALIGN;
+        if (b->stages > 1) {
+          per_stage += one;
+          stages = b->stages;
+        } else {
+          fixed += one;
+        }
+      }
+      if (stages > 1) {
+        int64_t fit = per_stage ? (m->max_shared_bytes - fixed) / per_stage : 0;
+        if (fit >= 1)
+          tl_note(d, kn->loc, "with %lld stage%s the pipelined tiles fit; use num_stages=%lld",
+                  (long long)fit, fit == 1 ? "" : "s", (long long)fit);
+        else
+          tl_note(d, kn->loc, "even one stage of the pipelined tiles does not fit; use smaller tiles");
+      }
       ok = false;
     }
   }
