@@ -1,16 +1,217 @@
-// The FILE.tl modes of the explain tools: compile the file to Tile IR, plan
-// every loop, and render each plan with the explain renderers.
+// The FILE.tl modes of the explain tools: compile the file through the whole
+// pass pipeline, then show the decisions the passes recorded.
+//   explain-partition FILE.tl [--line N]: every T.Parallel planned with the
+//     default formula (user loops and the loops of T.copy / T.fill), through
+//     the same renderer as the standalone tool; loops that follow a fragment
+//     layout are listed by name.
+//   explain-pipeline FILE.tl: the seed's pipeline model applied to every
+//     T.Pipelined loop, with costs from the target description: the copy
+//     engine issues a stage's bytes at the SM's share of DRAM bandwidth, the
+//     data arrives after the DRAM latency, and compute is the stage's
+//     tensor-core work at the SM's mma rate. An advisory warning says when
+//     num_stages is below the depth that hides the latency, or above it.
+#include <string.h>
+
+#include "tlc/Driver.h"
 #include "tlc/Explain.h"
 
-int tl_driver_explain_partition_file(const char *path, int line, TlExplainFormat f) {
-  (void)line;
-  (void)f;
-  fprintf(stderr, "tlc: error: explain-partition %s: file mode is not implemented yet\n", path);
-  return 1;
+static TlModule *compile_file(TlArena *a, const char *path, TlDiag *d, TlTarget *target) {
+  TlOptions o = {0};
+  o.input = path;
+  o.target = "sm_90";
+  o.verify_each = true;
+  char err[256];
+  if (!tl_target_load(a, o.target, target, err, sizeof err)) {
+    tl_error_noloc(d, "%s", err);
+    return NULL;
+  }
+  return tl_compile_to_module(a, &o, d, true);
 }
 
-int tl_driver_explain_pipeline_file(const char *path, TlExplainFormat f) {
-  (void)f;
-  fprintf(stderr, "tlc: error: explain-pipeline %s: file mode is not implemented yet\n", path);
-  return 1;
+typedef struct Found {
+  int seen[256][2]; // line, col of loops already shown (pipelining clones them)
+  int nseen;
+  int count;
+  int line;
+  TlExplainFormat format;
+  TlBuf *out;
+  const TlKernel *kernel;
+} Found;
+
+static void partition_loops(Found *f, const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_SEQ && s->plan.ndims > 0 && (f->line == 0 || s->plan_loc.line == f->line)) {
+      bool dup = false;
+      for (int k = 0; k < f->nseen; k++)
+        dup = dup || (f->seen[k][0] == s->plan_loc.line && f->seen[k][1] == s->plan_loc.col);
+      if (dup)
+        continue;
+      if (f->nseen < 256) {
+        f->seen[f->nseen][0] = s->plan_loc.line;
+        f->seen[f->nseen++][1] = s->plan_loc.col;
+      }
+      char *title = tl_arena_printf(f->out->arena, "kernel %s, T.Parallel at %s:%d:%d (%s)",
+                                    f->kernel->name, s->plan_loc.src->name, s->plan_loc.line,
+                                    s->plan_loc.col, tl_origin_name(s->plan_origin));
+      if (f->count > 0 && f->format == TL_EXPLAIN_TABLE)
+        tl_buf_puts(f->out, "\n");
+      if (f->format == TL_EXPLAIN_SVG && f->count > 0)
+        continue; // one SVG document per run: the first loop
+      tl_explain_partition_render(f->out, &s->plan, f->format, title);
+      f->count++;
+      continue;
+    }
+    if (s->kind == ST_SEQ && s->per_thread && s->body.len && f->format == TL_EXPLAIN_TABLE &&
+        (f->line == 0 || s->loc.line == f->line)) {
+      const TlStmt *note = TL_VEC_AT(s->body, TlStmt, 0);
+      if (note->kind == ST_COMMENT) {
+        tl_buf_printf(f->out, "%skernel %s: %s\n", f->count ? "\n" : "", f->kernel->name, note->text);
+        f->count++;
+      }
+    }
+    partition_loops(f, &s->body);
+    partition_loops(f, &s->else_body);
+  }
+}
+
+int tl_driver_explain_partition_file(const char *path, int line, TlExplainFormat format) {
+  TlArena a;
+  tl_arena_init(&a);
+  TlDiag d;
+  tl_diag_init(&d, stderr);
+  TlTarget target;
+  TlModule *m = compile_file(&a, path, &d, &target);
+  int rc = 1;
+  if (m) {
+    TlBuf out;
+    tl_buf_init(&out, &a);
+    tl_buf_puts(&out, "");
+    Found f = {.line = line, .format = format, .out = &out};
+    for (int k = 0; k < m->kernels.len; k++) {
+      f.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+      partition_loops(&f, &f.kernel->body);
+    }
+    if (f.count == 0) {
+      if (line)
+        fprintf(stderr, "tlc: error: explain-partition: no T.Parallel loop on line %d of %s\n", line, path);
+      else
+        fprintf(stderr, "tlc: error: explain-partition: %s has no T.Parallel loop\n", path);
+    } else {
+      fwrite(out.data, 1, out.len, stdout);
+      rc = 0;
+    }
+  }
+  tl_arena_free(&a);
+  return rc;
+}
+
+static int64_t gemm_flops(const TlVec *body) {
+  int64_t f = 0;
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_GEMM) {
+      int64_t M = s->c->shape[0], N = s->c->shape[1];
+      int64_t K = s->trans_a ? s->a->shape[0] : s->a->shape[1];
+      f += 2 * M * N * K;
+    }
+    f += gemm_flops(&s->body) + gemm_flops(&s->else_body);
+  }
+  return f;
+}
+
+typedef struct PipeCtx {
+  TlArena *arena;
+  const TlTarget *target;
+  const TlKernel *kernel;
+  TlExplainFormat format;
+  TlBuf *out;
+  TlDiag *diag;
+  int count;
+  bool ok;
+} PipeCtx;
+
+static void pipeline_loops(PipeCtx *p, const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    pipeline_loops(p, &s->body);
+    pipeline_loops(p, &s->else_body);
+    if (s->kind != ST_FOR || s->loop_kind != LOOP_PIPELINED)
+      continue;
+    const TlTarget *t = p->target;
+    int64_t bytes = 0;
+    for (int j = 0; j < s->pipe_buffers.len; j++) {
+      const TlBuffer *b = TL_VEC_AT(s->pipe_buffers, TlBuffer, j);
+      bytes += tl_buffer_bytes(b) / b->stages;
+    }
+    int64_t lo = 0, hi = 0;
+    int64_t iters = tl_expr_is_const(s->start, &lo) && tl_expr_is_const(s->stop, &hi) && hi > lo ? hi - lo : 8;
+    double bytes_per_cycle = t->dram_bandwidth_gbs / (double)t->sm_count / t->clock_ghz;
+    TlPipeModel model;
+    model.iterations = iters;
+    model.issue = bytes ? (int64_t)(bytes / bytes_per_cycle + 0.5) : 1;
+    if (model.issue < 1)
+      model.issue = 1;
+    model.latency = t->dram_latency_cycles;
+    int64_t flops = gemm_flops(&s->body);
+    model.compute = flops ? (int64_t)(flops / t->tensor_flops_per_cycle_sm + 0.5) : 1;
+    if (model.compute < 1)
+      model.compute = 1;
+    int stages[8], n = 0;
+    for (int k = 1; k <= 8; k++)
+      stages[n++] = k;
+    char *title = tl_arena_printf(
+        p->arena,
+        "kernel %s, T.Pipelined(num_stages=%d) at %s:%d: %lld bytes per stage at %.1f B/cycle per SM "
+        "-> issue %lld cycles; latency %lld; %lld flops per stage at %.0f flops/cycle -> compute %lld",
+        p->kernel->name, s->num_stages, s->loc.src->name, s->loc.line, (long long)bytes, bytes_per_cycle,
+        (long long)model.issue, (long long)model.latency, (long long)flops, t->tensor_flops_per_cycle_sm,
+        (long long)model.compute);
+    if (p->count++ && p->format == TL_EXPLAIN_TABLE)
+      tl_buf_puts(p->out, "\n");
+    char err[256];
+    if (!tl_explain_pipeline_render(p->out, &model, stages, n, p->format, title, err, sizeof err)) {
+      tl_error_noloc(p->diag, "explain-pipeline: %s", err);
+      p->ok = false;
+      continue;
+    }
+    // The advisor: the model's depth that hides the latency.
+    int64_t depth = tl_pipe_required_depth(&model);
+    if (s->num_stages < depth)
+      tl_warning(p->diag, s->loc, "num_stages=%d is below the %lld stages the model needs to hide the "
+                                  "copy latency on %s", s->num_stages, (long long)depth, t->name);
+    else if (s->num_stages > depth + 1)
+      tl_warning(p->diag, s->loc, "num_stages=%d is more than the %lld stages the model needs on %s; "
+                                  "the extra stages only cost shared memory", s->num_stages,
+                 (long long)depth, t->name);
+  }
+}
+
+int tl_driver_explain_pipeline_file(const char *path, TlExplainFormat format) {
+  TlArena a;
+  tl_arena_init(&a);
+  TlDiag d;
+  tl_diag_init(&d, stderr);
+  TlTarget target;
+  TlModule *m = compile_file(&a, path, &d, &target);
+  int rc = 1;
+  if (m) {
+    TlBuf out;
+    tl_buf_init(&out, &a);
+    tl_buf_puts(&out, "");
+    PipeCtx p = {&a, &target, NULL, format, &out, &d, 0, true};
+    for (int k = 0; k < m->kernels.len; k++) {
+      p.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+      pipeline_loops(&p, &p.kernel->body);
+    }
+    if (p.count == 0)
+      fprintf(stderr, "tlc: error: explain-pipeline: %s has no T.Pipelined loop\n", path);
+    else if (p.ok) {
+      fwrite(out.data, 1, out.len, stdout);
+      rc = 0;
+    }
+  }
+  tl_arena_free(&a);
+
+  return rc;
 }
