@@ -82,6 +82,8 @@ typedef struct TlBuffer {
   int64_t shared_offset; // byte offset in the dynamic shared block (plan-shared)
   bool written, read;    // filled by sema: used by the launcher (const) and checks
   const TlFragLayout *layout; // fragments, after layout inference
+  const int32_t *table;  // a constant table tlc computed (loop_layout inverse), or NULL
+  int64_t table_len;
   int swizzle;           // shared: 0, or the XOR-swizzle chunk count per row (2, 4, 8)
 } TlBuffer;
 
@@ -349,6 +351,9 @@ TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *var
 void tl_stmt_substitute(TlArena *a, TlStmt *s, int n, TlVar *const *vars, TlExpr *const *with);
 bool tl_expr_uses_var(const TlExpr *e, const TlVar *v);
 bool tl_expr_is_const(const TlExpr *e, int64_t *v);
+// Evaluates an integer expression with vars[i] = vals[i] (Python // and %).
+// False when it reads memory, divides by zero or is not integer arithmetic.
+bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, int n, int64_t *out);
 
 /* lib/IR/Simplify.c: integer index algebra */
 // Canonicalizes integer expressions: folds constants, collects affine terms,

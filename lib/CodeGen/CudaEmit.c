@@ -46,6 +46,8 @@ static const char *c_ident(TlArena *a, const char *name) {
 }
 
 static const char *buf_name(Emit *e, const TlBuffer *b) {
+  if (b->table)
+    return b->name; // tlc's own name
   return c_ident(e->body.arena, b->name);
 }
 
@@ -630,9 +632,25 @@ static void block_indices(Emit *e, const TlKernel *k) {
       tl_buf_printf(o, "  const int %s = blockIdx.%c;\n", k->block_vars[d]->cname, dims[d]);
 }
 
+// Constant tables tlc computed (loop_layout inverses), at file scope.
+static void tables(Emit *e, const TlKernel *k) {
+  TlBuf *o = &e->body;
+  for (int i = 0; i < k->buffers.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    if (!b->table)
+      continue;
+    tl_buf_printf(o, "// %s[slot * threads + thread] = point * replicas + replica, -1: no point\n", b->name);
+    tl_buf_printf(o, "__device__ const int %s[%lld] = {", b->name, (long long)b->table_len);
+    for (int64_t j = 0; j < b->table_len; j++)
+      tl_buf_printf(o, "%s%d", j % 16 ? ", " : (j ? ",\n  " : "\n  "), b->table[j]);
+    tl_buf_puts(o, "\n};\n\n");
+  }
+}
+
 static void kernel(Emit *e, const TlKernel *k) {
   TlBuf *o = &e->body;
   e->k = k;
+  tables(e, k);
   int64_t T = k->threads[0] * k->threads[1] * k->threads[2];
   tl_buf_printf(o, "// kernel %s (%s:%d): grid (%lld, %lld, %lld), %lld threads, %lld bytes of "
                    "dynamic shared memory\n",

@@ -25,6 +25,9 @@ typedef struct TlRef {
   int depth;  // nesting of generated loops, for unique temporaries
 } TlRef;
 
+// s as an operand: as is when it is a primary expression (a name, a number,
+// a call, an element access, one parenthesized group), else parenthesized.
+const char *tl_ref_paren(TlRef *r, const char *s);
 // The C identifier of a buffer (keywords and reserved prefixes renamed).
 const char *tl_ref_buf_name(TlRef *r, const TlBuffer *b);
 // e as a CUDA expression of type tl_dtype_cuda(e->dtype), fully

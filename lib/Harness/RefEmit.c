@@ -87,8 +87,12 @@ static void decompose(Emit *e, int level, const char *name, const int64_t *ext, 
   for (int i = n - 1; i >= 0; i--)
     stride[i] = i == n - 1 ? 1 : stride[i + 1] * ext[i + 1];
   for (int i = 0; i < n; i++) {
-    if (i == 0)
+    if (n == 1)
+      line(e, level, "const long long tl_%s0 = tl_p;", name);
+    else if (i == 0)
       line(e, level, "const long long tl_%s%d = tl_p / %lldLL;", name, i, (long long)stride[i]);
+    else if (stride[i] == 1)
+      line(e, level, "const long long tl_%s%d = tl_p %% %lldLL;", name, i, (long long)ext[i]);
     else
       line(e, level, "const long long tl_%s%d = tl_p / %lldLL %% %lldLL;", name, i,
            (long long)stride[i], (long long)ext[i]);
@@ -184,9 +188,14 @@ static void parallel(Emit *e, const TlStmt *s, int level) {
   for (int i = 0; i < s->nvars; i++) {
     const TlVar *v = s->vars[i];
     const char *t = tl_dtype_cuda(v->dtype);
-    if (i == 0)
+    if (s->nvars == 1)
+      line(e, level + 2, "[[maybe_unused]] const %s %s = (%s)tl_p;", t, v->cname, t);
+    else if (i == 0)
       line(e, level + 2, "[[maybe_unused]] const %s %s = (%s)(tl_p / %lldLL);", t, v->cname, t,
            (long long)stride[i]);
+    else if (stride[i] == 1)
+      line(e, level + 2, "[[maybe_unused]] const %s %s = (%s)(tl_p %% %lldLL);", t, v->cname, t,
+           (long long)s->extents[i]);
     else
       line(e, level + 2, "[[maybe_unused]] const %s %s = (%s)(tl_p / %lldLL %% %lldLL);", t, v->cname,
            t, (long long)stride[i], (long long)s->extents[i]);
@@ -200,7 +209,8 @@ static void parallel(Emit *e, const TlStmt *s, int level) {
 static bool region_starts(Emit *e, int level, const TlRegion *r, const char *name) {
   bool loads = false;
   for (int d = 0; d < r->ndims; d++) {
-    line(e, level, "const long long tl_%s%d = (long long)(%s);", name, d, X(e, r->start[d]));
+    line(e, level, "const long long tl_%s%d = (long long)%s;", name, d,
+         tl_ref_paren(&e->r, X(e, r->start[d])));
     loads = loads || has_load(r->start[d]);
   }
   return loads;

@@ -21,9 +21,7 @@ static bool is_narrow(TlDtype t) {
   return !tl_dtype_is_float(t) && tl_dtype_bits(t) < 32;
 }
 
-// s as an operand: already a primary expression (a name, a number, a call,
-// an element access, or one parenthesized group) or wrapped in parentheses.
-static const char *paren(TlRef *r, const char *s) {
+const char *tl_ref_paren(TlRef *r, const char *s) {
   size_t i = 0, n = strlen(s);
   if (s[0] != '(')
     while (i < n && (s[i] == '_' || s[i] == '.' || (s[i] >= '0' && s[i] <= '9') ||
@@ -118,8 +116,8 @@ const char *tl_ref_convert(TlRef *r, const char *x, TlDtype from, TlDtype to) {
     return x;
   // The conversions to and from half types are defined for float.
   if ((is_half(from) && to != TY_FLOAT32) || (is_half(to) && from != TY_FLOAT32))
-    return tl_arena_printf(r->arena, "((%s)(float)%s)", ctype(to), paren(r, x));
-  return tl_arena_printf(r->arena, "((%s)%s)", ctype(to), paren(r, x));
+    return tl_arena_printf(r->arena, "((%s)(float)%s)", ctype(to), tl_ref_paren(r, x));
+  return tl_arena_printf(r->arena, "((%s)%s)", ctype(to), tl_ref_paren(r, x));
 }
 
 const char *tl_ref_widen(TlRef *r, const char *x, TlDtype t) {
@@ -165,7 +163,7 @@ static const char *c_op(TlOp op) {
   }
 }
 
-#define P(s) paren(r, (s))
+#define P(s) tl_ref_paren(r, (s))
 
 const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char *rhs) {
   TlArena *a = r->arena;
@@ -316,7 +314,7 @@ static const char *access(TlRef *r, const TlBuffer *b, const char *const *idx, b
     if (check)
       tl_buf_printf(&s, "tlr_ix(%s, %lldLL, %d)", idx[d], (long long)b->shape[d], line);
     else
-      tl_buf_printf(&s, "(long long)(%s)", idx[d]);
+      tl_buf_printf(&s, "(long long)%s", tl_ref_paren(r, idx[d]));
     if (d > 0)
       tl_buf_putc(&s, ')');
   }

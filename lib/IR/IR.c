@@ -294,3 +294,58 @@ TlStmt *tl_stmt_clone(TlArena *a, const TlStmt *s) {
   c->else_body = clone_body(a, &s->else_body);
   return c;
 }
+
+bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, int n, int64_t *out) {
+  int64_t a = 0, b = 0;
+  switch (e->kind) {
+  case EX_INT:
+    *out = e->ival;
+    return true;
+  case EX_VAR:
+    for (int i = 0; i < n; i++)
+      if (vars[i] == e->var) {
+        *out = vals[i];
+        return true;
+      }
+    return false;
+  case EX_CAST:
+    return !tl_dtype_is_float(e->dtype) && tl_expr_eval_int(e->args[0], vars, vals, n, out);
+  case EX_UNARY:
+    if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a))
+      return false;
+    *out = e->op == OP_NEG ? -a : !a;
+    return true;
+  case EX_SELECT:
+    if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a))
+      return false;
+    return tl_expr_eval_int(e->args[a ? 1 : 2], vars, vals, n, out);
+  case EX_BINARY:
+    if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a) || !tl_expr_eval_int(e->args[1], vars, vals, n, &b))
+      return false;
+    switch (e->op) {
+    case OP_ADD: return !tl_add_overflows(a, b, out);
+    case OP_SUB: return !tl_sub_overflows(a, b, out);
+    case OP_MUL: return !tl_mul_overflows(a, b, out);
+    case OP_FLOORDIV:
+    case OP_FLOORMOD:
+      if (b == 0 || (a == INT64_MIN && b == -1))
+        return false;
+      *out = e->op == OP_FLOORDIV ? tl_floordiv(a, b) : tl_floormod(a, b);
+      return true;
+    case OP_MIN: *out = a < b ? a : b; return true;
+    case OP_MAX: *out = a > b ? a : b; return true;
+    case OP_EQ: *out = a == b; return true;
+    case OP_NE: *out = a != b; return true;
+    case OP_LT: *out = a < b; return true;
+    case OP_LE: *out = a <= b; return true;
+    case OP_GT: *out = a > b; return true;
+    case OP_GE: *out = a >= b; return true;
+    case OP_AND: *out = a && b; return true;
+    case OP_OR: *out = a || b; return true;
+    case OP_XOR: *out = a ^ b; return true;
+    default: return false;
+    }
+  default:
+    return false;
+  }
+}

@@ -416,7 +416,7 @@ bool tl_expr_nonneg(const TlExpr *e) {
     return e->ival >= 0;
   case EX_VAR:
     return e->var->kind == VAR_BLOCK_IDX || e->var->kind == VAR_THREAD_IDX ||
-           (e->var->kind == VAR_LOOP && e->var->extent > 0);
+           ((e->var->kind == VAR_LOOP || e->var->kind == VAR_SCALAR) && e->var->extent > 0);
   case EX_BINARY:
     switch (e->op) {
     case OP_ADD:

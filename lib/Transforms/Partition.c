@@ -27,7 +27,12 @@ typedef struct Ctx {
   TlDiag *diag;
   bool ok;
   int next_gemm;
+  int next_table;
 } Ctx;
+
+/* PartitionLayout.c */
+TlStmt *tl_partition_layout_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d, int serial);
+int64_t tl_layout_default_width(const TlKernel *k, const TlStmt *nest);
 
 /* PartitionFragment.c */
 bool tl_nest_touches_fragment(const TlStmt *nest);
@@ -134,9 +139,14 @@ TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc) {
 static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
   TlArena *a = c->arena;
   TlLoc loc = nest->loc;
+  bool from_layout = false;
   if (nest->layout) {
-    tl_error(c->diag, nest->layout->loc, "loop_layout= is not supported yet (partition, issue #3)");
-    return NULL;
+    int64_t v = tl_layout_default_width(c->kernel, nest);
+    if (!v)
+      return tl_partition_layout_nest(a, c->kernel, nest, c->diag, c->next_table++);
+    nest->coalesced_width = v; // the layout is the default formula with vector v
+    nest->layout = NULL;
+    from_layout = true;
   }
   int64_t T = c->kernel->threads[0] * c->kernel->threads[1] * c->kernel->threads[2];
   int64_t V = tl_partition_vector_width(a, c->kernel, nest);
@@ -225,7 +235,7 @@ static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
   seq->plan = plan;
   seq->plan_loc = loc;
   seq->plan_origin = nest->origin;
-  seq->plan_has_layout = false;
+  seq->plan_has_layout = from_layout;
   TlStmt *note = tl_stmt_new(a, ST_COMMENT, loc);
   char shape[160];
   size_t off = 0;
@@ -237,6 +247,8 @@ static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
       shape, loc.line, tl_origin_name(nest->origin), (long long)plan.total, (long long)T,
       (long long)V, (long long)plan.steps, plan.steps == 1 ? "" : "s",
       plan.guard ? ", guarded" : "");
+  if (from_layout)
+    note->text = tl_arena_printf(a, "%s (loop_layout is this default formula)", note->text);
   tl_vec_push(a, &seq->body, note);
   tl_vec_push(a, &seq->body, inner);
   return seq;
@@ -284,7 +296,7 @@ static void partition_body(Ctx *c, TlVec *body) {
 
 bool tl_partition(TlArena *a, TlModule *m, TlDiag *d) {
   (void)PASS;
-  Ctx c = {a, NULL, d, true, 0};
+  Ctx c = {a, NULL, d, true, 0, 0};
   for (int k = 0; k < m->kernels.len; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
     partition_body(&c, &c.kernel->body);
