@@ -1,0 +1,597 @@
+// Interval analysis of integer index expressions, for the shared-memory
+// bounds check. An expression becomes an affine form c + sum(k_i * atom_i)
+// whose atoms are threadIdx/blockIdx components, loop counters and opaque
+// sub-terms (x / c, x % c, x * y, min, max, ?:), each with a range. Keeping
+// the affine structure (instead of plain interval arithmetic) lets a guard
+// such as `if (i * 128 + threadIdx.x < 2047)` bound an index 4 * (...) + r:
+// the index is rewritten as k * guard + rest, and both parts are bounded.
+#include "Verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TERMS 12
+#define MAX_DEPTH 24
+
+typedef struct Atom Atom;
+typedef struct Aff {
+  bool ok; // false: too complex to represent; its range is unbounded
+  long long c;
+  int n;
+  struct {
+    Atom *a;
+    long long k;
+  } t[MAX_TERMS]; // sorted by atom key, no zero coefficients
+} Aff;
+
+typedef enum { A_TID, A_BID, A_LOOP, A_DIV, A_SHR, A_MOD, A_AND, A_MUL, A_MIN, A_MAX, A_COND, A_OPAQUE } AtomKind;
+
+struct Atom {
+  AtomKind kind;
+  const char *key;   // structural: equal keys are the same value on one path
+  const char *label; // for messages: threadIdx.x, a loop counter's name
+  int dim;
+  TvVar *var;
+  long long k;
+  Aff *x, *y;
+  const TvExpr *cond; // A_COND
+};
+
+struct TvGuard {
+  Aff lhs;
+  TvRange r;
+  TvGuard *next;
+};
+
+static TvVec atoms; // interned by key
+
+static Atom *intern(Atom a) {
+  for (int i = 0; i < atoms.len; i++)
+    if (!strcmp(TV_AT(atoms, Atom, i)->key, a.key))
+      return TV_AT(atoms, Atom, i);
+  Atom *n = tv_alloc(sizeof *n);
+  *n = a;
+  tv_push(&atoms, n);
+  return n;
+}
+
+/* ---- saturating arithmetic: TV_NEG_INF / TV_POS_INF absorb ---- */
+
+static bool inf(long long v) {
+  return v == TV_NEG_INF || v == TV_POS_INF;
+}
+
+static long long sat_add(long long a, long long b) {
+  if (inf(a))
+    return a;
+  if (inf(b))
+    return b;
+  long long r;
+  if (__builtin_add_overflow(a, b, &r))
+    return a > 0 ? TV_POS_INF : TV_NEG_INF;
+  return r;
+}
+
+static long long sat_mul(long long a, long long b) {
+  if (a == 0 || b == 0)
+    return 0;
+  bool neg = (a < 0) != (b < 0);
+  long long r;
+  if (inf(a) || inf(b) || __builtin_mul_overflow(a, b, &r))
+    return neg ? TV_NEG_INF : TV_POS_INF;
+  return r;
+}
+
+static TvRange top(void) {
+  return (TvRange){TV_NEG_INF, TV_POS_INF};
+}
+
+static TvRange r_add(TvRange a, TvRange b) {
+  TvRange r = {sat_add(a.lo, b.lo), sat_add(a.hi, b.hi)};
+  // -inf + +inf stays unbounded on that side.
+  if ((a.lo == TV_NEG_INF) || (b.lo == TV_NEG_INF))
+    r.lo = TV_NEG_INF;
+  if ((a.hi == TV_POS_INF) || (b.hi == TV_POS_INF))
+    r.hi = TV_POS_INF;
+  return r;
+}
+
+static TvRange r_scale(TvRange a, long long k) {
+  TvRange r = {sat_mul(a.lo, k), sat_mul(a.hi, k)};
+  if (k < 0) {
+    long long t = r.lo;
+    r.lo = r.hi;
+    r.hi = t;
+  }
+  return r;
+}
+
+static TvRange r_mul(TvRange a, TvRange b) {
+  long long c[4] = {sat_mul(a.lo, b.lo), sat_mul(a.lo, b.hi), sat_mul(a.hi, b.lo), sat_mul(a.hi, b.hi)};
+  TvRange r = {c[0], c[0]};
+  for (int i = 1; i < 4; i++) {
+    if (c[i] < r.lo)
+      r.lo = c[i];
+    if (c[i] > r.hi)
+      r.hi = c[i];
+  }
+  return r;
+}
+
+static TvRange r_meet(TvRange a, TvRange b) {
+  TvRange r = {a.lo > b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
+  return r;
+}
+
+static long long div_floor(long long a, long long k) {
+  if (inf(a))
+    return a;
+  long long q = a / k;
+  return (a % k != 0 && a < 0) ? q - 1 : q;
+}
+
+static long long div_trunc(long long a, long long k) {
+  return inf(a) ? a : a / k;
+}
+
+/* ---- constant folding ---- */
+
+static bool eval(const TvExpr *e, long long *out, int depth) {
+  long long a, b, c;
+  if (!e || depth > MAX_DEPTH)
+    return false;
+  switch (e->kind) {
+  case EX_INT:
+    *out = e->value;
+    return true;
+  case EX_VAR:
+    // A variable assigned only by its initializer is that initializer.
+    if (e->var->init && e->var->nassign == 0 && !e->var->addr_taken &&
+        (e->var->kind == VAR_LOCAL || !strncmp(e->var->type, "const", 5)))
+      return eval(e->var->init, out, depth + 1);
+    return false;
+  case EX_CAST:
+    return e->cast_to_integer && eval(e->kids[0], out, depth + 1);
+  case EX_OTHER:
+    return e->nkids == 1 && !e->name && eval(e->kids[0], out, depth + 1);
+  case EX_UNARY:
+    if (!eval(e->kids[0], &a, depth + 1))
+      return false;
+    if (!strcmp(e->op, "-"))
+      *out = -a;
+    else if (!strcmp(e->op, "+"))
+      *out = a;
+    else if (!strcmp(e->op, "~"))
+      *out = ~a;
+    else if (!strcmp(e->op, "!"))
+      *out = !a;
+    else
+      return false;
+    return true;
+  case EX_COND:
+    if (!eval(e->kids[0], &c, depth + 1))
+      return false;
+    return eval(e->kids[c ? 1 : 2], out, depth + 1);
+  case EX_BINARY:
+    if (!eval(e->kids[0], &a, depth + 1) || !eval(e->kids[1], &b, depth + 1))
+      return false;
+    if (!strcmp(e->op, "+"))
+      return !__builtin_add_overflow(a, b, out);
+    if (!strcmp(e->op, "-"))
+      return !__builtin_sub_overflow(a, b, out);
+    if (!strcmp(e->op, "*"))
+      return !__builtin_mul_overflow(a, b, out);
+    if ((!strcmp(e->op, "/") || !strcmp(e->op, "%")) && b != 0 && !(a == INT64_MIN && b == -1)) {
+      *out = e->op[0] == '/' ? a / b : a % b;
+      return true;
+    }
+    if (!strcmp(e->op, "<<") && b >= 0 && b < 63 && a >= 0 && a <= (INT64_MAX >> b)) {
+      *out = a << b;
+      return true;
+    }
+    if (!strcmp(e->op, ">>") && b >= 0 && b < 63) {
+      *out = a >> b;
+      return true;
+    }
+    if (!strcmp(e->op, "&")) *out = a & b;
+    else if (!strcmp(e->op, "|")) *out = a | b;
+    else if (!strcmp(e->op, "^")) *out = a ^ b;
+    else if (!strcmp(e->op, "<")) *out = a < b;
+    else if (!strcmp(e->op, "<=")) *out = a <= b;
+    else if (!strcmp(e->op, ">")) *out = a > b;
+    else if (!strcmp(e->op, ">=")) *out = a >= b;
+    else if (!strcmp(e->op, "==")) *out = a == b;
+    else if (!strcmp(e->op, "!=")) *out = a != b;
+    else if (!strcmp(e->op, "&&")) *out = a && b;
+    else if (!strcmp(e->op, "||")) *out = a || b;
+    else return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool tv_const_eval(const TvExpr *e, long long *out) {
+  return eval(e, out, 0);
+}
+
+/* ---- affine forms ---- */
+
+static Aff aff_const(long long c) {
+  Aff a = {.ok = true, .c = c};
+  return a;
+}
+
+static Aff aff_bad(void) {
+  Aff a = {.ok = false};
+  return a;
+}
+
+static Aff aff_atom(Atom *at) {
+  Aff a = aff_const(0);
+  a.n = 1;
+  a.t[0].a = at;
+  a.t[0].k = 1;
+  return a;
+}
+
+// a + s * b
+static Aff aff_axpy(Aff a, long long s, const Aff *b) {
+  if (!a.ok || !b->ok)
+    return aff_bad();
+  long long sc;
+  if (__builtin_mul_overflow(s, b->c, &sc) || __builtin_add_overflow(a.c, sc, &a.c))
+    return aff_bad();
+  for (int j = 0; j < b->n; j++) {
+    long long k;
+    if (__builtin_mul_overflow(s, b->t[j].k, &k))
+      return aff_bad();
+    int i = 0;
+    while (i < a.n && strcmp(a.t[i].a->key, b->t[j].a->key) < 0)
+      i++;
+    if (i < a.n && a.t[i].a == b->t[j].a) {
+      if (__builtin_add_overflow(a.t[i].k, k, &a.t[i].k))
+        return aff_bad();
+      if (a.t[i].k == 0) {
+        memmove(&a.t[i], &a.t[i + 1], sizeof a.t[0] * (size_t)(a.n - i - 1));
+        a.n--;
+      }
+    } else {
+      if (a.n == MAX_TERMS)
+        return aff_bad();
+      memmove(&a.t[i + 1], &a.t[i], sizeof a.t[0] * (size_t)(a.n - i));
+      a.t[i].a = b->t[j].a;
+      a.t[i].k = k;
+      a.n++;
+    }
+  }
+  return a;
+}
+
+static const char *aff_key(const Aff *a) {
+  if (!a->ok)
+    return tv_printf("?%p", (void *)a); // never equal to another key
+  char *s = tv_printf("%lld", a->c);
+  for (int i = 0; i < a->n; i++)
+    s = tv_printf("%s+%lld*%s", s, a->t[i].k, a->t[i].a->key);
+  return s;
+}
+
+static Aff *aff_box(Aff a) {
+  Aff *p = tv_alloc(sizeof *p);
+  *p = a;
+  return p;
+}
+
+static int opaque_count;
+
+static Aff opaque(void) {
+  Atom a = {.kind = A_OPAQUE, .key = tv_printf("opaque#%d", opaque_count++)};
+  return aff_atom(intern(a));
+}
+
+static Aff to_aff(const TvRangeEnv *env, const TvExpr *e, int depth);
+
+static Aff binary_atom(AtomKind kind, const char *tag, Aff x, Aff y, long long k) {
+  Atom a = {.kind = kind, .k = k, .x = aff_box(x), .y = aff_box(y)};
+  a.key = tv_printf("(%s %s %s %lld)", tag, aff_key(&x), aff_key(&y), k);
+  return aff_atom(intern(a));
+}
+
+static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
+  const char *op = e->op;
+  Aff x = to_aff(env, e->kids[0], depth + 1);
+  if (!strcmp(op, ","))
+    return to_aff(env, e->kids[1], depth + 1);
+  Aff y = to_aff(env, e->kids[1], depth + 1);
+  if (!x.ok || !y.ok)
+    return opaque();
+  bool xc = x.n == 0, yc = y.n == 0;
+  if (!strcmp(op, "+"))
+    return aff_axpy(x, 1, &y);
+  if (!strcmp(op, "-"))
+    return aff_axpy(x, -1, &y);
+  if (!strcmp(op, "*")) {
+    if (xc || yc) {
+      Aff z = aff_const(0);
+      return xc ? aff_axpy(z, x.c, &y) : aff_axpy(z, y.c, &x);
+    }
+    return binary_atom(A_MUL, "*", x, y, 0);
+  }
+  if (!yc)
+    return opaque();
+  long long k = y.c;
+  if (!strcmp(op, "/") && k > 0)
+    return xc ? aff_const(x.c / k) : binary_atom(A_DIV, "/", x, y, k);
+  if (!strcmp(op, "%") && k > 0)
+    return xc ? aff_const(x.c % k) : binary_atom(A_MOD, "%", x, y, k);
+  if (!strcmp(op, "<<") && k >= 0 && k < 62) {
+    Aff z = aff_const(0);
+    return aff_axpy(z, 1LL << k, &x);
+  }
+  if (!strcmp(op, ">>") && k >= 0 && k < 62)
+    return binary_atom(A_SHR, ">>", x, y, 1LL << k);
+  if (!strcmp(op, "&") && k >= 0 && (k & (k + 1)) == 0)
+    return binary_atom(A_AND, "&", x, y, k);
+  return opaque();
+}
+
+static Aff to_aff(const TvRangeEnv *env, const TvExpr *e, int depth) {
+  if (!e || depth > MAX_DEPTH)
+    return opaque();
+  long long v;
+  if (e->kind != EX_VAR && tv_const_eval(e, &v))
+    return aff_const(v);
+  const TvFunc *k = env->kernel;
+  switch (e->kind) {
+  case EX_BUILTIN: {
+    if (e->builtin == BI_BLOCK_DIM && k && k->threads_known)
+      return aff_const(k->threads[e->dim]);
+    if (e->builtin == BI_GRID_DIM && k && k->threads_known && k->grid[e->dim] > 0)
+      return aff_const(k->grid[e->dim]);
+    if (e->builtin != BI_THREAD_IDX && e->builtin != BI_BLOCK_IDX)
+      return opaque();
+    Atom a = {.kind = e->builtin == BI_THREAD_IDX ? A_TID : A_BID, .dim = e->dim, .label = e->name};
+    a.key = e->name;
+    return aff_atom(intern(a));
+  }
+  case EX_VAR: {
+    TvVar *var = e->var;
+    bool single = var->nassign == 0 && !var->addr_taken;
+    if (var->loop && single) {
+      Atom a = {.kind = A_LOOP, .var = var, .label = var->name};
+      a.key = tv_printf("%s@%u:%u", var->name, var->loc.line, var->loc.col);
+      return aff_atom(intern(a));
+    }
+    if (var->init && single && (var->kind == VAR_LOCAL || !strncmp(var->type, "const", 5)) &&
+        (var->is_integer || var->is_pointer))
+      return to_aff(env, var->init, depth + 1);
+    // Unknown but one value on the path: guards on it can still apply.
+    Atom a = {.kind = A_OPAQUE, .var = var, .label = var->name};
+    a.key = tv_printf("var %s@%u:%u%s", var->name, var->loc.line, var->loc.col, single ? "" : tv_printf("#%d", opaque_count++));
+    return aff_atom(intern(a));
+  }
+  case EX_BINARY:
+    return to_aff_binary(env, e, depth);
+  case EX_UNARY:
+    if (!strcmp(e->op, "-")) {
+      Aff x = to_aff(env, e->kids[0], depth + 1);
+      Aff z = aff_const(0);
+      return aff_axpy(z, -1, &x);
+    }
+    if (!strcmp(e->op, "+"))
+      return to_aff(env, e->kids[0], depth + 1);
+    return opaque();
+  case EX_CAST:
+    // Integer casts are taken as value-preserving (tlc's indices fit).
+    return e->cast_to_integer ? to_aff(env, e->kids[0], depth + 1) : opaque();
+  case EX_OTHER:
+    return e->nkids == 1 && !e->name ? to_aff(env, e->kids[0], depth + 1) : opaque();
+  case EX_CALL:
+    if (e->nkids == 2 && e->name && (!strcmp(e->name, "min") || !strcmp(e->name, "max") ||
+                                     !strcmp(e->name, "umin") || !strcmp(e->name, "umax"))) {
+      bool mn = strstr(e->name, "min") != NULL;
+      return binary_atom(mn ? A_MIN : A_MAX, mn ? "min" : "max", to_aff(env, e->kids[0], depth + 1),
+                         to_aff(env, e->kids[1], depth + 1), 0);
+    }
+    return opaque();
+  case EX_COND: {
+    Atom a = {.kind = A_COND, .cond = e};
+    a.key = tv_printf("cond@%p", (const void *)e);
+    a.x = aff_box(to_aff(env, e->kids[1], depth + 1));
+    a.y = aff_box(to_aff(env, e->kids[2], depth + 1));
+    return aff_atom(intern(a));
+  }
+  default:
+    return opaque();
+  }
+}
+
+/* ---- ranges ---- */
+
+static TvRange aff_range(const TvRangeEnv *env, const Aff *a, int depth);
+
+static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
+  const TvFunc *k = env->kernel;
+  TvRange x, y;
+  switch (a->kind) {
+  case A_TID:
+    if (k && k->threads_known)
+      return (TvRange){0, k->threads[a->dim] - 1};
+    if (k && k->launch_bounds > 0)
+      return (TvRange){0, k->launch_bounds - 1};
+    return (TvRange){0, TV_POS_INF};
+  case A_BID:
+    if (k && k->threads_known && k->grid[a->dim] > 0)
+      return (TvRange){0, k->grid[a->dim] - 1};
+    return (TvRange){0, TV_POS_INF};
+  case A_LOOP:
+    return a->var->has_range ? (TvRange){a->var->range_lo, a->var->range_hi} : top();
+  case A_DIV:
+    x = aff_range(env, a->x, depth + 1);
+    return (TvRange){div_trunc(x.lo, a->k), div_trunc(x.hi, a->k)};
+  case A_SHR:
+    x = aff_range(env, a->x, depth + 1);
+    return (TvRange){div_floor(x.lo, a->k), div_floor(x.hi, a->k)};
+  case A_MOD:
+    x = aff_range(env, a->x, depth + 1);
+    if (x.lo >= 0)
+      return x.hi < a->k ? x : (TvRange){0, a->k - 1};
+    if (x.hi <= 0)
+      return x.lo > -a->k ? x : (TvRange){-(a->k - 1), 0};
+    return (TvRange){-(a->k - 1), a->k - 1};
+  case A_AND:
+    x = aff_range(env, a->x, depth + 1);
+    return (x.lo >= 0 && x.hi <= a->k) ? x : (TvRange){0, a->k};
+  case A_MUL:
+    return r_mul(aff_range(env, a->x, depth + 1), aff_range(env, a->y, depth + 1));
+  case A_MIN:
+  case A_MAX:
+    x = aff_range(env, a->x, depth + 1);
+    y = aff_range(env, a->y, depth + 1);
+    if (a->kind == A_MIN)
+      return (TvRange){x.lo < y.lo ? x.lo : y.lo, x.hi < y.hi ? x.hi : y.hi};
+    return (TvRange){x.lo > y.lo ? x.lo : y.lo, x.hi > y.hi ? x.hi : y.hi};
+  case A_COND: {
+    // Each arm under its own side of the condition.
+    TvRangeEnv sub = *env;
+    tv_push_cond(&sub, a->cond->kids[0], false);
+    x = aff_range(&sub, a->x, depth + 1);
+    sub = *env;
+    tv_push_cond(&sub, a->cond->kids[0], true);
+    y = aff_range(&sub, a->y, depth + 1);
+    return (TvRange){x.lo < y.lo ? x.lo : y.lo, x.hi > y.hi ? x.hi : y.hi};
+  }
+  case A_OPAQUE:
+    break;
+  }
+  return top();
+}
+
+static TvRange aff_plain_range(const TvRangeEnv *env, const Aff *a, int depth) {
+  if (!a->ok || depth > MAX_DEPTH)
+    return top();
+  TvRange r = {a->c, a->c};
+  for (int i = 0; i < a->n; i++)
+    r = r_add(r, r_scale(atom_range(env, a->t[i].a, depth), a->t[i].k));
+  return r;
+}
+
+static long long coef(const Aff *a, const Atom *at) {
+  for (int i = 0; i < a->n; i++)
+    if (a->t[i].a == at)
+      return a->t[i].k;
+  return 0;
+}
+
+// The plain range, narrowed by every guard g the form can be written
+// against: a = k * g.lhs + rest gives a in k * g.range + range(rest).
+static TvRange aff_range(const TvRangeEnv *env, const Aff *a, int depth) {
+  TvRange r = aff_plain_range(env, a, depth);
+  if (!a->ok || depth > 6)
+    return r;
+  for (const TvGuard *g = env->guards; g; g = g->next) {
+    for (int i = 0; i < g->lhs.n; i++) {
+      long long ka = coef(a, g->lhs.t[i].a), kg = g->lhs.t[i].k;
+      if (ka == 0 || ka % kg != 0)
+        continue;
+      long long k = ka / kg;
+      Aff rest = aff_axpy(*a, -k, &g->lhs);
+      if (!rest.ok)
+        continue;
+      // The rest is bounded without this guard, so that the recursion ends.
+      TvRangeEnv sub = *env;
+      sub.guards = g->next;
+      TvRange rr = aff_range(&sub, &rest, depth + 1);
+      r = r_meet(r, r_add(r_scale(g->r, k), rr));
+      break;
+    }
+  }
+  return r;
+}
+
+static void describe(const TvRangeEnv *env, const Aff *a, char *buf, size_t len, int depth) {
+  if (!a->ok || depth > 4)
+    return;
+  for (int i = 0; i < a->n; i++) {
+    const Atom *at = a->t[i].a;
+    if (at->kind == A_TID || at->kind == A_BID || at->kind == A_LOOP) {
+      char item[128];
+      TvRange r = aff_range(env, &(Aff){.ok = true, .n = 1, .t = {{(Atom *)at, 1}}}, 0);
+      snprintf(item, sizeof item, "%s in [%lld, %lld]", at->label, r.lo, r.hi);
+      if (strstr(buf, item) || inf(r.lo) || inf(r.hi))
+        continue;
+      size_t n = strlen(buf);
+      snprintf(buf + n, len - n, "%s%s", n ? ", " : "", item);
+    } else {
+      if (at->x)
+        describe(env, at->x, buf, len, depth + 1);
+      if (at->y)
+        describe(env, at->y, buf, len, depth + 1);
+    }
+  }
+}
+
+TvRange tv_range(const TvRangeEnv *env, const TvExpr *e, char *atoms_buf, size_t atoms_len) {
+  Aff a = to_aff(env, e, 0);
+  if (atoms_buf && atoms_len) {
+    atoms_buf[0] = '\0';
+    describe(env, &a, atoms_buf, atoms_len, 0);
+  }
+  return aff_range(env, &a, 0);
+}
+
+/* ---- guards ---- */
+
+static void push(TvRangeEnv *env, Aff lhs, TvRange r) {
+  if (!lhs.ok || lhs.n == 0)
+    return;
+  TvGuard *g = tv_alloc(sizeof *g);
+  g->lhs = lhs;
+  g->r = r;
+  g->next = env->guards;
+  env->guards = g;
+}
+
+static void push_cond(TvRangeEnv *env, const TvExpr *c, bool negate, int depth) {
+  c = tv_strip((TvExpr *)c);
+  if (!c || depth > MAX_DEPTH)
+    return;
+  if (c->kind == EX_UNARY && !strcmp(c->op, "!")) {
+    push_cond(env, c->kids[0], !negate, depth + 1);
+    return;
+  }
+  if (c->kind != EX_BINARY)
+    return;
+  const char *op = c->op;
+  // a && b is true: both are; a || b is false: neither is.
+  if ((!strcmp(op, "&&") && !negate) || (!strcmp(op, "||") && negate)) {
+    push_cond(env, c->kids[0], negate, depth + 1);
+    push_cond(env, c->kids[1], negate, depth + 1);
+    return;
+  }
+  static const struct {
+    const char *op, *neg;
+    TvRange r; // of lhs - rhs when the comparison holds
+  } cmps[] = {{"<", ">=", {TV_NEG_INF, -1}}, {"<=", ">", {TV_NEG_INF, 0}}, {">", "<=", {1, TV_POS_INF}},
+              {">=", "<", {0, TV_POS_INF}},  {"==", "!=", {0, 0}}};
+  for (size_t i = 0; i < sizeof cmps / sizeof cmps[0]; i++) {
+    // Negated, `a < b` is the row of `>=`.
+    if (strcmp(op, negate ? cmps[i].neg : cmps[i].op))
+      continue;
+    Aff l = to_aff(env, c->kids[0], depth + 1), r = to_aff(env, c->kids[1], depth + 1);
+    push(env, aff_axpy(l, -1, &r), cmps[i].r);
+    return;
+  }
+}
+
+TvGuard *tv_push_cond(TvRangeEnv *env, const TvExpr *cond, bool negate) {
+  TvGuard *saved = env->guards;
+  push_cond(env, cond, negate, 0);
+  return saved;
+}
+
+void tv_pop_guards(TvRangeEnv *env, TvGuard *saved) {
+  env->guards = saved;
+}
