@@ -272,6 +272,22 @@ static bool eval_int(CXCursor c, long long *out) {
   return ok;
 }
 
+// The position of a template parameter in its template's parameter list.
+static long long template_param_index(CXCursor param) {
+  Kids k = kids_of(clang_getCursorSemanticParent(param));
+  long long n = 0;
+  for (int i = 0; i < k.n; i++) {
+    enum CXCursorKind kind = clang_getCursorKind(k.c[i]);
+    if (kind != CXCursor_TemplateTypeParameter && kind != CXCursor_NonTypeTemplateParameter &&
+        kind != CXCursor_TemplateTemplateParameter)
+      continue;
+    if (clang_equalCursors(k.c[i], param))
+      return n;
+    n++;
+  }
+  return -1;
+}
+
 static TvExpr *lower_kids_as_other(CXCursor c, const Kids *k) {
   TvExpr *e = new_expr(EX_OTHER, c);
   for (int i = 0; i < k->n; i++)
@@ -372,8 +388,19 @@ static TvExpr *lower_call(CXCursor c, const Kids *k) {
   e->name = name;
   CXCursor callee = clang_getCursorReferenced(c);
   enum CXCursorKind ck = clang_getCursorKind(callee);
-  if (ck == CXCursor_FunctionDecl || ck == CXCursor_FunctionTemplate)
+  int nt = ck == CXCursor_FunctionDecl ? clang_Cursor_getNumTemplateArguments(callee) : -1;
+  if (nt > 0) {
+    // tl_swz<32, 8, 4>(...): analyses read the template's body with these values.
+    e->func = func_ref(clang_getSpecializedCursorTemplate(callee));
+    e->ntargs = nt;
+    e->targs = tv_alloc(sizeof(long long) * (size_t)nt);
+    for (int i = 0; i < nt; i++)
+      e->targs[i] = clang_Cursor_getTemplateArgumentKind(callee, (unsigned)i) == CXTemplateArgumentKind_Integral
+                        ? clang_Cursor_getTemplateArgumentValue(callee, (unsigned)i)
+                        : TV_NEG_INF;
+  } else if (ck == CXCursor_FunctionDecl || ck == CXCursor_FunctionTemplate) {
     e->func = func_ref(callee);
+  }
   if (nargs >= 0) {
     for (int i = 0; i < nargs; i++)
       add_kid(e, lower_expr(clang_Cursor_getArgument(c, (unsigned)i)));
@@ -446,6 +473,10 @@ static TvExpr *lower_expr(CXCursor c) {
     } else if (dk == CXCursor_EnumConstantDecl) {
       e = new_expr(EX_INT, c);
       e->value = clang_getEnumConstantDeclValue(d);
+    } else if (dk == CXCursor_NonTypeTemplateParameter) {
+      e = new_expr(EX_TPARAM, c);
+      e->name = spelling(d);
+      e->value = template_param_index(d);
     } else if (dk == CXCursor_FunctionDecl || dk == CXCursor_FunctionTemplate) {
       e = new_expr(EX_FUNCREF, c);
       e->func = func_ref(d);

@@ -9,6 +9,7 @@
 #include "Verify.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct Walk {
@@ -91,6 +92,9 @@ static void check_elements(Walk *w, TvExpr *access, const Target *t, TvExpr **id
   for (int i = 0; i < n && i < t->rank; i++) {
     char atoms[256];
     TvRange r = tv_range(&w->env, idx[i], atoms, sizeof atoms);
+    if (getenv("TLC_VERIFY_DEBUG"))
+      fprintf(stderr, "%u:%u: %s in [%lld, %lld] (%s)\n", access->loc.line, access->loc.col,
+              tv_expr_text(w->p, idx[i]), r.lo, r.hi, atoms);
     if (!known(r) || (r.lo >= 0 && r.hi < t->dims[i]))
       continue;
     const char *dim = t->rank > 1 ? tv_printf(" (dimension %d)", i + 1) : "";
@@ -148,14 +152,10 @@ static void scan_indices(Walk *w, TvExpr **idx, int n) {
     scan(w, idx[i]);
 }
 
-// *(T*)&X[i]: returns true when e is one and has been checked.
-static bool vector_access(Walk *w, TvExpr *e) {
-  if (e->kind != EX_UNARY || strcmp(e->op, "*"))
-    return false;
-  TvExpr *cast = tv_strip(e->kids[0]);
-  if (!cast || cast->kind != EX_CAST || !cast->cast_to_pointer || cast->cast_pointee_size <= 0)
-    return false;
-  TvExpr *addr = tv_strip(cast->kids[0]);
+// An access of `width` bytes at `addr` when addr is &X[i] on a shared
+// array; returns false (nothing checked) otherwise.
+static bool access_at(Walk *w, TvExpr *addr, long long width, const char *type) {
+  addr = tv_strip(addr);
   if (!addr || addr->kind != EX_UNARY || strcmp(addr->op, "&"))
     return false;
   TvExpr *sub = tv_strip(addr->kids[0]);
@@ -165,19 +165,42 @@ static bool vector_access(Walk *w, TvExpr *e) {
   Target t;
   if (!v || !target_of(w, v, &t))
     return false;
+  check_vector(w, sub, &t, idx, n, width, type);
+  scan_indices(w, idx, n);
+  return true;
+}
+
+// *(T*)&X[i]: sizeof(T) bytes.
+static bool vector_access(Walk *w, TvExpr *e) {
+  if (e->kind != EX_UNARY || strcmp(e->op, "*"))
+    return false;
+  TvExpr *cast = tv_strip(e->kids[0]);
+  if (!cast || cast->kind != EX_CAST || !cast->cast_to_pointer || cast->cast_pointee_size <= 0)
+    return false;
   const char *type = cast->cast_type;
   size_t len = strlen(type);
   if (len > 2 && type[len - 1] == '*')
     type = tv_strndup(type, len - (type[len - 2] == ' ' ? 2 : 1));
-  check_vector(w, sub, &t, idx, n, cast->cast_pointee_size, type);
-  scan_indices(w, idx, n);
+  return access_at(w, cast->kids[0], cast->cast_pointee_size, type);
+}
+
+// tl_cp_async<N>(&X[i], src) and its _zfill form: tlc's cp.async helper
+// writes N bytes at its first argument.
+static bool cp_async_access(Walk *w, TvExpr *e) {
+  if (e->kind != EX_CALL || !e->name || strncmp(e->name, "tl_cp_async", 11) || e->ntargs < 1 ||
+      e->targs[0] <= 0 || e->nkids < 1)
+    return false;
+  if (!access_at(w, e->kids[0], e->targs[0], "cp.async"))
+    return false;
+  for (int i = 1; i < e->nkids; i++)
+    scan(w, e->kids[i]);
   return true;
 }
 
 static void scan(Walk *w, TvExpr *e) {
   if (!e)
     return;
-  if (vector_access(w, e))
+  if (vector_access(w, e) || cp_async_access(w, e))
     return;
   if (e->kind == EX_SUBSCRIPT) {
     TvExpr *idx[4];

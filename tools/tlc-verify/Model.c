@@ -127,7 +127,7 @@ static bool dim3_eval(TvExpr *e, long long out[3], int depth) {
     return true;
   }
   if (e->kind == EX_VAR)
-    return e->var->init && e->var->nassign == 0 && dim3_eval(e->var->init, out, depth + 1);
+    return tv_single_assignment(e->var) && dim3_eval(e->var->init, out, depth + 1);
   if (e->kind == EX_CAST && e->nkids == 1)
     return dim3_eval(e->kids[0], out, depth + 1);
   if (e->kind != EX_CALL || !e->name)
@@ -255,6 +255,11 @@ static void shared_stmt(SharedCtx *c, TvStmt *s) {
   }
   for (int i = 0; i < s->nkids; i++)
     shared_stmt(c, s->kids[i]);
+}
+
+bool tv_single_assignment(const TvVar *v) {
+  return v->init && v->nassign == 0 && !v->addr_taken && !v->loop &&
+         (v->kind == VAR_LOCAL || !strncmp(v->type, "const", 5));
 }
 
 bool tv_is_barrier_call(const TvExpr *e) {

@@ -25,7 +25,9 @@ typedef struct Aff {
   } t[MAX_TERMS]; // sorted by atom key, no zero coefficients
 } Aff;
 
-typedef enum { A_TID, A_BID, A_LOOP, A_DIV, A_SHR, A_MOD, A_AND, A_MUL, A_MIN, A_MAX, A_COND, A_OPAQUE } AtomKind;
+typedef enum {
+  A_TID, A_BID, A_LOOP, A_DIV, A_SHR, A_MOD, A_AND, A_OR, A_MUL, A_MIN, A_MAX, A_COND, A_OPAQUE
+} AtomKind;
 
 struct Atom {
   AtomKind kind;
@@ -35,7 +37,18 @@ struct Atom {
   TvVar *var;
   long long k;
   Aff *x, *y;
-  const TvExpr *cond; // A_COND
+  const TvExpr *cond;    // A_COND
+  const TvFrame *frame;  // A_COND: the call its condition is read in
+};
+
+// A call to a small device function being read through (tl_swz): the
+// argument forms, in the caller's atoms, and the template arguments.
+struct TvFrame {
+  const TvFunc *f;
+  Aff *args;
+  int nargs;
+  const long long *targs;
+  int ntargs;
 };
 
 struct TvGuard {
@@ -147,8 +160,7 @@ static bool eval(const TvExpr *e, long long *out, int depth) {
     return true;
   case EX_VAR:
     // A variable assigned only by its initializer is that initializer.
-    if (e->var->init && e->var->nassign == 0 && !e->var->addr_taken &&
-        (e->var->kind == VAR_LOCAL || !strncmp(e->var->type, "const", 5)))
+    if (tv_single_assignment(e->var))
       return eval(e->var->init, out, depth + 1);
     return false;
   case EX_CAST:
@@ -292,6 +304,7 @@ static Aff opaque(void) {
 }
 
 static Aff to_aff(const TvRangeEnv *env, const TvExpr *e, int depth);
+static Aff inline_call(const TvRangeEnv *env, const TvExpr *e, int depth);
 
 static Aff binary_atom(AtomKind kind, const char *tag, Aff x, Aff y, long long k) {
   Atom a = {.kind = kind, .k = k, .x = aff_box(x), .y = aff_box(y)};
@@ -308,6 +321,16 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
   if (!x.ok || !y.ok)
     return opaque();
   bool xc = x.n == 0, yc = y.n == 0;
+  if (xc && yc) {
+    // Both constant only now (template arguments of an inlined call).
+    long long a = x.c, b = y.c, r;
+    if (!strcmp(op, "^")) return aff_const(a ^ b);
+    if (!strcmp(op, "|")) return aff_const(a | b);
+    if (!strcmp(op, "&")) return aff_const(a & b);
+    if ((!strcmp(op, "/") || !strcmp(op, "%")) && b > 0) return aff_const(op[0] == '/' ? a / b : a % b);
+    if (!strcmp(op, ">>") && b >= 0 && b < 63) return aff_const(a >> b);
+    if (!strcmp(op, "*") && !__builtin_mul_overflow(a, b, &r)) return aff_const(r);
+  }
   if (!strcmp(op, "+"))
     return aff_axpy(x, 1, &y);
   if (!strcmp(op, "-"))
@@ -319,6 +342,8 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
     }
     return binary_atom(A_MUL, "*", x, y, 0);
   }
+  if (!strcmp(op, "^") || !strcmp(op, "|"))
+    return binary_atom(A_OR, op, x, y, 0); // both bounded by the next power of two
   if (!yc)
     return opaque();
   long long k = y.c;
@@ -335,6 +360,41 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
   if (!strcmp(op, "&") && k >= 0 && (k & (k + 1)) == 0)
     return binary_atom(A_AND, "&", x, y, k);
   return opaque();
+}
+
+// The one expression a small function computes: its body is constant
+// declarations and a return (tl_swz). NULL for anything else.
+static const TvExpr *simple_return(const TvFunc *f) {
+  const TvStmt *b = f ? f->body : NULL;
+  if (!b || b->kind != ST_BLOCK || b->nkids == 0)
+    return NULL;
+  for (int i = 0; i + 1 < b->nkids; i++) {
+    const TvStmt *d = b->kids[i];
+    if (d->kind != ST_DECL)
+      return NULL;
+    for (int j = 0; j < d->vars.len; j++)
+      if (!tv_single_assignment(TV_AT(d->vars, TvVar, j)))
+        return NULL;
+  }
+  const TvStmt *r = b->kids[b->nkids - 1];
+  return r->kind == ST_RETURN ? r->expr : NULL;
+}
+
+static Aff inline_call(const TvRangeEnv *env, const TvExpr *e, int depth) {
+  const TvExpr *ret = simple_return(e->func);
+  if (!ret || e->nkids != e->func->params.len)
+    return opaque();
+  TvFrame *fr = tv_alloc(sizeof *fr);
+  fr->f = e->func;
+  fr->nargs = e->nkids;
+  fr->args = tv_alloc(sizeof(Aff) * (size_t)(e->nkids + 1));
+  for (int i = 0; i < e->nkids; i++)
+    fr->args[i] = to_aff(env, e->kids[i], depth + 1);
+  fr->targs = e->targs;
+  fr->ntargs = e->ntargs;
+  TvRangeEnv sub = *env;
+  sub.frame = fr;
+  return to_aff(&sub, ret, depth + 1);
 }
 
 static Aff to_aff(const TvRangeEnv *env, const TvExpr *e, int depth) {
@@ -356,16 +416,22 @@ static Aff to_aff(const TvRangeEnv *env, const TvExpr *e, int depth) {
     a.key = e->name;
     return aff_atom(intern(a));
   }
+  case EX_TPARAM:
+    if (env->frame && e->value >= 0 && e->value < env->frame->ntargs && env->frame->targs[e->value] != TV_NEG_INF)
+      return aff_const(env->frame->targs[e->value]);
+    return opaque();
   case EX_VAR: {
     TvVar *var = e->var;
+    for (int i = 0; env->frame && i < env->frame->nargs; i++)
+      if (TV_AT(env->frame->f->params, TvVar, i) == var)
+        return env->frame->args[i];
     bool single = var->nassign == 0 && !var->addr_taken;
     if (var->loop && single) {
       Atom a = {.kind = A_LOOP, .var = var, .label = var->name};
       a.key = tv_printf("%s@%u:%u", var->name, var->loc.line, var->loc.col);
       return aff_atom(intern(a));
     }
-    if (var->init && single && (var->kind == VAR_LOCAL || !strncmp(var->type, "const", 5)) &&
-        (var->is_integer || var->is_pointer))
+    if (tv_single_assignment(var) && var->is_integer)
       return to_aff(env, var->init, depth + 1);
     // Unknown but one value on the path: guards on it can still apply.
     Atom a = {.kind = A_OPAQUE, .var = var, .label = var->name};
@@ -395,10 +461,10 @@ static Aff to_aff(const TvRangeEnv *env, const TvExpr *e, int depth) {
       return binary_atom(mn ? A_MIN : A_MAX, mn ? "min" : "max", to_aff(env, e->kids[0], depth + 1),
                          to_aff(env, e->kids[1], depth + 1), 0);
     }
-    return opaque();
+    return e->func ? inline_call(env, e, depth) : opaque();
   case EX_COND: {
-    Atom a = {.kind = A_COND, .cond = e};
-    a.key = tv_printf("cond@%p", (const void *)e);
+    Atom a = {.kind = A_COND, .cond = e, .frame = env->frame};
+    a.key = tv_printf("cond@%p@%p", (const void *)e, (const void *)env->frame);
     a.x = aff_box(to_aff(env, e->kids[1], depth + 1));
     a.y = aff_box(to_aff(env, e->kids[2], depth + 1));
     return aff_atom(intern(a));
@@ -444,6 +510,17 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
   case A_AND:
     x = aff_range(env, a->x, depth + 1);
     return (x.lo >= 0 && x.hi <= a->k) ? x : (TvRange){0, a->k};
+  case A_OR: {
+    // Non-negative a ^ b and a | b stay below the next power of two.
+    x = aff_range(env, a->x, depth + 1);
+    y = aff_range(env, a->y, depth + 1);
+    if (x.lo < 0 || y.lo < 0 || inf(x.hi) || inf(y.hi))
+      return top();
+    long long m = x.hi > y.hi ? x.hi : y.hi, p = 1;
+    while (p <= m)
+      p <<= 1;
+    return (TvRange){0, p - 1};
+  }
   case A_MUL:
     return r_mul(aff_range(env, a->x, depth + 1), aff_range(env, a->y, depth + 1));
   case A_MIN:
@@ -454,11 +531,13 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
       return (TvRange){x.lo < y.lo ? x.lo : y.lo, x.hi < y.hi ? x.hi : y.hi};
     return (TvRange){x.lo > y.lo ? x.lo : y.lo, x.hi > y.hi ? x.hi : y.hi};
   case A_COND: {
-    // Each arm under its own side of the condition.
+    // Each arm under its own side of the condition, read in its call.
     TvRangeEnv sub = *env;
+    sub.frame = a->frame;
     tv_push_cond(&sub, a->cond->kids[0], false);
     x = aff_range(&sub, a->x, depth + 1);
     sub = *env;
+    sub.frame = a->frame;
     tv_push_cond(&sub, a->cond->kids[0], true);
     y = aff_range(&sub, a->y, depth + 1);
     return (TvRange){x.lo < y.lo ? x.lo : y.lo, x.hi > y.hi ? x.hi : y.hi};
@@ -511,6 +590,94 @@ static TvRange aff_range(const TvRangeEnv *env, const Aff *a, int depth) {
   return r;
 }
 
+/* ---- congruences: value = r (mod g) ---- */
+
+// Interval bounds alone lose that tlc's vector indices are multiples of the
+// vector width (an index in [0, 4095] that steps by 8 ends at 4088); a
+// congruence per form keeps it: x * 8 % 32 is 0 mod 8, and so on.
+typedef struct Cong {
+  long long g, r; // g >= 1, 0 <= r < g
+} Cong;
+
+static long long gcd(long long a, long long b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b) {
+    long long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+static Cong cong_make(long long g, long long r) {
+  if (g <= 0 || g > (1LL << 40))
+    return (Cong){1, 0};
+  r %= g;
+  return (Cong){g, r < 0 ? r + g : r};
+}
+
+static Cong cong_aff(const Aff *a, int depth);
+
+static Cong cong_join(Cong x, Cong y) {
+  long long g = gcd(gcd(x.g, y.g), x.r - y.r);
+  return cong_make(g ? g : 1, x.r);
+}
+
+static Cong cong_atom(const Atom *a, int depth) {
+  Cong x, y;
+  if (depth > MAX_DEPTH)
+    return (Cong){1, 0};
+  switch (a->kind) {
+  case A_MOD:
+  case A_AND: {
+    // x % k and x & (k - 1) keep x's residue modulo gcd(g, k) (x >= 0).
+    x = cong_aff(a->x, depth + 1);
+    long long k = a->kind == A_MOD ? a->k : a->k + 1;
+    return cong_make(gcd(x.g, k), x.r);
+  }
+  case A_MUL:
+    x = cong_aff(a->x, depth + 1);
+    y = cong_aff(a->y, depth + 1);
+    if (x.r == 0 && y.r == 0 && x.g < (1LL << 20) && y.g < (1LL << 20))
+      return cong_make(x.g * y.g, 0);
+    return (Cong){1, 0};
+  case A_OR: {
+    // Multiples of 2^p xor/or multiples of 2^q are multiples of 2^min(p, q).
+    x = cong_aff(a->x, depth + 1);
+    y = cong_aff(a->y, depth + 1);
+    if (x.r || y.r)
+      return (Cong){1, 0};
+    long long g = gcd(x.g, y.g), p = 1;
+    while (g % (p * 2) == 0)
+      p *= 2;
+    return cong_make(p, 0);
+  }
+  case A_MIN:
+  case A_MAX:
+  case A_COND:
+    return cong_join(cong_aff(a->x, depth + 1), cong_aff(a->y, depth + 1));
+  default:
+    return (Cong){1, 0};
+  }
+}
+
+static Cong cong_aff(const Aff *a, int depth) {
+  if (!a->ok)
+    return (Cong){1, 0};
+  long long g = 0, r = a->c;
+  for (int i = 0; i < a->n; i++) {
+    Cong c = cong_atom(a->t[i].a, depth + 1);
+    long long k;
+    if (__builtin_mul_overflow(a->t[i].k, c.g, &k))
+      return (Cong){1, 0};
+    g = gcd(g, k);
+    if (__builtin_mul_overflow(a->t[i].k, c.r, &k) || __builtin_add_overflow(r, k, &r))
+      return (Cong){1, 0};
+  }
+  return g ? cong_make(g, r) : (Cong){1, 0};
+}
+
 static void describe(const TvRangeEnv *env, const Aff *a, char *buf, size_t len, int depth) {
   if (!a->ok || depth > 4)
     return;
@@ -539,7 +706,15 @@ TvRange tv_range(const TvRangeEnv *env, const TvExpr *e, char *atoms_buf, size_t
     atoms_buf[0] = '\0';
     describe(env, &a, atoms_buf, atoms_len, 0);
   }
-  return aff_range(env, &a, 0);
+  TvRange r = aff_range(env, &a, 0);
+  Cong c = cong_aff(&a, 0);
+  if (c.g > 1 && !inf(r.lo) && !inf(r.hi)) {
+    // The nearest values inside [lo, hi] that have the residue.
+    long long dl = (c.r - r.lo) % c.g, dh = (r.hi - c.r) % c.g;
+    r.lo += dl < 0 ? dl + c.g : dl;
+    r.hi -= dh < 0 ? dh + c.g : dh;
+  }
+  return r;
 }
 
 /* ---- guards ---- */

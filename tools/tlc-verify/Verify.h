@@ -89,6 +89,7 @@ typedef enum {
   EX_MEMBER,    // kids[0].name
   EX_CALL,      // name(kids...), func when it names a function of this file
   EX_LAUNCH,    // kids[0..nconfig) are <<<grid, block, smem, stream>>>, then args; func is the kernel
+  EX_TPARAM,    // a non-type template parameter of the enclosing template (value: its index)
   EX_OTHER,     // anything else; kids are its subexpressions
 } TvExprKind;
 
@@ -110,6 +111,10 @@ struct TvExpr {
   long long cast_pointee_size; // -1 unknown
   const char *cast_type;
   int nconfig; // EX_LAUNCH
+  // EX_CALL of a template specialization: its template arguments (integral
+  // ones; TV_NEG_INF for the others) and func is the template.
+  long long *targs;
+  int ntargs;
   TvExpr **kids;
   int nkids;
 };
@@ -192,6 +197,9 @@ TvExpr *tv_strip(TvExpr *e); // through parentheses and implicit conversions (EX
 void tv_model(TvProgram *p);
 void tv_for_each_expr(TvStmt *s, void (*fn)(TvExpr *e, void *ctx), void *ctx); // pre-order, with initializers
 bool tv_is_barrier_call(const TvExpr *e);
+// A variable whose only value is its initializer (never assigned after, no
+// address taken, not a loop counter), so uses can be replaced by it.
+bool tv_single_assignment(const TvVar *v);
 
 /* ---- Range.c: constant folding and interval analysis ---- */
 #define TV_NEG_INF INT64_MIN
@@ -202,9 +210,11 @@ typedef struct TvRange {
 bool tv_const_eval(const TvExpr *e, long long *out);
 
 typedef struct TvGuard TvGuard; // a fact lhs in [lo, hi] known on the current path
+typedef struct TvFrame TvFrame; // a call being inlined: its arguments
 typedef struct TvRangeEnv {
   const TvFunc *kernel;
   TvGuard *guards;
+  const TvFrame *frame;
 } TvRangeEnv;
 // The range of an integer expression on the current path; unknown parts make
 // it unbounded. `atoms` receives a "name in [lo, hi]" list for messages.
