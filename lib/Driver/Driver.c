@@ -95,6 +95,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->emit = (TlEmitKind)found;
     } else if (strncmp(a, "--target=", 9) == 0) {
       o->target = a + 9;
+      if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0)
+        return usage_error("unknown --target '%s'; tlc knows sm_80 and sm_90", o->target);
     } else if (strncmp(a, "--print-after=", 14) == 0) {
       o->print_after = a + 14;
       if (!valid_pass(o->print_after))
@@ -156,7 +158,7 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
   snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    tl_error_noloc(d, "cannot create '%s': %s", tmp, strerror(errno));
+    tl_error_noloc(d, "cannot write '%s': %s", path, strerror(errno));
     return false;
   }
   FILE *f = fdopen(fd, "wb");

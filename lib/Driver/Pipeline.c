@@ -30,6 +30,8 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
     return false;
   if (o->print_after_all || (o->print_after && strcmp(o->print_after, "sema") == 0))
     dump(out, m, "sema");
+  if (o->stop_after && strcmp(o->stop_after, "sema") == 0)
+    return true;
   for (int i = 0; i < tl_pipeline_npasses; i++) {
     const TlPass *p = &tl_pipeline_passes[i];
     if (!p->run(a, m, d) || d->nerrors > 0)

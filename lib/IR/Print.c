@@ -157,15 +157,18 @@ static void print_stmt(TlBuf *out, const TlStmt *s, int level) {
     print_body(out, &s->body, level + 1);
     break;
   case ST_STORE:
-    tl_buf_printf(out, "%s[", s->buf->name);
+    tl_buf_printf(out, "%s[", s->buf ? s->buf->name : s->var->name);
     for (int i = 0; i < s->nindices; i++) {
       if (i)
         tl_buf_puts(out, ", ");
       tl_ir_print_expr(out, s->indices[i]);
     }
-    tl_buf_printf(out, "] %s ", s->update_op == OP_EQ ? "=" : tl_op_name(s->update_op));
-    if (s->update_op != OP_EQ)
-      tl_buf_puts(out, "= ");
+    if (s->update_op == OP_EQ)
+      tl_buf_puts(out, "] = ");
+    else if (s->update_op == OP_FMOD)
+      tl_buf_puts(out, "] %= ");
+    else
+      tl_buf_printf(out, "] %s= ", tl_op_name(s->update_op));
     tl_ir_print_expr(out, s->value);
     tl_buf_printf(out, " @%d:%d\n", s->loc.line, s->loc.col);
     return;
@@ -195,8 +198,10 @@ static void print_stmt(TlBuf *out, const TlStmt *s, int level) {
     tl_buf_printf(out, " @%d:%d\n", s->loc.line, s->loc.col);
     return;
   case ST_GEMM:
-    tl_buf_printf(out, "gemm %s%s, %s%s -> %s @%d:%d\n", s->a->name, s->trans_a ? "^T" : "",
-                  s->b->name, s->trans_b ? "^T" : "", s->c->name, s->loc.line, s->loc.col);
+    tl_buf_printf(out, "gemm %s%s, %s%s -> %s%s @%d:%d\n", s->a->name, s->trans_a ? "^T" : "",
+                  s->b->name, s->trans_b ? "^T" : "", s->c->name,
+                  s->c->layout ? (s->use_mma ? " (tensor cores)" : " (CUDA cores)") : "", s->loc.line,
+                  s->loc.col);
     return;
   case ST_FILL:
     tl_buf_puts(out, "fill ");
@@ -236,6 +241,24 @@ static void print_stmt(TlBuf *out, const TlStmt *s, int level) {
     return;
   case ST_COMMENT:
     tl_buf_printf(out, "// %s\n", s->text);
+    return;
+  case ST_CP_ASYNC:
+    tl_buf_printf(out, "cp_async %s[", s->buf->name);
+    tl_ir_print_expr(out, s->indices[0]);
+    tl_buf_printf(out, "] <- ");
+    tl_ir_print_expr(out, s->value);
+    tl_buf_printf(out, " x %lld", (long long)s->width);
+    if (s->cond) {
+      tl_buf_puts(out, " if ");
+      tl_ir_print_expr(out, s->cond);
+    }
+    tl_buf_printf(out, " @%d:%d\n", s->loc.line, s->loc.col);
+    return;
+  case ST_ASYNC_COMMIT:
+    tl_buf_puts(out, "async_commit\n");
+    return;
+  case ST_ASYNC_WAIT:
+    tl_buf_printf(out, "async_wait %lld\n", (long long)s->width);
     return;
   }
   tl_buf_indent(out, level);

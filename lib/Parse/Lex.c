@@ -33,6 +33,8 @@ typedef struct Lexer {
   TlLoc bracket_locs[MAX_BRACKET_DEPTH];
   int depth;
   bool at_line_start;
+  bool deep_reported; // the nesting limits are reported once
+  int deep_brackets;  // brackets opened past the limit (not tracked)
   TlToken *toks;
   int ntoks, cap;
 } Lexer;
@@ -148,8 +150,10 @@ static bool start_line(Lexer *lx) {
   int top = lx->indents[lx->nindents - 1];
   if (width > top) {
     if (lx->nindents == MAX_INDENT_LEVELS) {
-      tl_error(lx->diag, loc_at(lx, p, 1), "blocks nested more than %d deep",
-               MAX_INDENT_LEVELS - 1);
+      if (!lx->deep_reported)
+        tl_error(lx->diag, loc_at(lx, p, 1), "blocks nested more than %d deep",
+                 MAX_INDENT_LEVELS - 1);
+      lx->deep_reported = true;
       return true;
     }
     lx->indents[lx->nindents++] = width;
@@ -243,8 +247,8 @@ static void lex_number(Lexer *lx) {
     } else if (errno == ERANGE || v > (unsigned long long)INT64_MAX) {
       tl_error(lx->diag, t->loc, "integer literal '%s' does not fit in 64 bits", t->text);
     } else if (base == 10 && buf[0] == '0' && buf[1] != '\0' && v != 0) {
-      tl_error(lx->diag, t->loc, "leading zeros in decimal literal '%s'; write 0o%s for octal",
-               t->text, buf + 1);
+      tl_error(lx->diag, t->loc, "leading zeros in decimal integer literal '%s' are not permitted; "
+                                 "use an 0o prefix for octal integers", t->text);
     }
     t->ival = (int64_t)v;
   }
@@ -331,7 +335,10 @@ static TlTokenKind keyword(const char *s, int len) {
 
 static void open_bracket(Lexer *lx, char c, const char *p) {
   if (lx->depth == MAX_BRACKET_DEPTH) {
-    tl_error(lx->diag, loc_at(lx, p, 1), "brackets nested more than %d deep", MAX_BRACKET_DEPTH);
+    if (!lx->deep_reported)
+      tl_error(lx->diag, loc_at(lx, p, 1), "brackets nested more than %d deep", MAX_BRACKET_DEPTH);
+    lx->deep_reported = true;
+    lx->deep_brackets++;
     return;
   }
   lx->bracket_locs[lx->depth] = loc_at(lx, p, 1);
@@ -340,6 +347,10 @@ static void open_bracket(Lexer *lx, char c, const char *p) {
 
 static void close_bracket(Lexer *lx, char c, const char *p) {
   char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+  if (lx->deep_brackets > 0) {
+    lx->deep_brackets--;
+    return;
+  }
   if (lx->depth == 0) {
     tl_error(lx->diag, loc_at(lx, p, 1), "unmatched '%c'", c);
     return;
@@ -354,6 +365,11 @@ static void close_bracket(Lexer *lx, char c, const char *p) {
 
 static void lex_punct(Lexer *lx) {
   const char *p = lx->p;
+  if ((p[0] == '<' && p[1] == '<') || (p[0] == '>' && p[1] == '>')) {
+    tl_error(lx->diag, loc_at(lx, p, 2), "bitwise operator '%.2s' is not supported in .tl", p);
+    lx->p += 2;
+    return;
+  }
   for (int k = TK_STARSTAR; k <= TK_AT; k++) {
     size_t n = strlen(token_names[k]);
     if (strncmp(p, token_names[k], n) == 0) {

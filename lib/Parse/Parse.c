@@ -10,7 +10,9 @@
 
 #include <string.h>
 
-enum { MAX_EXPR_DEPTH = 200 };
+// Each bracket costs the parser about two levels; the lexer stops at 200
+// brackets, so this limit only catches long unary chains and the like.
+enum { MAX_EXPR_DEPTH = 500, MAX_EXPR_NODES = 20000 };
 
 typedef struct Parser {
   TlArena *arena;
@@ -19,6 +21,7 @@ typedef struct Parser {
   TlToken *end; // the EOF token
   bool failed;  // an error in the current statement
   int depth;    // expression/statement nesting, bounded
+  int nodes;    // nodes in the current statement, bounded (sema recurses over them)
 } Parser;
 
 static const char *const node_names[] = {
@@ -32,6 +35,10 @@ const char *tl_node_kind_name(TlNodeKind k) {
 }
 
 static TlNode *new_node(Parser *p, TlNodeKind kind, TlLoc loc) {
+  if (++p->nodes == MAX_EXPR_NODES && !p->failed) {
+    p->failed = true;
+    tl_error(p->diag, loc, "statement too long: more than %d terms; split it", MAX_EXPR_NODES);
+  }
   TlNode *n = TL_NEW(p->arena, TlNode);
   n->kind = kind;
   n->loc = loc;
@@ -219,6 +226,8 @@ static TlNode *atom(Parser *p) {
     if (accept(p, TK_RPAREN))
       return new_node(p, ND_TUPLE, t->loc);
     TlNode *n = exprlist(p);
+    if (n->kind == ND_TUPLE)
+      n->loc = t->loc; // a parenthesized tuple starts at its '('
     expect(p, TK_RPAREN, "to close the parenthesis");
     return n;
   }
@@ -313,6 +322,25 @@ static TlNode *factor(Parser *p) {
   }
   p->depth--;
   return n;
+}
+
+// The leftmost location of an expression (its first token).
+static TlLoc leftmost(const TlNode *n) {
+  TlLoc l = n->loc;
+  while (n) {
+    const TlNode *next = NULL;
+    if (n->kind == ND_BINOP || n->kind == ND_COMPARE || n->kind == ND_AND || n->kind == ND_OR ||
+        n->kind == ND_CALL || n->kind == ND_SUBSCRIPT || n->kind == ND_ATTR)
+      next = n->a;
+    else if (n->kind == ND_IFEXP)
+      next = n->b;
+    if (!next)
+      break;
+    if (next->loc.line < l.line || (next->loc.line == l.line && next->loc.col < l.col))
+      l = next->loc;
+    n = next;
+  }
+  return l;
 }
 
 static TlNode *binop(Parser *p, TlToken *op, TlNode *lhs, TlNode *rhs) {
@@ -586,7 +614,7 @@ static void simple_stmt(Parser *p, TlVec *out) {
     tl_vec_push(p->arena, out, n);
     return;
   }
-  TlNode *n = new_node(p, ND_EXPR_STMT, first->loc);
+  TlNode *n = new_node(p, ND_EXPR_STMT, leftmost(first));
   n->a = first;
   tl_vec_push(p->arena, out, n);
 }
@@ -600,7 +628,8 @@ static void simple_stmts(Parser *p, TlVec *out) {
     error_at_tok(p, p->tok, "expected end of line after the statement%s, found %s", "");
     return;
   }
-  accept(p, TK_NEWLINE);
+  if (!p->failed) // after an error, synchronize() finds the end of the statement
+    accept(p, TK_NEWLINE);
 }
 
 // def_stmt = "def" NAME "(" params? ")" ("->" expr)? ":" block
@@ -733,6 +762,7 @@ static void synchronize(Parser *p) {
 // decorated = ("@" expr NEWLINE)+ def_stmt
 static TlNode *stmt_list(Parser *p, TlVec *out) {
   p->failed = false;
+  p->nodes = 0;
   TlToken *t = p->tok;
   if (!enter(p)) {
     p->depth--;
@@ -769,7 +799,10 @@ static TlNode *stmt_list(Parser *p, TlVec *out) {
     break;
   case TK_ELSE:
   case TK_ELIF:
-    error_at_tok(p, t, "'%s' without a matching 'if'%s", tl_token_kind_name(t->kind));
+    if (!p->failed) {
+      p->failed = true;
+      tl_error(p->diag, t->loc, "'%s' without a matching 'if'", tl_token_kind_name(t->kind));
+    }
     break;
   default:
     simple_stmts(p, out);

@@ -14,6 +14,10 @@ TlValue *tl_value_new(Sema *s, TlValueKind k, TlLoc loc) {
   return v;
 }
 
+const char *tl_value_kind_article(TlValueKind k) {
+  return (k == VAL_INT || k == VAL_ERROR) ? "an" : "a";
+}
+
 const char *tl_value_kind_name(TlValueKind k) {
   static const char *names[] = {"int",    "float",  "bool",   "str",    "None",   "tuple",
                                 "dtype",  "function", "module", "kernel", "error"};
@@ -176,6 +180,10 @@ static TlValue *binop(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
       }
       return float_value(s, n->loc, (double)a / (double)b);
     case TK_STARSTAR:
+      if (b < 0 && a == 0) {
+        tl_error(s->diag, n->loc, "division by zero in constant expression: 0 ** %lld", (long long)b);
+        return error_value(s, n->loc);
+      }
       if (b < 0)
         return float_value(s, n->loc, pow((double)a, (double)b));
       overflow = !ipow(a, b, &out);
@@ -224,7 +232,8 @@ static TlValue *binop(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
   return float_value(s, n->loc, out);
 }
 
-static bool truthy(const TlValue *v) {
+bool tl_value_truthy(const TlValue *v);
+bool tl_value_truthy(const TlValue *v) {
   switch (v->kind) {
   case VAL_INT:
   case VAL_BOOL:
@@ -316,13 +325,13 @@ static TlValue *call(Sema *s, const TlNode *n) {
       tl_error(s->diag, n->loc, "division by zero in T.ceildiv");
       return error_value(s, n->loc);
     }
-    int64_t num;
-    if (tl_add_overflows(a, b - 1, &num)) {
+    if (a == INT64_MIN && b == -1) {
       tl_error(s->diag, n->loc, "integer overflow in T.ceildiv(%lld, %lld)", (long long)a,
                (long long)b);
       return error_value(s, n->loc);
     }
-    return int_value(s, n->loc, -tl_floordiv(-a, b));
+    // ceil(a / b) = floor(a / b) + 1 when b does not divide a; no negation.
+    return int_value(s, n->loc, tl_floordiv(a, b) + (tl_floormod(a, b) != 0));
   }
   if (!t && (strcmp(fname, "int") == 0 || strcmp(fname, "float") == 0 ||
              strcmp(fname, "abs") == 0 || strcmp(fname, "len") == 0)) {
@@ -339,8 +348,13 @@ static TlValue *call(Sema *s, const TlNode *n) {
     } else if (is_number(x)) {
       if (fname[0] == 'f')
         return float_value(s, n->loc, as_double(x));
-      if (fname[0] == 'i')
+      if (fname[0] == 'i') {
+        if (x->kind == VAL_FLOAT && !(x->f > -9223372036854775808.0 && x->f < 9223372036854775808.0)) {
+          tl_error(s->diag, n->loc, "int(%g) does not fit in 64 bits", x->f);
+          return error_value(s, n->loc);
+        }
         return x->kind == VAL_FLOAT ? int_value(s, n->loc, (int64_t)x->f) : int_value(s, n->loc, x->i);
+      }
       if (x->kind == VAL_FLOAT)
         return float_value(s, n->loc, fabs(x->f));
       if (x->i == INT64_MIN) {
@@ -418,7 +432,7 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
       return x;
     if (n->op == TK_NOT) {
       TlValue *v = tl_value_new(s, VAL_BOOL, n->loc);
-      v->i = !truthy(x);
+      v->i = !tl_value_truthy(x);
       return v;
     }
     if (!is_number(x)) {
@@ -446,7 +460,7 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
     TlValue *l = tl_sema_eval_const(s, n->a);
     if (l->kind == VAL_ERROR)
       return l;
-    if (truthy(l) == (n->kind == ND_OR))
+    if (tl_value_truthy(l) == (n->kind == ND_OR))
       return l;
     return tl_sema_eval_const(s, n->b);
   }
@@ -454,7 +468,7 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
     TlValue *c = tl_sema_eval_const(s, n->a);
     if (c->kind == VAL_ERROR)
       return c;
-    return tl_sema_eval_const(s, truthy(c) ? n->b : n->c);
+    return tl_sema_eval_const(s, tl_value_truthy(c) ? n->b : n->c);
   }
   case ND_CALL:
     return call(s, n);
@@ -484,8 +498,8 @@ static void bind_target(Sema *s, const TlNode *target, TlValue *v) {
       return;
     }
     if (v->kind != VAL_TUPLE) {
-      tl_error(s->diag, target->loc, "cannot unpack a %s into %d names",
-               tl_value_kind_name(v->kind), target->list.len);
+      tl_error(s->diag, target->loc, "cannot unpack %s %s into %d names",
+               tl_value_kind_article(v->kind), tl_value_kind_name(v->kind), target->list.len);
       return;
     }
     if (v->items.len != target->list.len) {
@@ -546,6 +560,11 @@ void tl_sema_module_constants(Sema *s, const TlNode *module) {
           tl_error(s->diag, dec->loc, "unsupported decorator; tlc knows @T.prim_func");
         }
       }
+      TlSym *prev = tl_scope_lookup_local(s->globals, st->name);
+      if (prev && prev->kind == SYM_VALUE && (prev->value->kind == VAL_KERNEL || prev->value->kind == VAL_FUNC)) {
+        tl_error(s->diag, st->loc, "redefinition of '%s'", st->name);
+        tl_note(s->diag, prev->loc, "previous definition is here");
+      }
       TlSym *y = tl_scope_define(s, s->globals, st->name, SYM_VALUE, st->loc);
       y->value = tl_value_new(s, kernel ? VAL_KERNEL : VAL_FUNC, st->loc);
       y->value->fn = st;
@@ -562,5 +581,45 @@ void tl_sema_module_constants(Sema *s, const TlNode *module) {
                "at module level");
       break;
     }
+  }
+}
+
+bool tl_sema_is_constant_expr(Sema *s, const TlNode *n) {
+  switch (n->kind) {
+  case ND_INT:
+  case ND_FLOAT:
+  case ND_STR:
+  case ND_BOOL:
+  case ND_NONE:
+    return true;
+  case ND_NAME: {
+    TlSym *y = tl_scope_lookup(s, n->name);
+    return y && y->kind == SYM_VALUE;
+  }
+  case ND_ATTR:
+    return tl_sema_t_attr(s, n) != NULL;
+  case ND_CALL:
+    for (int i = 0; i < n->list.len; i++)
+      if (!tl_sema_is_constant_expr(s, TL_VEC_AT(n->list, TlNode, i)))
+        return false;
+    return n->list2.len == 0 && (tl_sema_t_attr(s, n->a) || n->a->kind == ND_NAME);
+  case ND_TUPLE:
+  case ND_LIST:
+    for (int i = 0; i < n->list.len; i++)
+      if (!tl_sema_is_constant_expr(s, TL_VEC_AT(n->list, TlNode, i)))
+        return false;
+    return true;
+  case ND_UNARY:
+    return tl_sema_is_constant_expr(s, n->a);
+  case ND_BINOP:
+  case ND_COMPARE:
+  case ND_AND:
+  case ND_OR:
+    return tl_sema_is_constant_expr(s, n->a) && tl_sema_is_constant_expr(s, n->b);
+  case ND_IFEXP:
+    return tl_sema_is_constant_expr(s, n->a) && tl_sema_is_constant_expr(s, n->b) &&
+           tl_sema_is_constant_expr(s, n->c);
+  default:
+    return false;
   }
 }

@@ -63,12 +63,12 @@ static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   int64_t total = 1;
   for (int i = 0; i < nd; i++) {
     if (dims[i]->kind != VAL_INT) {
-      tl_error(s->diag, n->loc, "dimension %d of the shape is a %s, not an integer", i,
+      tl_error(s->diag, dims[i]->loc, "dimension %d of the shape is a %s, not an integer", i,
                tl_value_kind_name(dims[i]->kind));
       return false;
     }
     if (dims[i]->i < 1) {
-      tl_error(s->diag, n->loc, "dimension %d of the shape is %lld; extents must be positive", i,
+      tl_error(s->diag, dims[i]->loc, "dimension %d of the shape is %lld; extents must be positive", i,
                (long long)dims[i]->i);
       return false;
     }

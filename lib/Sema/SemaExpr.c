@@ -13,8 +13,10 @@
 
 void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 
+// After an error the expression is replaced by the constant 1 (not 0, which
+// would cascade into division-by-zero errors).
 static TlExpr *error_expr(Sema *s, TlLoc loc) {
-  TlExpr *e = tl_expr_int(s->arena, loc, 0, s->index_dtype);
+  TlExpr *e = tl_expr_int(s->arena, loc, 1, s->index_dtype);
   e->untyped = true;
   return e;
 }
@@ -147,7 +149,8 @@ static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
   if (op == OP_FLOORMOD && tl_dtype_is_float(t))
     op = OP_FMOD;
   TlExpr *a = tl_sema_convert(s, l, t), *b = tl_sema_convert(s, r, t);
-  if (op == OP_DIV && a->kind == EX_FLOAT && b->kind == EX_FLOAT && b->fval == 0) {
+  bool divides = op == OP_DIV || op == OP_FLOORDIV || op == OP_FLOORMOD || op == OP_FMOD;
+  if (divides && ((b->kind == EX_FLOAT && b->fval == 0) || (b->kind == EX_INT && b->ival == 0))) {
     tl_error(s->diag, loc, "division by zero");
     return error_expr(s, loc);
   }
@@ -169,6 +172,8 @@ static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
     case OP_SUB: v = x - y; break;
     case OP_MUL: v = x * y; break;
     case OP_DIV: v = x / y; break;
+    case OP_FLOORDIV: v = floor(x / y); break;
+    case OP_FMOD: v = x - floor(x / y) * y; break;
     default: return e;
     }
     TlExpr *f = tl_expr_float(s->arena, loc, v, t);
@@ -606,7 +611,8 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
         ret = st->a;
         if (i + 1 < def->list.len) {
           TlNode *next = TL_VEC_AT(def->list, TlNode, i + 1);
-          tl_error(s->diag, next->loc, "code after 'return' in helper '%s'", fn->s);
+          TlLoc at = next->kind == ND_ASSIGN && next->list.len ? TL_VEC_AT(next->list, TlNode, 0)->loc : next->loc;
+          tl_error(s->diag, at, "code after 'return' in helper '%s'", fn->s);
           ok = false;
         }
         break;

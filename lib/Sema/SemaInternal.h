@@ -68,7 +68,12 @@ typedef struct Sema {
 /* Const.c */
 TlValue *tl_sema_eval_const(Sema *s, const TlNode *n); // VAL_ERROR after reporting
 TlValue *tl_value_new(Sema *s, TlValueKind k, TlLoc loc);
+bool tl_value_truthy(const TlValue *v);
+// True when n only uses literals and module-level constants (strings too),
+// so it can be evaluated like Python would before staging the kernel.
+bool tl_sema_is_constant_expr(Sema *s, const TlNode *n);
 const char *tl_value_kind_name(TlValueKind k);
+const char *tl_value_kind_article(TlValueKind k); // "a" or "an"
 bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
 void tl_sema_module_constants(Sema *s, const TlNode *module);
 // T.<name> attribute recognition: returns the attribute name when n is T.x

@@ -79,7 +79,7 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   for (int i = 0; i < nd; i++) {
     TlValue *d = sv->kind == VAL_TUPLE ? TL_VEC_AT(sv->items, TlValue, i) : sv;
     if (d->kind != VAL_INT || d->i < 1) {
-      tl_error(s->diag, shape->loc, "dimension %d of '%s' must be a positive integer", i, b->name);
+      tl_error(s->diag, d->loc, "dimension %d of '%s' must be a positive integer", i, b->name);
       return false;
     }
     if (tl_mul_overflows(total, d->i, &total) || total > ((int64_t)1 << 40)) {
@@ -175,8 +175,9 @@ static void scalar_assign(Sema *s, const TlNode *target, TlTokenKind op, const T
   TlDtype t = value->dtype;
   if (value->untyped)
     t = tl_dtype_is_float(t) ? TY_FLOAT32 : TY_INT32;
-  if (value->dtype == TY_INT64 && value->untyped)
-    t = TY_INT64;
+  if (value->untyped && (value->dtype == TY_INT64 ||
+                         (value->kind == EX_INT && (value->ival > INT32_MAX || value->ival < INT32_MIN))))
+    t = TY_INT64; // a constant that does not fit an int keeps 64 bits
   TlVar *v = tl_var_new(s->arena, s->kernel, target->name, VAR_SCALAR, t, target->loc);
   TlSym *sym = tl_scope_define(s, s->scope, target->name, SYM_VAR, target->loc);
   sym->var = v;
@@ -502,6 +503,12 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
 }
 
 static void if_stmt(Sema *s, const TlNode *n, TlVec *out) {
+  if (tl_sema_is_constant_expr(s, n->a)) { // `if MODE == "relu":` on module constants
+    TlValue *v = tl_sema_eval_const(s, n->a);
+    if (v->kind != VAL_ERROR)
+      body_in_scope(s, tl_value_truthy(v) ? &n->list : &n->list2, out);
+    return;
+  }
   TlExpr *c = tl_sema_expr(s, n->a);
   if (c->kind == EX_INT) { // compile-time branch, as Python would run it
     body_in_scope(s, c->ival ? &n->list : &n->list2, out);

@@ -315,8 +315,8 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
             (in == TY_FLOAT32 && acc == TY_FLOAT32) || (in == TY_INT8 && acc == TY_INT32) ||
             (in == TY_FLOAT64 && acc == TY_FLOAT64);
   if (!ok) {
-    tl_error(s->diag, call->loc, "T.gemm does not support %s inputs with a %s accumulator",
-             tl_dtype_name(in), tl_dtype_name(acc));
+    tl_error(s->diag, call->loc, "T.gemm does not support %s inputs with %s %s accumulator",
+             tl_dtype_name(in), tl_dtype_name(acc)[0] == 'i' ? "an" : "a", tl_dtype_name(acc));
     tl_note(s->diag, st->c->loc, "use float16/bfloat16 inputs with a float32 accumulator");
     return;
   }

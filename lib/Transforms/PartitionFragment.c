@@ -50,6 +50,19 @@ bool tl_nest_touches_fragment(const TlStmt *nest) {
   return body_has_fragment(&nest->body);
 }
 
+static const TlExpr *find_fragment(const TlExpr *e) {
+  if (!e)
+    return NULL;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT)
+    return e;
+  for (int i = 0; i < e->nargs; i++) {
+    const TlExpr *f = find_fragment(e->args[i]);
+    if (f)
+      return f;
+  }
+  return NULL;
+}
+
 bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d) {
   if (s->kind == ST_FOR || s->kind == ST_IF || s->kind == ST_SEQ)
     return true; // their bodies are visited on their own
@@ -57,9 +70,13 @@ bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d) {
              expr_has_fragment(s->value) || expr_has_fragment(s->cond);
   for (int i = 0; i < s->nindices; i++)
     bad = bad || expr_has_fragment(s->indices[i]);
-  if (bad)
-    tl_error(d, s->loc, "a fragment is distributed over the threads: access it inside a "
-                        "T.Parallel loop or with a tile operator");
+  if (bad) {
+    const TlExpr *f = find_fragment(s->value);
+    if (!f)
+      f = find_fragment(s->cond);
+    tl_error(d, f ? f->loc : s->loc, "a fragment is distributed over the threads: access it inside a "
+                                     "T.Parallel loop or with a tile operator");
+  }
   return !bad;
 }
 
