@@ -45,17 +45,24 @@ static void print_excerpt(TlDiag *d, TlLoc loc) {
     end++;
   if (end > p && end[-1] == '\r')
     end--;
-  int width = (int)(end - p);
-  if (width > 400) // very long lines: show a window around the column
-    width = 400;
-  fprintf(d->out, "%.*s\n", width, p);
+  int len = (int)(end - p);
   int col = loc.col < 1 ? 1 : loc.col;
-  for (int i = 1; i < col && i <= width; i++)
+  // Long lines: a 400-byte window around the column, marked with "...".
+  int start = 0, stop = len;
+  if (len > 400) {
+    start = col - 1 > 200 ? col - 1 - 200 : 0;
+    stop = start + 400 < len ? start + 400 : len;
+  }
+  const char *pre = start > 0 ? "..." : "";
+  fprintf(d->out, "%s%.*s%s\n", pre, stop - start, p + start, stop < len ? "..." : "");
+  for (int i = 0; i < (int)strlen(pre); i++)
+    fputc(' ', d->out);
+  for (int i = start + 1; i < col && i <= stop; i++)
     fputc(p[i - 1] == '\t' ? '\t' : ' ', d->out);
   if (d->color)
     fputs("\x1b[1;32m", d->out);
   fputc('^', d->out);
-  for (int i = 1; i < loc.len && col + i <= width; i++)
+  for (int i = 1; i < loc.len && col + i <= stop; i++)
     fputc('~', d->out);
   if (d->color)
     fputs("\x1b[0m", d->out);
