@@ -834,7 +834,7 @@ static void block(Parser *p, TlVec *body) {
 
 // module = stmt* EOF
 TlNode *tl_parse(TlArena *a, TlTokens toks, TlDiag *d) {
-  Parser p = {a, d, toks.items, toks.items + toks.len - 1, false, 0};
+  Parser p = {.arena = a, .diag = d, .tok = toks.items, .end = toks.items + toks.len - 1};
   TlLoc loc = toks.items[0].loc;
   TlNode *m = new_node(&p, ND_MODULE, loc);
   while (!at(&p, TK_EOF) && !tl_diag_too_many(d)) {
