@@ -384,10 +384,13 @@ static TvExpr *lower_call(CXCursor c, const Kids *k) {
       add_kid(e, lower_expr(clang_Cursor_getArgument(c, (unsigned)j)));
     return e;
   }
-  TvExpr *e = new_expr(EX_CALL, c);
-  e->name = name;
   CXCursor callee = clang_getCursorReferenced(c);
   enum CXCursorKind ck = clang_getCursorKind(callee);
+  if (ck == CXCursor_Constructor && nargs == 1 &&
+      (clang_CXXConstructor_isCopyConstructor(callee) || clang_CXXConstructor_isMoveConstructor(callee)))
+    return lower_expr(clang_Cursor_getArgument(c, 0)); // a copy is its source here
+  TvExpr *e = new_expr(EX_CALL, c);
+  e->name = name;
   int nt = ck == CXCursor_FunctionDecl ? clang_Cursor_getNumTemplateArguments(callee) : -1;
   if (nt > 0) {
     // tl_swz<32, 8, 4>(...): analyses read the template's body with these values.

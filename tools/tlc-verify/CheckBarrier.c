@@ -165,6 +165,13 @@ static bool asm_barrier(const char *text) {
   return !(comma && (!end || comma < end));
 }
 
+// The barrier instruction of an asm string, for messages: "bar.sync 0;".
+static const char *asm_instruction(const char *text) {
+  const char *b = strstr(text, "bar");
+  const char *end = b ? strchr(b, ';') : NULL;
+  return b && end ? tv_strndup(b, (size_t)(end - b + 1)) : text;
+}
+
 static bool func_has_barrier(TvFunc *f);
 
 static void find_barrier(TvExpr *e, void *ctx) {
@@ -198,8 +205,10 @@ static bool func_has_barrier(TvFunc *f) {
 /* ---- the walk ---- */
 
 typedef struct Div {
-  const char *clause; // "the 'if' condition at 12:7 depends on threadIdx.x"
-  bool exit;          // from an early return: "after a divergent exit"
+  const char *what; // "the 'if' condition at 12:7"
+  const char *why;  // "threadIdx.x"
+  const char *via;  // NULL, or the early exit it comes through: "the 'break' at 14:9"
+  bool exit;        // from an early return: "after a divergent exit"
 } Div;
 
 typedef struct Walk {
@@ -211,7 +220,8 @@ static const Div *cond_div(const char *what, const TvExpr *cond, const Div *oute
   if (!t.root)
     return outer;
   Div *d = tv_alloc(sizeof *d);
-  d->clause = tv_printf("the %s at %u:%u depends on %s", what, cond->loc.line, cond->loc.col, t.desc);
+  d->what = tv_printf("the %s at %u:%u", what, cond->loc.line, cond->loc.col);
+  d->why = t.desc;
   return d;
 }
 
@@ -220,8 +230,14 @@ static void report(Walk *w, TvLoc loc, const char *barrier, const Div *div) {
     div = w->exit;
   if (!div)
     return;
-  tv_error(loc, "%s %s: %s", barrier, div->exit ? "after a divergent exit" : "under divergent control flow",
-           div->clause);
+  if (div->exit)
+    tv_error(loc, "%s after a divergent exit: %s is under %s, which depends on %s", barrier, div->via, div->what,
+             div->why);
+  else if (div->via)
+    tv_error(loc, "%s under divergent control flow: the loop is left by %s under %s, which depends on %s", barrier,
+             div->via, div->what, div->why);
+  else
+    tv_error(loc, "%s under divergent control flow: %s depends on %s", barrier, div->what, div->why);
 }
 
 static void walk_expr(Walk *w, TvExpr *e, const Div *div) {
@@ -254,9 +270,9 @@ static const Div *loop_exit(TvStmt *s, const Div *div, bool nested) {
     return NULL;
   if (div && (s->kind == ST_RETURN || (!nested && (s->kind == ST_BREAK || s->kind == ST_CONTINUE)))) {
     Div *d = tv_alloc(sizeof *d);
+    *d = *div;
     const char *kw = s->kind == ST_RETURN ? "return" : s->kind == ST_BREAK ? "break" : "continue";
-    d->clause = tv_printf("the loop is left by the '%s' at %u:%u, where %s", kw, s->loc.line, s->loc.col,
-                          div->clause);
+    d->via = tv_printf("the '%s' at %u:%u", kw, s->loc.line, s->loc.col);
     return d;
   }
   const Div *inner = div;
@@ -306,14 +322,15 @@ static void walk(Walk *w, TvStmt *s, const Div *div) {
     walk_expr(w, s->expr, div);
     if (div && !w->exit) {
       Div *d = tv_alloc(sizeof *d);
+      *d = *div;
       d->exit = true;
-      d->clause = tv_printf("the 'return' at %u:%u is under a condition: %s", s->loc.line, s->loc.col, div->clause);
+      d->via = tv_printf("the 'return' at %u:%u", s->loc.line, s->loc.col);
       w->exit = d;
     }
     return;
   case ST_ASM:
     if (asm_barrier(s->text))
-      report(w, s->loc, tv_printf("inline asm barrier '%s'", s->text), div);
+      report(w, s->loc, tv_printf("inline asm '%s'", asm_instruction(s->text)), div);
     break;
   default:
     break;

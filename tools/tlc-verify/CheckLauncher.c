@@ -30,9 +30,11 @@ static bool is_stream(const TvVar *v) {
          !strcmp(norm_type(v->ctype), "CUstream_st *");
 }
 
-static void check_launch(const TvProgram *p, TvFunc *k, TvFunc *launcher, TvLaunch *l, int nparams, const TvVar *stream) {
+static void check_launch(const TvProgram *p, TvFunc *k, TvFunc *launcher, TvLaunch *l, int nparams,
+                         const TvVar *stream, bool params_match) {
   TvExpr *e = l->e;
-  int nargs = e->nkids - e->nconfig;
+  // With mismatched parameters the argument order says nothing new.
+  int nargs = params_match ? e->nkids - e->nconfig : 0;
   for (int i = 0; i < nargs && i < k->params.len; i++) {
     TvExpr *a = tv_strip(e->kids[e->nconfig + i]);
     const TvVar *want = i < nparams ? TV_AT(launcher->params, TvVar, i) : NULL;
@@ -67,14 +69,18 @@ static void check_launch(const TvProgram *p, TvFunc *k, TvFunc *launcher, TvLaun
   }
 }
 
-static void check_params(TvFunc *k, TvFunc *launcher, int nparams) {
+// Returns whether they match (then the launch's arguments are worth checking).
+static bool check_params(TvFunc *k, TvFunc *launcher, int nparams) {
   if (nparams != k->params.len) {
     tv_error(launcher->loc, "launcher '%s' takes %d parameter%s before the stream, but kernel '%s' takes %d",
              launcher->name, nparams, nparams == 1 ? "" : "s", k->name, k->params.len);
-    return;
+    return false;
   }
+  bool ok = true;
   for (int i = 0; i < nparams; i++) {
     const TvVar *lp = TV_AT(launcher->params, TvVar, i), *kp = TV_AT(k->params, TvVar, i);
+    if (strcmp(norm_type(lp->ctype), norm_type(kp->ctype)) || strcmp(lp->name, kp->name))
+      ok = false;
     if (strcmp(norm_type(lp->ctype), norm_type(kp->ctype)))
       tv_error(lp->loc,
                "parameter %d of launcher '%s' is '%s' of type '%s', but parameter %d of kernel '%s' is "
@@ -84,6 +90,7 @@ static void check_params(TvFunc *k, TvFunc *launcher, int nparams) {
       tv_error(lp->loc, "parameter %d of launcher '%s' is '%s', but parameter %d of kernel '%s' is '%s'", i + 1,
                launcher->name, lp->name, i + 1, k->name, kp->name);
   }
+  return ok;
 }
 
 static void check_kernel(TvProgram *p, TvFunc *k) {
@@ -114,14 +121,14 @@ static void check_kernel(TvProgram *p, TvFunc *k) {
     stream = TV_AT(launcher->params, TvVar, --nparams);
   else
     tv_error(launcher->loc, "launcher '%s' does not end with a cudaStream_t parameter", launcher->name);
-  check_params(k, launcher, nparams);
+  bool match = check_params(k, launcher, nparams);
   bool launched = false;
   for (int i = 0; i < k->launches.len; i++) {
     TvLaunch *l = TV_AT(k->launches, TvLaunch, i);
     if (l->in != launcher)
       continue;
     launched = true;
-    check_launch(p, k, launcher, l, nparams, stream);
+    check_launch(p, k, launcher, l, nparams, stream, match);
   }
   if (!launched)
     tv_error(launcher->loc, "launcher '%s' does not launch kernel '%s'", launcher->name, k->name);

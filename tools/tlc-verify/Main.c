@@ -19,7 +19,7 @@ extern const size_t tv_prelude_len;
 
 static const char usage[] =
     "usage: tlc-verify FILE.cu [--target sm_80|sm_90] [--list-undeclared]\n"
-    "                          [--prelude FILE] [--print-prelude] [--help]\n"
+    "                          [--prelude FILE] [--print-prelude] [--list-prelude-names] [--help]\n"
     "\n"
     "Checks CUDA written by tlc: it parses, barriers are block-uniform, shared\n"
     "memory fits the target and is requested by the launcher, shared-memory\n"
@@ -32,6 +32,8 @@ static const char usage[] =
     "                     declare, one per line (and other parse errors)\n"
     "  --prelude FILE     parse against FILE instead of the built-in prelude\n"
     "  --print-prelude    print the built-in prelude and exit\n"
+    "  --list-prelude-names  print the names the prelude declares, one per line,\n"
+    "                     and exit (test/Verify checks each is exercised)\n"
     "  --help             print this help\n"
     "\n"
     "exit status: 0 clean, 1 findings, 2 usage errors or unreadable input\n";
@@ -81,6 +83,65 @@ static bool set_target(TvProgram *p, const char *t) {
   return true;
 }
 
+// clang arguments: clang 14 knows no sm_90, and the target only matters for
+// the limits tlc-verify applies itself, so the parse is for sm_80.
+// --cuda-path points nowhere so that an installed toolkit cannot change how
+// clang behaves.
+#define CLANG_ARGS(prelude)                                                                        \
+  {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent/tlc-verify",      \
+   "--cuda-gpu-arch=sm_80", "-std=c++17", "-include", (prelude), "-ferror-limit=0"}
+
+static TvVec prelude_names;
+
+static enum CXChildVisitResult collect_names(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  (void)data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl || k == CXCursor_EnumDecl)
+    clang_visitChildren(c, collect_names, NULL);
+  if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_StructDecl &&
+      k != CXCursor_TypedefDecl && k != CXCursor_VarDecl && k != CXCursor_EnumConstantDecl &&
+      k != CXCursor_EnumDecl)
+    return CXChildVisit_Continue;
+  CXFile f;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+  CXString fn = clang_getFileName(f);
+  bool in_prelude = f && strstr(clang_getCString(fn), "tlc_verify_prelude") != NULL;
+  clang_disposeString(fn);
+  CXString s = clang_getCursorSpelling(c);
+  const char *name = tv_strdup(clang_getCString(s));
+  clang_disposeString(s);
+  if (in_prelude && name[0] && strncmp(name, "operator", 8))
+    tv_push(&prelude_names, (void *)name);
+  return CXChildVisit_Continue;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+// The names the built-in prelude declares: parse an empty file against it.
+static int list_prelude_names(void) {
+  const char *args[] = CLANG_ARGS(PRELUDE_PATH);
+  struct CXUnsavedFile files[] = {{PRELUDE_PATH, tv_prelude_text, (unsigned long)tv_prelude_len},
+                                  {"/tlc-verify-prelude/empty.cu", "", 0}};
+  CXIndex index = clang_createIndex(0, 0);
+  CXTranslationUnit tu;
+  if (clang_parseTranslationUnit2(index, files[1].Filename, args, (int)(sizeof args / sizeof args[0]), files, 2,
+                                  CXTranslationUnit_KeepGoing, &tu) != CXError_Success) {
+    fputs("tlc-verify: error: cannot parse the prelude\n", stderr);
+    return 2;
+  }
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_names, NULL);
+  qsort(prelude_names.items, (size_t)prelude_names.len, sizeof(void *), cmp_str);
+  for (int i = 0; i < prelude_names.len; i++)
+    if (i == 0 || strcmp(prelude_names.items[i], prelude_names.items[i - 1]))
+      printf("%s\n", (const char *)prelude_names.items[i]);
+  clang_disposeTranslationUnit(tu);
+  clang_disposeIndex(index);
+  return 0;
+}
+
 static int run(int argc, char **argv) {
   TvProgram p = {0};
   set_target(&p, "sm_90");
@@ -94,6 +155,8 @@ static int run(int argc, char **argv) {
     } else if (!strcmp(a, "--print-prelude")) {
       fwrite(tv_prelude_text, 1, tv_prelude_len, stdout);
       return 0;
+    } else if (!strcmp(a, "--list-prelude-names")) {
+      return list_prelude_names();
     } else if (!strcmp(a, "--list-undeclared")) {
       list_undeclared = true;
     } else if (!strcmp(a, "--target") || !strcmp(a, "--prelude")) {
@@ -124,12 +187,7 @@ static int run(int argc, char **argv) {
     return 2;
   }
 
-  // clang 14 knows no sm_90, and the target only matters for the limits
-  // tlc-verify applies itself, so the parse is for sm_80. --cuda-path points
-  // nowhere so that an installed toolkit cannot change how clang behaves.
-  const char *args[] = {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
-                        "--cuda-path=/nonexistent/tlc-verify", "--cuda-gpu-arch=sm_80", "-std=c++17",
-                        "-include", prelude ? prelude : PRELUDE_PATH, "-ferror-limit=0"};
+  const char *args[] = CLANG_ARGS(prelude ? prelude : PRELUDE_PATH);
   struct CXUnsavedFile unsaved = {PRELUDE_PATH, tv_prelude_text, (unsigned long)tv_prelude_len};
   CXIndex index = clang_createIndex(0, 0);
   enum CXErrorCode rc = clang_parseTranslationUnit2(index, p.path, args, (int)(sizeof args / sizeof args[0]),

@@ -367,7 +367,7 @@ __device__ __nv_bfloat162 __hmul2(const __nv_bfloat162 a, const __nv_bfloat162 b
 __device__ __nv_bfloat162 __hfma2(const __nv_bfloat162 a, const __nv_bfloat162 b, const __nv_bfloat162 c);
 
 /* ---- Hopper tensor maps (cuda.h), for TMA kernels passed as __grid_constant__ ---- */
-typedef struct __align__(64) CUtensorMap_st {
+typedef struct __align__(128) CUtensorMap_st {
   unsigned long long opaque[16];
 } CUtensorMap;
 
