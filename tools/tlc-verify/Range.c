@@ -548,12 +548,39 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
   return top();
 }
 
+static long long div_ceil(long long a, long long k) {
+  return inf(a) ? a : -div_floor(-a, k);
+}
+
+// An atom's range narrowed by the guards on it alone: q * atom + c in
+// [lo, hi] bounds the atom by the rounded quotients (threadIdx.x * 2 < 250
+// gives threadIdx.x <= 124).
+static TvRange guarded_atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
+  TvRange r = atom_range(env, a, depth);
+  for (const TvGuard *g = env->guards; g; g = g->next) {
+    if (g->lhs.n != 1 || g->lhs.t[0].a != a)
+      continue;
+    long long q = g->lhs.t[0].k;
+    TvRange b = {sat_add(g->r.lo, -g->lhs.c), sat_add(g->r.hi, -g->lhs.c)};
+    if (g->r.lo == TV_NEG_INF)
+      b.lo = TV_NEG_INF;
+    if (g->r.hi == TV_POS_INF)
+      b.hi = TV_POS_INF;
+    if (q > 0)
+      r = r_meet(r, (TvRange){div_ceil(b.lo, q), div_floor(b.hi, q)});
+    else
+      r = r_meet(r, (TvRange){div_ceil(b.hi == TV_POS_INF ? TV_NEG_INF : b.hi, q),
+                              div_floor(b.lo == TV_NEG_INF ? TV_POS_INF : b.lo, q)});
+  }
+  return r;
+}
+
 static TvRange aff_plain_range(const TvRangeEnv *env, const Aff *a, int depth) {
   if (!a->ok || depth > MAX_DEPTH)
     return top();
   TvRange r = {a->c, a->c};
   for (int i = 0; i < a->n; i++)
-    r = r_add(r, r_scale(atom_range(env, a->t[i].a, depth), a->t[i].k));
+    r = r_add(r, r_scale(guarded_atom_range(env, a->t[i].a, depth), a->t[i].k));
   return r;
 }
 
