@@ -104,6 +104,29 @@ static void check_elements(Walk *w, TvExpr *access, const Target *t, TvExpr **id
   }
 }
 
+// A vector access must be aligned to its width (a misaligned one faults).
+// Reported only when the index's congruence proves it misaligned for every
+// thread, on views into tl_smem, whose base is aligned to at least 16.
+static void check_alignment(Walk *w, TvExpr *access, const Target *t, TvExpr *idx, int n, long long width,
+                            const char *type, TvRange r, const char *atoms) {
+  long long g, res;
+  if (n != 1 || !t->var->is_smem_view || width > 16 || (width & (width - 1)))
+    return;
+  tv_congruence(&w->env, idx, &g, &res);
+  // byte = OFF + es * idx with idx = res (mod g): exact modulo width when
+  // es * g is a multiple of it.
+  if ((t->elem * g) % width != 0)
+    return;
+  long long off = (t->var->smem_offset + t->elem * res) % width;
+  if (off == 0)
+    return;
+  tv_error(access->loc,
+           "shared-memory access misaligned: %lld-byte '%s' access at index '%s' of '%s' (range [%lld, %lld]) is "
+           "at byte %lld modulo %lld%s",
+           width, type ? type : "vector", tv_expr_text(w->p, idx), t->var->name, r.lo, r.hi, off, width,
+           atoms[0] ? tv_printf(" (%s)", atoms) : "");
+}
+
 // *(T*)&X[...]: the bytes [offset, offset + width) must lie inside X.
 static void check_vector(Walk *w, TvExpr *access, const Target *t, TvExpr **idx, int n, long long width,
                          const char *type) {
@@ -128,6 +151,7 @@ static void check_vector(Walk *w, TvExpr *access, const Target *t, TvExpr **idx,
   }
   if (n == 0)
     return;
+  check_alignment(w, access, t, idx[n - 1], n, width, type, shown_r, atoms);
   bytes.hi += width - 1;
   if (bytes.lo >= 0 && bytes.hi < t->bytes)
     return;

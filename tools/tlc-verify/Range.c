@@ -744,6 +744,13 @@ TvRange tv_range(const TvRangeEnv *env, const TvExpr *e, char *atoms_buf, size_t
   return r;
 }
 
+void tv_congruence(const TvRangeEnv *env, const TvExpr *e, long long *g, long long *r) {
+  Aff a = to_aff(env, e, 0);
+  Cong c = cong_aff(&a, 0);
+  *g = c.g;
+  *r = c.r;
+}
+
 /* ---- guards ---- */
 
 static void push(TvRangeEnv *env, Aff lhs, TvRange r) {

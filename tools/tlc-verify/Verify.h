@@ -219,6 +219,8 @@ typedef struct TvRangeEnv {
 // The range of an integer expression on the current path; unknown parts make
 // it unbounded. `atoms` receives a "name in [lo, hi]" list for messages.
 TvRange tv_range(const TvRangeEnv *env, const TvExpr *e, char *atoms, size_t atoms_len);
+// What is known of e modulo something: e = r (mod g), g >= 1 (g == 1: nothing).
+void tv_congruence(const TvRangeEnv *env, const TvExpr *e, long long *g, long long *r);
 // Pushes the facts that hold when `cond` is true (negate: false); returns the
 // previous guard list, to restore with tv_pop_guards.
 TvGuard *tv_push_cond(TvRangeEnv *env, const TvExpr *cond, bool negate);
