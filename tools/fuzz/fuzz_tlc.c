@@ -1,0 +1,51 @@
+// libFuzzer target over the whole compiler: source text -> tokens -> AST ->
+// tile IR -> every pass (with the verifier) -> CUDA text, and the plan YAML.
+// Any crash, sanitizer report, hang or internal error is a finding. Errors in
+// the input are expected and go to /dev/null.
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tlc/Ast.h"
+#include "tlc/CodeGen.h"
+#include "tlc/Driver.h"
+#include "tlc/Sema.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static FILE *devnull;
+  static TlTarget target;
+  static TlArena target_arena;
+  static bool have_target;
+  if (!devnull) {
+    devnull = fopen("/dev/null", "w");
+    tl_arena_init(&target_arena);
+    char err[256];
+    have_target = tl_target_load(&target_arena, "sm_90", &target, err, sizeof err);
+  }
+  if (!have_target || size > 64 * 1024 || memchr(data, 0, size))
+    return 0;
+  TlArena a;
+  tl_arena_init(&a);
+  char *text = tl_arena_strndup(&a, (const char *)data, size);
+  TlSource *src = tl_source_from_string(&a, "fuzz.tl", text);
+  TlDiag d;
+  tl_diag_init(&d, devnull);
+  TlTokens toks = tl_lex(&a, src, &d);
+  TlNode *ast = d.nerrors ? NULL : tl_parse(&a, toks, &d);
+  TlModule *m = (ast && !d.nerrors) ? tl_sema(&a, ast, src, &target, &d) : NULL;
+  if (m && !d.nerrors) {
+    TlOptions o = {0};
+    o.verify_each = true;
+    TlBuf dump, out;
+    tl_buf_init(&dump, &a);
+    tl_buf_init(&out, &a);
+    if (tl_run_pipeline(&a, m, &o, &d, &dump) && !d.nerrors) {
+      tl_emit_cuda(&a, m, &out);
+      tl_emit_plan(m, &out, &d);
+    }
+  }
+  tl_arena_free(&a);
+  return 0;
+}
