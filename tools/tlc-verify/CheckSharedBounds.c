@@ -71,7 +71,7 @@ static TvVar *subscripts(TvExpr *e, TvExpr **idx, int *n) {
     chain[k++] = e;
     e = tv_strip(e->kids[0]);
   }
-  if (!e || e->kind != EX_VAR || (e->kind == EX_SUBSCRIPT))
+  if (!e || e->kind != EX_VAR)
     return NULL;
   for (int i = 0; i < k; i++)
     idx[i] = chain[k - 1 - i]->kids[1];
@@ -87,14 +87,19 @@ static bool known(TvRange r) {
   return r.lo != TV_NEG_INF && r.hi != TV_POS_INF;
 }
 
+// TLC_VERIFY_DEBUG=1 shows every index range the check computes.
+static void debug(Walk *w, TvExpr *access, TvExpr *idx, TvRange r, const char *atoms) {
+  if (getenv("TLC_VERIFY_DEBUG"))
+    fprintf(stderr, "%u:%u: %s in [%lld, %lld] (%s)\n", access->loc.line, access->loc.col,
+            tv_expr_text(w->p, idx), r.lo, r.hi, atoms);
+}
+
 // X[i], X[i][j]: each index within its extent.
 static void check_elements(Walk *w, TvExpr *access, const Target *t, TvExpr **idx, int n) {
   for (int i = 0; i < n && i < t->rank; i++) {
     char atoms[256];
     TvRange r = tv_range(&w->env, idx[i], atoms, sizeof atoms);
-    if (getenv("TLC_VERIFY_DEBUG"))
-      fprintf(stderr, "%u:%u: %s in [%lld, %lld] (%s)\n", access->loc.line, access->loc.col,
-              tv_expr_text(w->p, idx[i]), r.lo, r.hi, atoms);
+    debug(w, access, idx[i], r, atoms);
     if (!known(r) || (r.lo >= 0 && r.hi < t->dims[i]))
       continue;
     const char *dim = t->rank > 1 ? tv_printf(" (dimension %d)", i + 1) : "";
@@ -124,20 +129,25 @@ static void check_alignment(Walk *w, TvExpr *access, const Target *t, TvExpr *id
            "shared-memory access misaligned: %lld-byte '%s' access at index '%s' of '%s' (range [%lld, %lld]) is "
            "at byte %lld modulo %lld%s",
            width, type ? type : "vector", tv_expr_text(w->p, idx), t->var->name, r.lo, r.hi, off, width,
-           atoms[0] ? tv_printf(" (%s)", atoms) : "");
+           with_atoms(atoms));
 }
 
 // *(T*)&X[...]: the bytes [offset, offset + width) must lie inside X.
 static void check_vector(Walk *w, TvExpr *access, const Target *t, TvExpr **idx, int n, long long width,
                          const char *type) {
   char atoms[256] = "";
+  // X[i] of a 2-D X is a row: the innermost index given steps by the
+  // extents not indexed.
   long long stride = t->elem;
+  for (int i = n; i < t->rank; i++)
+    stride *= t->dims[i];
   TvRange bytes = {0, 0};
   const char *shown = NULL;
   TvRange shown_r = {0, 0};
   for (int i = n - 1; i >= 0; i--) {
     char a[256];
     TvRange r = tv_range(&w->env, idx[i], a, sizeof a);
+    debug(w, access, idx[i], r, a);
     if (!known(r))
       return;
     if (!shown) {

@@ -43,8 +43,7 @@ static void find_opt_in(TvExpr *e, void *ctx) {
   o->value = tv_const_eval(e->kids[2], &v) ? v : -1;
 }
 
-static void check_launch(TvProgram *p, TvFunc *k, TvLaunch *l) {
-  (void)p;
+static void check_launch(TvFunc *k, TvLaunch *l) {
   TvExpr *smem_arg = l->e->nconfig >= 3 ? l->e->kids[2] : l->e;
   if (!l->smem_known)
     return; // not a constant: nothing to compare
@@ -84,7 +83,7 @@ void tv_check_shared_budget(TvProgram *p) {
     long long dynamic = k->dynamic_smem_use;
     for (int j = 0; j < k->launches.len; j++) {
       TvLaunch *l = TV_AT(k->launches, TvLaunch, j);
-      check_launch(p, k, l);
+      check_launch(k, l);
       if (l->smem_known && l->smem > dynamic)
         dynamic = l->smem;
     }
