@@ -17,6 +17,9 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 have_pkg libyaml-dev || missing+=(libyaml-dev)
 [ -x /usr/lib/llvm-14/bin/FileCheck ] || missing+=(llvm-14-tools)
 have_pkg libclang-14-dev || missing+=(libclang-14-dev)
+# clang and its runtimes build the fuzzing target (scripts/test.sh, TLC_TEST_FUZZ_SECONDS).
+command -v clang >/dev/null 2>&1 || missing+=(clang-14)
+have_pkg libclang-rt-14-dev || missing+=(libclang-rt-14-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   sudo=""
