@@ -226,8 +226,29 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
   return ok;
 }
 
+// Kernel names become C symbols (NAME_kernel and the launcher NAME), so they
+// cannot be C/C++ keywords or CUDA names.
+static bool reserved_symbol(const char *n) {
+  static const char *const words[] = {
+      "auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete",
+      "do", "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int",
+      "long", "new", "operator", "private", "protected", "public", "register", "return", "short",
+      "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "try",
+      "typedef", "union", "unsigned", "virtual", "void", "volatile", "while", "main", "dim3",
+      "min", "max", "half_t", "bfloat16_t", NULL};
+  for (int i = 0; words[i]; i++)
+    if (strcmp(words[i], n) == 0)
+      return true;
+  return strncmp(n, "cuda", 4) == 0 || strncmp(n, "tl_", 3) == 0 || strncmp(n, "__", 2) == 0;
+}
+
 static void kernel(Sema *s, const TlValue *kv) {
   const TlNode *def = kv->fn;
+  if (reserved_symbol(def->name)) {
+    tl_error(s->diag, def->loc, "kernel name '%s' is reserved in C++/CUDA; the output defines C "
+                                "functions '%s' and '%s_kernel'", def->name, def->name, def->name);
+    tl_note(s->diag, def->loc, "rename the kernel, e.g. '%s_op'", def->name);
+  }
   TlKernel *k = TL_NEW(s->arena, TlKernel);
   k->name = def->name;
   k->loc = def->loc;
