@@ -66,7 +66,7 @@ typedef struct TvVar {
   int nassign;           // assignments after the declaration (not counting a for's own increment)
   bool addr_taken;       // &v appears (then nassign cannot be trusted)
   TvStmt *loop;          // the for loop whose counter this is, if any
-  // Shared.c: a pointer into dynamic shared memory, T* v = (T*)(tl_smem + OFF); // B bytes
+  // Model.c: a pointer into dynamic shared memory, T* v = (T*)(tl_smem + OFF); // B bytes
   bool is_smem_view;
   long long smem_offset, smem_bytes; // smem_bytes -1: no "// B bytes" comment
   // CheckSharedBounds.c: the counter's range while walking its loop.
@@ -168,7 +168,7 @@ struct TvFunc {
   TvVec launches; // kernels: TvLaunch* for every launch of this kernel in the file
   bool threads_known;
   long long threads[3], grid[3]; // from the launches (max over them); 0: unknown
-  // Shared.c
+  // Model.c: shared memory
   long long static_smem, dynamic_smem_use;
   TvVar *dynamic_smem_end; // the view that ends last
   // CheckBarrier.c
@@ -187,7 +187,7 @@ typedef struct TvProgram {
   long long smem_limit; // per block, bytes (dynamic opt-in maximum)
 } TvProgram;
 
-/* ---- Ast.c ---- */
+/* ---- Ast.c, AstStmt.c ---- */
 void tv_lower(TvProgram *p);
 TvFunc *tv_find_func(TvProgram *p, const char *name); // the first of that name
 const char *tv_expr_text(const TvProgram *p, const TvExpr *e); // its source text
@@ -201,13 +201,13 @@ bool tv_is_barrier_call(const TvExpr *e);
 // address taken, not a loop counter), so uses can be replaced by it.
 bool tv_single_assignment(const TvVar *v);
 
-/* ---- Range.c: constant folding and interval analysis ---- */
+/* ---- Fold.c, Affine.c, Range.c: constant folding and interval analysis ---- */
 #define TV_NEG_INF INT64_MIN
 #define TV_POS_INF INT64_MAX
 typedef struct TvRange {
   long long lo, hi; // TV_NEG_INF / TV_POS_INF: unbounded
 } TvRange;
-bool tv_const_eval(const TvExpr *e, long long *out);
+bool tv_const_eval(const TvExpr *e, long long *out); // Fold.c
 
 typedef struct TvGuard TvGuard; // a fact lhs in [lo, hi] known on the current path
 typedef struct TvFrame TvFrame; // a call being inlined: its arguments
