@@ -32,6 +32,15 @@ static const char *type_code(TlDtype t) {
 // Kernel names become C identifiers NAME_ref, NAME_ref_kernel: they must not
 // meet another kernel's names.
 static bool names_clash(const TlModule *m, TlDiag *d) {
+  for (int i = 0; i < m->kernels.len; i++) {
+    const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
+    if (strcmp(k->name, "main") == 0 || strncmp(k->name, "tlh_", 4) == 0 ||
+        strncmp(k->name, "tlr_", 4) == 0) {
+      tl_error(d, k->loc, "kernel '%s' clashes with the harness's own names; rename it to use "
+                          "--harness", k->name);
+      return true;
+    }
+  }
   for (int i = 0; i < m->kernels.len; i++)
     for (int j = 0; j < m->kernels.len; j++) {
       const TlKernel *a = TL_VEC_AT(m->kernels, TlKernel, i), *b = TL_VEC_AT(m->kernels, TlKernel, j);
@@ -48,17 +57,21 @@ static bool names_clash(const TlModule *m, TlDiag *d) {
 
 static void meta(TlBuf *out, const TlKernel *k, const TlKernelFacts *f) {
   const TlBuffer *first = TL_VEC_AT(k->params, TlBuffer, 0), *res = first;
-  for (int i = k->params.len - 1; i >= 0; i--)
+  int inputs = 0;
+  for (int i = k->params.len - 1; i >= 0; i--) {
     if (f->written[i])
       res = TL_VEC_AT(k->params, TlBuffer, i);
+    inputs += f->read[i] && !f->written[i];
+  }
   tl_buf_printf(out, "// TLH-META {\"kernel\": \"%s\", \"kind\": \"%s\", \"dtype\": \"%s\", "
                      "\"out_dtype\": \"%s\", \"shape\": [",
                 k->name, f->kind, tl_dtype_name(first->dtype), tl_dtype_name(res->dtype));
   for (int d = 0; d < res->ndims; d++)
     tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)res->shape[d]);
-  tl_buf_printf(out, "], \"m\": %lld, \"n\": %lld, \"k\": %lld, \"flops\": %.0f, \"bytes\": %lld}\n",
-                (long long)f->m, (long long)f->n, (long long)f->k, f->flops > 0 ? f->flops : 0,
-                (long long)f->traffic);
+  tl_buf_printf(out, "], \"m\": %lld, \"n\": %lld, \"k\": %lld, \"trans_a\": %d, \"trans_b\": %d, "
+                     "\"inputs\": %d, \"flops\": %.0f, \"bytes\": %lld}\n",
+                (long long)f->m, (long long)f->n, (long long)f->k, f->trans_a, f->trans_b, inputs,
+                f->flops > 0 ? f->flops : 0, (long long)f->traffic);
 }
 
 // A thunk: the launcher called with the harness's untyped pointer array.
