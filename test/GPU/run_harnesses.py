@@ -50,6 +50,9 @@ def refharness_tool():
            os.path.join(src, "bench", "refharness.c"), os.path.join(build, "libtlccore.a"),
            "-lyaml", "-lm", "-o", exe]
     rc, out = run(cmd)
+    if rc != 0:  # a sanitizer build of the library needs the sanitizer runtimes
+        cmd += ["-fsanitize=address,undefined"]
+        rc, out = run(cmd)
     if rc != 0:
         print("FAILED:", " ".join(cmd))
         print(out)
