@@ -17,6 +17,40 @@ static cublasStatus_t tlh_cublas_gemm(cublasHandle_t h, const TlhKernel *k, void
 }
 #endif
 
+// A copy of every tensor of k, on the device.
+static std::vector<void *> tlh_clone(const TlhKernel *k, const std::vector<void *> &from) {
+  std::vector<void *> to(from.size());
+  for (size_t i = 0; i < from.size(); i++) {
+    size_t bytes = (size_t)tlh_bytes(&k->tensors[i]);
+    TLH_CHECK(cudaMalloc(&to[i], bytes));
+    TLH_CHECK(cudaMemcpy(to[i], from[i], bytes, cudaMemcpyDeviceToDevice));
+  }
+  return to;
+}
+
+static void tlh_free(std::vector<void *> &set) {
+  for (void *p : set)
+    TLH_CHECK(cudaFree(p));
+  set.clear();
+}
+
+// Runs the compiled kernel; false (after saying why) when it fails to run.
+static bool tlh_run_compiled(const TlhKernel *k, std::vector<void *> &set, cudaStream_t stream) {
+  cudaError_t err = k->run(set.data(), stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize(stream);
+  if (err == cudaSuccess)
+    return true;
+  printf("check %s: FAIL rel_err=inf max_abs=inf nan=0\n  the kernel failed: %s (%s)\n", k->name,
+         cudaGetErrorName(err), cudaGetErrorString(err));
+  fflush(stdout);
+  if (cudaDeviceSynchronize() != cudaSuccess) { // a sticky error: the context is gone
+    fprintf(stderr, "the CUDA context is unusable after this error; stopping\n");
+    exit(1);
+  }
+  return false;
+}
+
 // Returns true when every check passed.
 static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, const cudaDeviceProp *prop) {
   const int nt = k->ntensors;
@@ -35,17 +69,17 @@ static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, c
   printf("\n");
   fflush(stdout);
 
-  // Two identical copies of every tensor: one for the kernel, one for the
-  // reference. Read tensors get seeded random data, written-only ones 0xFF
-  // bytes (NaN for floats) so that an element nobody writes cannot pass.
-  std::vector<void *> mine((size_t)nt), ref((size_t)nt);
+  // Identical copies of every tensor: for the kernel, for the reference and
+  // for a second run of the kernel. Read tensors get seeded random data,
+  // written-only ones 0xFF bytes (NaN for floats) so that an element nobody
+  // writes cannot pass.
+  std::vector<void *> mine((size_t)nt);
   double *tmp;
   TLH_CHECK(cudaMalloc((void **)&tmp, sizeof(double) * (size_t)maxe));
   for (int i = 0; i < nt; i++) {
     const TlhTensor *t = &k->tensors[i];
     size_t bytes = (size_t)tlh_bytes(t);
     TLH_CHECK(cudaMalloc(&mine[(size_t)i], bytes));
-    TLH_CHECK(cudaMalloc(&ref[(size_t)i], bytes));
     if (t->read) {
       std::vector<double> h((size_t)t->elems);
       tlh_random(h, t->type, o->seed + 7919ull * (unsigned long long)(index * 64 + i));
@@ -54,8 +88,8 @@ static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, c
     } else {
       TLH_CHECK(cudaMemset(mine[(size_t)i], 0xFF, bytes));
     }
-    TLH_CHECK(cudaMemcpy(ref[(size_t)i], mine[(size_t)i], bytes, cudaMemcpyDeviceToDevice));
   }
+  std::vector<void *> ref = tlh_clone(k, mine), again = tlh_clone(k, mine);
 
   // The reference runs first and its results go to the host, so a compiled
   // kernel that writes out of bounds cannot corrupt them.
@@ -68,20 +102,15 @@ static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, c
   for (int i = 0; i < nt; i++)
     if (k->tensors[i].written)
       want[(size_t)i] = tlh_download(&k->tensors[i], ref[(size_t)i], tmp);
+  tlh_free(ref);
 
-  cudaError_t err = k->run(mine.data(), stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize(stream);
-  if (err != cudaSuccess) {
-    printf("check %s: FAIL rel_err=inf max_abs=inf nan=0\n  the kernel failed: %s (%s)\n", k->name,
-           cudaGetErrorName(err), cudaGetErrorString(err));
-    fflush(stdout);
-    if (cudaDeviceSynchronize() != cudaSuccess) { // a sticky error: the context is gone
-      fprintf(stderr, "the CUDA context is unusable after this error; stopping\n");
-      exit(1);
-    }
+  // Two runs of the compiled kernel on the same inputs, both compared with
+  // the reference: a race or a read of memory nothing wrote tends to show as
+  // results that move between runs.
+  if (!tlh_run_compiled(k, mine, stream))
     return false;
-  }
+  if (!tlh_run_compiled(k, again, stream))
+    return false;
   bool ok = oob == 0;
   double worst_rel = 0, worst_abs = 0;
   long long nonfinite = 0;
@@ -92,12 +121,30 @@ static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, c
     if (!t->written)
       continue;
     got[(size_t)i] = tlh_download(t, mine[(size_t)i], tmp);
-    stats[(size_t)i] = tlh_compare(got[(size_t)i], want[(size_t)i]);
-    ok = ok && tlh_pass(stats[(size_t)i], t->tol);
+    std::vector<double> second = tlh_download(t, again[(size_t)i], tmp);
+    TlhStats s1 = tlh_compare(got[(size_t)i], want[(size_t)i]), s2 = tlh_compare(second, want[(size_t)i]);
+    bool pass1 = tlh_pass(s1, t->tol), pass2 = tlh_pass(s2, t->tol);
+    stats[(size_t)i] = pass1 ? s2 : s1; // report the run that failed, if one did
+    if (pass1 && !pass2)
+      got[(size_t)i].swap(second);
+    ok = ok && pass1 && pass2;
+    long long moved = 0;
+    double most = 0;
+    for (size_t e = 0; e < second.size(); e++) {
+      double a = got[(size_t)i][e], b = second[e];
+      if (a != b && !(isnan(a) && isnan(b))) {
+        moved++;
+        most = std::max(most, fabs(a - b));
+      }
+    }
+    if (moved)
+      printf("  note: two runs on the same inputs differ in %lld elements of %s (largest difference %.3e): "
+             "a race, or a read of memory nothing wrote?\n", moved, t->name, most);
     worst_rel = std::max(worst_rel, stats[(size_t)i].rel_err);
     worst_abs = std::max(worst_abs, stats[(size_t)i].max_abs);
     nonfinite += stats[(size_t)i].nonfinite;
   }
+  tlh_free(again);
   printf("check %s: %s rel_err=%.3e max_abs=%.3e nan=%d\n", k->name, ok ? "PASS" : "FAIL", worst_rel, worst_abs,
          (int)std::min(nonfinite, 2147483647LL));
   if (oob)
@@ -176,10 +223,7 @@ static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, c
   for (size_t c = 1; c < sets.size(); c++)
     for (void *q : sets[c])
       TLH_CHECK(cudaFree(q));
-  for (int i = 0; i < nt; i++) {
-    TLH_CHECK(cudaFree(mine[(size_t)i]));
-    TLH_CHECK(cudaFree(ref[(size_t)i]));
-  }
+  tlh_free(mine);
   TLH_CHECK(cudaFree(tmp));
   return ok;
 }
