@@ -436,10 +436,10 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_indent(o, level);
     tl_buf_printf(o, "for (%s %s = ", tl_dtype_cuda(s->var->dtype), s->var->cname);
     expr(e, s->start);
-    tl_buf_printf(o, "; %s < ", s->var->cname);
-    expr(e, s->stop);
     int64_t step = 1;
     tl_expr_is_const(s->step, &step);
+    tl_buf_printf(o, "; %s %s ", s->var->cname, step < 0 ? ">" : "<"); // range(15, -1, -1) counts down
+    expr(e, s->stop);
     if (step == 1)
       tl_buf_printf(o, "; ++%s) {\n", s->var->cname);
     else

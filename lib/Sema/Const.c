@@ -521,7 +521,7 @@ static bool is_prim_func_decorator(Sema *s, const TlNode *d) {
   return d->kind == ND_NAME && strcmp(d->name, "prim_func") == 0;
 }
 
-void tl_sema_module_constants(Sema *s, const TlNode *module) {
+void tl_sema_module_constants(Sema *s, const TlNode *module, void (*on_kernel)(Sema *, TlValue *)) {
   for (int i = 0; i < module->list.len && !tl_diag_too_many(s->diag); i++) {
     TlNode *st = TL_VEC_AT(module->list, TlNode, i);
     switch (st->kind) {
@@ -569,6 +569,8 @@ void tl_sema_module_constants(Sema *s, const TlNode *module) {
       y->value = tl_value_new(s, kernel ? VAL_KERNEL : VAL_FUNC, st->loc);
       y->value->fn = st;
       y->value->s = st->name;
+      if (kernel && !tl_diag_too_many(s->diag))
+        on_kernel(s, y->value);
       break;
     }
     case ND_EXPR_STMT:

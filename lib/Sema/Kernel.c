@@ -242,6 +242,13 @@ static bool reserved_symbol(const char *n) {
   return strncmp(n, "cuda", 4) == 0 || strncmp(n, "tl_", 3) == 0 || strncmp(n, "__", 2) == 0;
 }
 
+static void kernel(Sema *s, const TlValue *kv);
+
+static void compile_kernel(Sema *s, TlValue *kv) {
+  s->index_dtype = TY_INT32;
+  kernel(s, kv);
+}
+
 static void kernel(Sema *s, const TlValue *kv) {
   const TlNode *def = kv->fn;
   if (reserved_symbol(def->name)) {
@@ -309,26 +316,8 @@ TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const T
   TlSym *t = tl_scope_define(&s, s.globals, "T", SYM_VALUE, module->loc);
   t->value = tl_value_new(&s, VAL_MODULE, module->loc);
   t->value->s = "tilelang.language";
-  tl_sema_module_constants(&s, module);
-  if (tl_diag_too_many(d))
-    return s.module;
-  int nkernels = 0;
-  for (int i = 0; i < module->list.len; i++) {
-    TlNode *st = TL_VEC_AT(module->list, TlNode, i);
-    if (st->kind != ND_DEF)
-      continue;
-    TlSym *y = tl_scope_lookup_local(s.globals, st->name);
-    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_KERNEL && y->value->fn == st) {
-      for (int j = 0; j < s.module->kernels.len; j++)
-        if (strcmp(TL_VEC_AT(s.module->kernels, TlKernel, j)->name, st->name) == 0) {
-          tl_error(d, st->loc, "redefinition of kernel '%s'", st->name);
-          tl_note(d, TL_VEC_AT(s.module->kernels, TlKernel, j)->loc, "previous definition is here");
-        }
-      s.index_dtype = TY_INT32;
-      kernel(&s, y->value);
-      nkernels++;
-    }
-  }
+  tl_sema_module_constants(&s, module, compile_kernel);
+  int nkernels = s.module->kernels.len;
   if (nkernels == 0 && d->nerrors == 0) {
     TlLoc loc = {src, 1, 1, 1};
     tl_error(d, loc, "no @T.prim_func kernel in this file");

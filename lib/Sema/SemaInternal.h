@@ -75,7 +75,10 @@ bool tl_sema_is_constant_expr(Sema *s, const TlNode *n);
 const char *tl_value_kind_name(TlValueKind k);
 const char *tl_value_kind_article(TlValueKind k); // "a" or "an"
 bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
-void tl_sema_module_constants(Sema *s, const TlNode *module);
+// Binds module constants, helpers and kernels in order; each kernel is
+// compiled by `on_kernel` when its def is reached, so it sees the module's
+// names as they are at that point (as TileLang's decorator does).
+void tl_sema_module_constants(Sema *s, const TlNode *module, void (*on_kernel)(Sema *, TlValue *));
 // T.<name> attribute recognition: returns the attribute name when n is T.x
 // (or tilelang.language.x), else NULL.
 const char *tl_sema_t_attr(Sema *s, const TlNode *n);

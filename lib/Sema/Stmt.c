@@ -456,7 +456,7 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
       tl_error(s->diag, ns->loc, "num_stages= must be in 0..16, got %lld", (long long)v);
       return;
     }
-    st->num_stages = ns ? (int)v : 2;
+    st->num_stages = ns ? (int)v : 0; // as TileLang: no pipelining unless num_stages= asks
     const TlNode *order = kwarg(call, "order"), *stage = kwarg(call, "stage");
     if (order && !int_list(s, order, "order=", &st->order))
       return;
@@ -538,6 +538,17 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
     if (v < 1) {
       tl_error(s->diag, p->loc, "panel_size= must be positive");
       return;
+    }
+    const TlNode *en = kwarg(e, "enable");
+    if (en) {
+      TlValue *ev = tl_sema_eval_const(s, en);
+      if (ev->kind != VAL_BOOL && ev->kind != VAL_INT) {
+        if (ev->kind != VAL_ERROR)
+          tl_error(s->diag, en->loc, "enable= must be True or False");
+        return;
+      }
+      if (!ev->i)
+        return;
     }
     s->kernel->swizzle_panel = v;
     return;

@@ -322,6 +322,25 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
   }
   st->a->read = st->b->read = st->c->read = true;
   st->c->written = true;
+  bool clear_accum;
+  if (!flag(s, call, "clear_accum", 99, false, &clear_accum))
+    return;
+  if (clear_accum) { // C = A @ B instead of C += A @ B
+    TlStmt *z = tl_stmt_new(s->arena, ST_FILL, call->loc);
+    z->dst.buf = st->c;
+    z->dst.loc = call->loc;
+    z->dst.ndims = 2;
+    for (int d = 0; d < 2; d++) {
+      z->dst.start[d] = tl_expr_int(s->arena, call->loc, 0, s->index_dtype);
+      z->dst.extent[d] = st->c->shape[d];
+    }
+    z->value = tl_sema_convert(s, tl_expr_float(s->arena, call->loc, 0, TY_FLOAT32), st->c->dtype);
+    tl_vec_push(s->arena, out, z);
+  }
+  const TlNode *pol = kwarg(call, "policy");
+  if (pol)
+    tl_warning(s->diag, pol->loc, "policy= is ignored: tlc tiles the warps itself (rows in one warp "
+                                  "when they are reduced later, else the fewest ldmatrix per mma)");
   tl_vec_push(s->arena, out, st);
 }
 

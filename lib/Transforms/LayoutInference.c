@@ -102,9 +102,12 @@ static void propagate_nest(Ctx *c, TlStmt *nest) {
     return;
   for (int i = 0; i < acc.n; i++) {
     Access *a = &acc.items[i];
-    if (direct(a, nest) && a->buf->ndims == nest->nvars)
+    // Only a fragment of the layout's own shape can take it.
+    bool same_rows = a->buf->shape[0] == src->rows;
+    if (direct(a, nest) && a->buf->ndims == nest->nvars && same_rows &&
+        (a->buf->ndims == 1 || a->buf->shape[1] == src->cols))
       assign(c, a->buf, src);
-    else if (row_access(a, nest) && src->kind != LAYOUT_ROW_OF)
+    else if (row_access(a, nest) && src->kind != LAYOUT_ROW_OF && same_rows)
       assign(c, a->buf, tl_layout_row_of(c->arena, src));
   }
 }
@@ -284,8 +287,9 @@ static void check_reduces(Ctx *c, TlVec *body) {
       continue;
     if (s->src.buf->scope != SCOPE_FRAGMENT || s->dst.buf->scope != SCOPE_FRAGMENT ||
         s->src.buf->ndims != 2 || s->reduce_dim != 1) {
-      tl_error(c->diag, s->loc, "T.reduce_* is supported from a 2-D fragment along dim=1 into a "
-                                "1-D fragment; copy other tiles into fragments first");
+      static const char *names[] = {"sum", "max", "min", "abssum", "absmax"};
+      tl_error(c->diag, s->loc, "T.reduce_%s is supported from a 2-D fragment along dim=1 into a "
+                                "1-D fragment; copy other tiles into fragments first", names[s->reduce]);
       c->ok = false;
       return;
     }
@@ -325,7 +329,11 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
         }
       }
     }
-    if (!any || !c.ok)
+    if (!any) {
+      check_reduces(&c, &c.kernel->body);
+      continue;
+    }
+    if (!c.ok)
       continue;
     gemm_layouts(&c, &c.kernel->body);
     for (int phase = 0; phase < 3 && c.ok; phase++) {

@@ -135,8 +135,54 @@ TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc) {
   return tid;
 }
 
+// Does the nest store only into per-thread local buffers? Then every thread
+// runs all of it on its own copy (T.fill of a T.alloc_local tile).
+static bool stores_only_local(const TlVec *body) {
+  bool any = false;
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE) {
+      if (!s->buf || s->buf->scope != SCOPE_LOCAL)
+        return false;
+      any = true;
+    }
+    if (s->kind == ST_FOR || s->kind == ST_IF) {
+      if (!stores_only_local(&s->body) || !stores_only_local(&s->else_body))
+        return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+static TlStmt *per_thread_nest(Ctx *c, TlStmt *nest) {
+  TlArena *a = c->arena;
+  TlVec body = nest->body;
+  for (int d = nest->nvars - 1; d >= 0; d--) {
+    TlStmt *loop = tl_stmt_new(a, ST_FOR, nest->loc);
+    loop->loop_kind = nest->extents[d] <= 16 ? LOOP_UNROLL : LOOP_SERIAL;
+    loop->var = nest->vars[d];
+    loop->start = tl_expr_int(a, nest->loc, 0, loop->var->dtype);
+    loop->stop = tl_expr_int(a, nest->loc, nest->extents[d], loop->var->dtype);
+    loop->step = tl_expr_int(a, nest->loc, 1, loop->var->dtype);
+    loop->body = body;
+    body = (TlVec){0};
+    tl_vec_push(a, &body, loop);
+  }
+  TlStmt *seq = tl_stmt_new(a, ST_SEQ, nest->loc);
+  seq->per_thread = true;
+  TlStmt *note = tl_stmt_new(a, ST_COMMENT, nest->loc);
+  note->text = tl_arena_printf(a, "T.Parallel at line %d writes only per-thread local buffers: every "
+                               "thread runs all of it", nest->loc.line);
+  tl_vec_push(a, &seq->body, note);
+  tl_vec_push(a, &seq->body, TL_VEC_AT(body, TlStmt, 0));
+  return seq;
+}
+
 // Builds the per-thread form of one nest.
 static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
+  if (!nest->layout && stores_only_local(&nest->body))
+    return per_thread_nest(c, nest);
   TlArena *a = c->arena;
   TlLoc loc = nest->loc;
   bool from_layout = false;

@@ -210,6 +210,15 @@ TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag
   TlExpr *with[2];
   for (int i = 0; i < nest->nvars; i++)
     with[i] = tl_expr_cast(a, loc, coords[i], nest->vars[i]->dtype);
+  // A loop over part of the fragment (T.Parallel(32, 64) on a 64x64 tile,
+  // T.fill of a slice): the registers outside the loop's extents are skipped.
+  int64_t shape[2] = {L->rows, L->kind == LAYOUT_ROW_OF ? 1 : L->cols};
+  for (int i = 0; i < nest->nvars; i++)
+    if (nest->extents[i] < shape[i]) {
+      TlExpr *in = tl_expr_binary(a, loc, OP_LT, tl_expr_clone(a, coords[i]),
+                                  tl_expr_int(a, loc, nest->extents[i], TY_INT32), TY_BOOL);
+      guard = guard ? tl_expr_binary(a, loc, OP_AND, guard, in, TY_BOOL) : in;
+    }
   for (int i = 0; i < nest->body.len; i++)
     tl_stmt_substitute(a, TL_VEC_AT(nest->body, TlStmt, i), nest->nvars, nest->vars, with);
   if (guard) {

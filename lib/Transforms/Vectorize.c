@@ -26,7 +26,39 @@ typedef struct Lanes {
   int nloads;
   TlVec before, after; // statements placed around the loop
   TlVec lets;          // scalars defined inside the loop: a hoisted base cannot use them
+  TlVec ordered;       // buffers stored and then loaded again in the loop: kept in order
 } Lanes;
+
+static bool in_vec(const TlVec *v, const void *x) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == x)
+      return true;
+  return false;
+}
+
+static bool expr_loads(const TlExpr *e, const TlBuffer *b) {
+  if (!e)
+    return false;
+  if (e->kind == EX_LOAD && e->buf == b)
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_loads(e->args[i], b))
+      return true;
+  return false;
+}
+
+static bool body_loads(const TlVec *body, int from, const TlBuffer *b) {
+  for (int i = from; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (expr_loads(s->value, b) || expr_loads(s->cond, b) || body_loads(&s->body, 0, b) ||
+        body_loads(&s->else_body, 0, b))
+      return true;
+    for (int d = 0; d < s->nindices; d++)
+      if (expr_loads(s->indices[d], b))
+        return true;
+  }
+  return false;
+}
 
 static bool same_expr(const TlExpr *a, const TlExpr *b) {
   if (a->kind != b->kind || a->nargs != b->nargs)
@@ -51,8 +83,8 @@ static bool same_expr(const TlExpr *a, const TlExpr *b) {
 
 // The widened access's base, when `index` is base + lane with base aligned.
 static TlExpr *vector_base(Ctx *c, Lanes *L, const TlBuffer *b, TlExpr *index) {
-  if (b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT)
-    return NULL;
+  if (b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT || in_vec(&L->ordered, b))
+    return NULL; // a buffer written and read again in this loop keeps its per-lane order
   if (tl_dtype_bits(b->dtype) * L->width > 128 || tl_dtype_bits(b->dtype) * L->width < 16)
     return NULL;
   TlExpr *base;
@@ -179,6 +211,10 @@ static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out) {
     TlStmt *s = TL_VEC_AT(loop->body, TlStmt, i);
     if (s->kind == ST_LET || s->kind == ST_SET)
       tl_vec_push(c->arena, &L.lets, s->var);
+    // Stored here and loaded by a later statement: hoisting that load above
+    // the loop, or deferring this store past it, would reorder them.
+    if (s->kind == ST_STORE && s->buf && !in_vec(&L.ordered, s->buf) && body_loads(&loop->body, i + 1, s->buf))
+      tl_vec_push(c->arena, &L.ordered, s->buf);
   }
   if (async_copy(c, &L, loop, out))
     return;
