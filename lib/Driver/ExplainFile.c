@@ -142,7 +142,7 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
     int64_t bytes = 0;
     for (int j = 0; j < s->pipe_buffers.len; j++) {
       const TlBuffer *b = TL_VEC_AT(s->pipe_buffers, TlBuffer, j);
-      bytes += tl_buffer_bytes(b) / b->stages;
+      bytes += tl_buffer_bytes(b) / (b->stages > 1 ? b->stages : 1);
     }
     int64_t lo = 0, hi = 0;
     int64_t iters = tl_expr_is_const(s->start, &lo) && tl_expr_is_const(s->stop, &hi) && hi > lo ? hi - lo : 8;
@@ -175,15 +175,30 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
       p->ok = false;
       continue;
     }
-    // The advisor: the model's depth that hides the latency.
-    int64_t depth = tl_pipe_required_depth(&model);
-    if (s->num_stages < depth)
-      tl_warning(p->diag, s->loc, "num_stages=%d is below the %lld stages the model needs to hide the "
-                                  "copy latency on %s", s->num_stages, (long long)depth, t->name);
-    else if (s->num_stages > depth + 1)
-      tl_warning(p->diag, s->loc, "num_stages=%d is more than the %lld stages the model needs on %s; "
-                                  "the extra stages only cost shared memory", s->num_stages,
-                 (long long)depth, t->name);
+    // The advisor: the fewest stages whose modelled makespan is within 1% of
+    // the best (the seed's 1 + ceil(latency / compute) ignores a copy engine
+    // that is itself the bottleneck, so the schedule is simulated instead).
+    int64_t span[9] = {0}, best = INT64_MAX;
+    for (int k = 1; k <= 8; k++) {
+      TlPipeTimeline tl;
+      TlPipeSummary sum;
+      if (!tl_pipe_simulate_prefix(p->arena, &model, k, 0, &tl, &sum, err, sizeof err))
+        break;
+      span[k] = sum.makespan;
+      if (span[k] < best)
+        best = span[k];
+    }
+    int advised = 1;
+    while (advised < 8 && span[advised] > best + best / 100)
+      advised++;
+    int ns = s->num_stages < 1 ? 1 : s->num_stages;
+    if (best < INT64_MAX && ns < advised)
+      tl_warning(p->diag, s->loc, "num_stages=%d: the model's makespan on %s is %.0f%% above what %d "
+                                  "stages reach", s->num_stages, t->name,
+                 100.0 * (double)(span[ns] - best) / (double)best, advised);
+    else if (best < INT64_MAX && ns > advised + 1)
+      tl_warning(p->diag, s->loc, "num_stages=%d: on %s the model gains nothing past %d stages; the "
+                                  "extra ones only cost shared memory", s->num_stages, t->name, advised);
   }
 }
 

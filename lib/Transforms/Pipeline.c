@@ -279,6 +279,8 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
         np = 0;
       }
   if (s <= 1 || np == 0) {
+    for (int i = 0; i < nb && np > 0; i++) // recorded for --emit=plan and explain-pipeline
+      tl_vec_push(c->arena, &loop->pipe_buffers, bufs[i]);
     tl_vec_push(c->arena, out, loop);
     return;
   }
