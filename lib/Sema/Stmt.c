@@ -553,8 +553,18 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
     s->kernel->swizzle_panel = v;
     return;
   }
-  tl_error(s->diag, e->loc, "this expression has no effect; a kernel statement is a store, a "
-                            "loop, a branch or a tile operation");
+  static const char *const values[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh",
+                                       "sigmoid", "abs", "min", "max", "ceildiv", "cast",
+                                       "if_then_else", "infinity", "max_value", "min_value", NULL};
+  bool is_value = false;
+  for (int i = 0; t && values[i]; i++)
+    is_value = is_value || strcmp(t, values[i]) == 0;
+  if (t && e->kind == ND_CALL && !is_value)
+    tl_error(s->diag, e->loc, "'T.%s' is not supported by tlc (yet); see docs/language.md for the "
+                              "statements it compiles", t);
+  else
+    tl_error(s->diag, e->loc, "this expression has no effect; a kernel statement is a store, a "
+                              "loop, a branch or a tile operation");
 }
 
 static void stmt(Sema *s, const TlNode *n, TlVec *out) {

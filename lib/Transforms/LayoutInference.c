@@ -266,7 +266,11 @@ static void check_nests(Ctx *c, TlVec *body) {
       if (!fits) {
         tl_error(c->diag, a->loc, "fragment '%s' is accessed in a way no single layout of this "
                                   "T.Parallel fits", a->buf->name);
-        if (src)
+        if (src && a->buf->layout && tl_layout_equal(src, a->buf->layout))
+          tl_note(c->diag, s->loc, "the loop follows the layout %s of its loop variables in order; "
+                                   "'%s' has that layout but is indexed in another order",
+                  tl_layout_describe(c->arena, src), a->buf->name);
+        else if (src)
           tl_note(c->diag, s->loc, "the loop follows the layout %s; '%s' has %s",
                   tl_layout_describe(c->arena, src), a->buf->name,
                   a->buf->layout ? tl_layout_describe(c->arena, a->buf->layout) : "none");
