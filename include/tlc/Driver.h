@@ -20,6 +20,7 @@ typedef struct TlOptions {
   bool harness;            // --harness: kernels + reference + main()
   bool cublas;             // --cublas (with --harness)
   int harness_iters;       // --iters=N (with --harness)
+  const char *header;      // --header=OUT.h: also write a header declaring the launchers
 } TlOptions;
 
 /* lib/Driver/Pipeline.c: the pass pipeline, in order */

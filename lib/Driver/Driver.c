@@ -29,6 +29,7 @@ static const char *const usage =
     "  --print-after-all     print the IR after every pass to stderr\n"
     "  --stop-after=PASS     stop the pipeline after PASS (with --emit=ir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
+    "  --header=OUT.h        also write a C/C++ header declaring every launcher\n"
     "  --harness             write a self-checking, self-timing test program instead\n"
     "  --cublas              with --harness: also time cuBLAS on single-GEMM kernels\n"
     "  --iters=N             with --harness: timed runs per kernel (default 100)\n"
@@ -107,6 +108,10 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->stop_after = a + 13;
       if (!valid_pass(o->stop_after))
         return usage_error("unknown pass '%s' in --stop-after", o->stop_after);
+    } else if (strncmp(a, "--header=", 9) == 0) {
+      o->header = a + 9;
+      if (!*o->header)
+        return usage_error("--header= needs a file name%s", "");
     } else if (strcmp(a, "--harness") == 0) {
       o->harness = true;
     } else if (strcmp(a, "--cublas") == 0) {
@@ -243,6 +248,15 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   }
   if (d->nerrors)
     return 1;
+  if (o->header && o->emit == EMIT_CUDA) {
+    TlBuf h;
+    tl_buf_init(&h, a);
+    tl_buf_puts(&h, "");
+    const char *base = strrchr(o->header, '/');
+    tl_emit_header(m, base ? base + 1 : o->header, &h);
+    if (!write_output(o->header, &h, d))
+      return 1;
+  }
   return write_output(o->output, &out, d) ? 0 : 1;
 }
 
