@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Generates, compiles and (optionally) runs tlc harnesses for .tl files.
 
-usage: run_harnesses.py --tlc TLC --nvcc NVCC --out DIR [--cublas] [--compile-only]
-                        [--ref-only] [--iters N] FILE.tl|DIR...
+usage: run_harnesses.py --tlc TLC (--nvcc NVCC | --emulate) --out DIR [--cublas]
+                        [--compile-only] [--ref-only] [--no-perf] [--iters N] FILE.tl|DIR...
 
 A DIR stands for the *.tl files in it. For each file: `tlc --harness` (or, with --ref-only, a reference-only
 harness from bench/refharness.c built against the tlc build tree), then
 `nvcc -O3 -arch=sm_90 -Werror all-warnings`, then (unless --compile-only)
-the binary itself. Prints "ok NAME" per file and the harness's check/perf/
-cublas lines; on any failure prints the command and its output and exits 1.
+the binary itself. With --emulate, emu/emucc.py stands in for nvcc and the
+harness runs on the CPU emulator (emu/cuda_emu.h); a file whose compiled
+kernels hold inline PTX is reported as "skipped NAME" instead. Prints "ok
+NAME" per file and the harness's check/perf/cublas lines; on any failure
+prints the command and its output and exits 1.
 Compiles run in parallel (nvcc is the slow part), runs one at a time.
 """
 import argparse
@@ -20,7 +23,9 @@ import sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--tlc", required=True)
-ap.add_argument("--nvcc", required=True)
+ap.add_argument("--nvcc")
+ap.add_argument("--emulate", action="store_true")
+ap.add_argument("--no-perf", action="store_true")
 ap.add_argument("--out", required=True)
 ap.add_argument("--cublas", action="store_true")
 ap.add_argument("--compile-only", action="store_true")
@@ -28,6 +33,10 @@ ap.add_argument("--ref-only", action="store_true")
 ap.add_argument("--iters", type=int, default=5)
 ap.add_argument("files", nargs="+")
 args = ap.parse_args()
+if not args.nvcc and not args.emulate:
+    ap.error("give --nvcc NVCC or --emulate")
+here = os.path.dirname(os.path.abspath(__file__))
+nvcc = [sys.executable, os.path.join(here, "emu", "emucc.py")] if args.emulate else [args.nvcc]
 files = []
 for f in args.files:
     files += glob.glob(os.path.join(f, "*.tl")) if os.path.isdir(f) else [f]
@@ -69,10 +78,12 @@ def build(tl):
     exe = os.path.join(args.out, name)
     flags = (["--cublas"] if args.cublas else []) + ["--iters=%d" % args.iters]
     steps = [([gen] + flags + [tl, "-o", cu]) if gen else ([args.tlc, "--harness"] + flags + [tl, "-o", cu]),
-             [args.nvcc, "-O3", "-arch=sm_90", "-Werror", "all-warnings", cu, "-o", exe]
+             nvcc + ["-O3", "-arch=sm_90", "-Werror", "all-warnings", cu, "-o", exe]
              + (["-lcublas"] if args.cublas else [])]
     for cmd in steps:
         rc, out = run(cmd)
+        if rc == 77 and args.emulate and cmd is steps[-1]:
+            return name, None, None  # inline PTX: cannot be emulated
         if rc != 0:
             return name, exe, "FAILED: %s\n%s" % (" ".join(cmd), out)
     return name, exe, None
@@ -87,10 +98,13 @@ for name, exe, error in built:
         print(error)
         failed += 1
         continue
+    if exe is None:
+        print("skipped %s (inline PTX cannot be emulated)" % name)
+        continue
     if args.compile_only:
         print("ok " + name)
         continue
-    cmd = [exe, "--iters", str(args.iters)]
+    cmd = [exe, "--iters", str(args.iters)] + (["--no-perf"] if args.no_perf else [])
     rc, out = run(cmd)
     if rc != 0:
         print("FAILED: %s (exit status %d)\n%s" % (" ".join(cmd), rc, out))
