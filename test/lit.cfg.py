@@ -27,6 +27,10 @@ if nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
 
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
+    config.substitutions.append(("%valgrind", shutil.which("valgrind")))
+
 # cuda-gpu: a GPU is visible, so harnesses can run.
 def _has_gpu():
     smi = shutil.which("nvidia-smi")
