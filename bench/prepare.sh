@@ -7,6 +7,9 @@
 #                   `tlc --harness --cublas`;
 #   kernels.json    per kernel: harness, kind, shape, dtype, flops, bytes, read
 #                   from the harnesses' TLH-META lines (for bench/peers.py);
+#   tests/*.cu      harnesses for test/GPU/Inputs/*.tl (and reference-only
+#                   ones, ref_*.cu): run_on_gpu.sh runs them first, as the
+#                   GPU tests that need tlc cannot run on the GPU machine;
 #   SKIPPED         programs tlc could not compile, with the reason;
 #   prepared.txt    when, from which commit, with which tlc.
 # When nvcc is installed here, it also checks that every harness compiles
@@ -64,6 +67,27 @@ for dtype in float16 bfloat16; do
   done
 done
 
+# The GPU tests (test/GPU/run-*.test) need tlc, which the GPU machine lacks:
+# their harnesses are made here and run by run_on_gpu.sh as a correctness
+# gate. Reference-only ones come from bench/refharness.c; ref_oob must fail.
+echo "== test harnesses (test/GPU/Inputs) for the correctness gate"
+mkdir -p "$GEN/tests"
+cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Iinclude bench/refharness.c "$BUILD/libtlccore.a" \
+  -lyaml -lm -o "$BUILD/refharness"
+for f in test/GPU/Inputs/*.tl; do
+  n=$(basename "$f" .tl)
+  case $n in name_clash | oob) continue ;; esac # an error case; a wrong program
+  if ! "$TLC" --harness --cublas --iters=5 "$f" -o "$GEN/tests/$n.cu" 2>"$GEN/tests/$n.err"; then
+    echo "tests/$n ($f): $(head -1 "$GEN/tests/$n.err")" >>"$GEN/SKIPPED"
+    rm -f "$GEN/tests/$n.cu"
+  fi
+  rm -f "$GEN/tests/$n.err"
+done
+for n in gemm_shapes reduce_dim0 oob; do
+  "$BUILD/refharness" --cublas --iters=5 "test/GPU/Inputs/$n.tl" -o "$GEN/tests/ref_$n.cu"
+done
+echo "   $(ls "$GEN"/tests/*.cu | wc -l) test harnesses"
+
 echo "== $GEN/kernels.json"
 python3 - "$GEN" <<'EOF'
 import glob, json, os, re, sys
@@ -94,7 +118,7 @@ EOF
 
 if [ "${NO_NVCC:-0}" != 1 ] && [ -x "$NVCC" ]; then
   echo "== checking that every harness compiles ($NVCC)"
-  ls "$GEN"/*.cu | xargs -P 8 -I{} sh -c \
+  ls "$GEN"/*.cu "$GEN"/tests/*.cu | xargs -P 8 -I{} sh -c \
     '"$0" -O3 -arch=sm_90 "$1" -o "${1%.cu}.check" -lcublas >"${1%.cu}.nvcc.log" 2>&1 \
        && rm -f "${1%.cu}.check" "${1%.cu}.nvcc.log" || echo "   NVCC FAILED: $1 (see ${1%.cu}.nvcc.log)"' "$NVCC" {}
 fi

@@ -5,7 +5,7 @@ Reads GEN/kernels.json (bench/prepare.sh), the harness outputs RUN/*.out and
 RUN/peers.json (bench/peers.py), prints a short table and writes RESULTS.md
 and, when matplotlib is installed, a throughput-vs-size plot. Speed ratios
 are peer_time / tlc_time: above 1 means tlc is faster. Exit status 1 when a
-harness check failed or a harness did not run (check "-": not built or not
+harness check failed, a harness did not run or a test harness was not ok (check "-": not built or not
 run, "?": it ran but printed no check line).
 """
 import datetime
@@ -129,6 +129,13 @@ if os.path.exists(skipped) and os.path.getsize(skipped):
     md += ["", "Not built (tlc failed in bench/prepare.sh):", ""]
     md += ["- " + line.strip() for line in open(skipped) if line.strip()]
 
+# The correctness gate (run_on_gpu.sh ran the test harnesses).
+tests_path = os.path.join(run, "tests.txt")
+tests = [l.strip() for l in open(tests_path)] if os.path.exists(tests_path) else []
+tests_bad = [l for l in tests if ": ok" not in l]
+if tests:
+    md += ["", "## Correctness gate (test/GPU/Inputs harnesses)", ""] + ["- " + l for l in tests]
+
 # The plot: throughput against size for each sweep.
 plot_note = ""
 try:
@@ -169,6 +176,10 @@ with open(results_md, "w") as out:
     out.write("\n".join(md))
 
 # The short table, last in the output.
+if tests:
+    print("tests: %d of %d test harnesses ok%s" % (len(tests) - len(tests_bad), len(tests),
+                                                   "; NOT ok: " + ", ".join(l.split(":")[0] for l in tests_bad)
+                                                   if tests_bad else ""))
 print("%-26s %-14s %-8s %-5s %9s %9s %9s %9s %9s %7s %7s %7s" % (
     "kernel", "shape", "dtype", "check", "tlc_ms", "tlc", "cuBLAS", "torch", "Triton", "/cuBLAS",
     "/torch", "/Triton"))
@@ -185,4 +196,4 @@ print("(TFLOP/s for gemm rows, TB/s otherwise; ratios = peer time / tlc time; %s
       % (plot_note.split("](")[-1].rstrip(")") if plot_note.startswith("!") else plot_note, results_md))
 if failed:
     print("%d kernel(s) did not PASS" % failed)
-sys.exit(1 if failed else 0)
+sys.exit(1 if failed or tests_bad else 0)

@@ -3,8 +3,11 @@
 # bench/prepare.sh wrote bench/gen/ (it needs nvcc, python3 with torch and
 # triton; no tlc, no libyaml).
 #
-#   1. compiles every bench/gen/*.cu harness (nvcc -O3 -arch=sm_90 -lcublas),
-#   2. runs each (checks, then median timing; cuBLAS beside single GEMMs),
+#   1. compiles every bench/gen/*.cu and bench/gen/tests/*.cu harness
+#      (nvcc -O3 -arch=sm_90 -lcublas),
+#   2. runs the test harnesses (test/GPU/Inputs: the GPU tests, as a
+#      correctness gate; NO_TESTS=1 skips them), then each benchmark harness
+#      (checks, then median timing; cuBLAS beside single GEMMs),
 #   3. runs bench/peers.py (torch and Triton on the same shapes and dtypes),
 #   4. bench/report.py prints a short table last and writes bench/RESULTS.md
 #      (+ bench/throughput.png when matplotlib is there).
@@ -37,11 +40,43 @@ start=$(date +%s)
 } >"$RUN/environment.txt"
 nvidia-smi -q -d CLOCK,POWER >"$RUN/clocks-before.txt" 2>&1
 
-echo "== compiling $(ls "$GEN"/*.cu | wc -l) harnesses ($NVCC, $JOBS at a time)"
-ls "$GEN"/*.cu | xargs -P "$JOBS" -I{} sh -c \
-  'b=$(basename "$1" .cu); "$0" -O3 -arch=sm_90 "$1" -o "'"$RUN"'/$b" -lcublas >"'"$RUN"'/$b.nvcc.log" 2>&1 \
-     || echo "   NVCC FAILED: $1 (see '"$RUN"'/$b.nvcc.log)"' "$NVCC" {}
+mkdir -p "$RUN/tests"
+echo "== compiling $(ls "$GEN"/*.cu "$GEN"/tests/*.cu 2>/dev/null | wc -l) harnesses ($NVCC, $JOBS at a time)"
+# Each binary goes to $RUN/<dir relative to $GEN>/<name>.
+ls "$GEN"/*.cu "$GEN"/tests/*.cu 2>/dev/null | xargs -P "$JOBS" -I{} sh -c \
+  'o='"$RUN"'/${1#'"$GEN"'/}; o=${o%.cu}; "$0" -O3 -arch=sm_90 "$1" -o "$o" -lcublas >"$o.nvcc.log" 2>&1 \
+     || echo "   NVCC FAILED: $1 (see $o.nvcc.log)"' "$NVCC" {}
 echo "   $(( $(date +%s) - start )) s"
+
+if [ "${NO_TESTS:-0}" != 1 ]; then
+  echo "== correctness gate: the test harnesses (test/GPU/Inputs)"
+  : >"$RUN/tests.txt"
+  for cu in "$GEN"/tests/*.cu; do
+    [ -e "$cu" ] || continue
+    b=$(basename "$cu" .cu)
+    if [ ! -x "$RUN/tests/$b" ]; then
+      echo "$b: NOT BUILT" >>"$RUN/tests.txt"
+      continue
+    fi
+    "$RUN/tests/$b" --iters 5 >"$RUN/tests/$b.out" 2>&1
+    rc=$?
+    pass=$(grep -c ': PASS' "$RUN/tests/$b.out")
+    fail=$(grep -c ': FAIL' "$RUN/tests/$b.out")
+    if [ "$b" = ref_oob ]; then # a wrong program: it must fail, naming the line
+      if [ $rc = 1 ] && grep -q 'indexed outside a buffer at line 9' "$RUN/tests/$b.out"; then
+        echo "$b: ok (failed as it must: out-of-bounds index reported)" >>"$RUN/tests.txt"
+      else
+        echo "$b: WRONG (exit $rc; the out-of-bounds index was not reported)" >>"$RUN/tests.txt"
+      fi
+    elif [ $rc = 0 ]; then
+      echo "$b: ok ($pass checks pass)" >>"$RUN/tests.txt"
+    else
+      echo "$b: FAIL (exit $rc, $pass pass, $fail fail; see $RUN/tests/$b.out)" >>"$RUN/tests.txt"
+    fi
+  done
+  sed 's/^/   /' "$RUN/tests.txt"
+  echo "   $(( $(date +%s) - start )) s"
+fi
 
 echo "== running the harnesses (--iters $ITERS)"
 for cu in "$GEN"/*.cu; do
@@ -71,6 +106,7 @@ if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
   cp bench/RESULTS.md "$OUT/bench/" 2>/dev/null
   cp bench/throughput.png "$OUT/bench/" 2>/dev/null
   cp "$RUN"/*.out "$RUN"/*.txt "$RUN"/*.json "$RUN"/*.log "$GEN/kernels.json" "$OUT/bench/" 2>/dev/null
+  mkdir -p "$OUT/bench/tests" && cp "$RUN"/tests/*.out "$OUT/bench/tests/" 2>/dev/null
 fi
 cat "$RUN/report.txt"
 exit $status
