@@ -90,8 +90,10 @@ static void float_literal(Emit *e, double v, TlDtype t) {
 
 static void var_name(Emit *e, const TlVar *v) {
   static const char *dims = "xyz";
+  // threadIdx is unsigned; as an int it keeps Python's signed arithmetic
+  // when a user expression mixes it with negative values.
   if (v->kind == VAR_THREAD_IDX)
-    tl_buf_printf(&e->body, "threadIdx.%c", dims[v->dim]);
+    tl_buf_printf(&e->body, "(int)threadIdx.%c", dims[v->dim]);
   else
     tl_buf_puts(&e->body, v->cname);
 }

@@ -235,7 +235,15 @@ static bool reserved_symbol(const char *n) {
       "long", "new", "operator", "private", "protected", "public", "register", "return", "short",
       "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "try",
       "typedef", "union", "unsigned", "virtual", "void", "volatile", "while", "main", "dim3",
-      "min", "max", "half_t", "bfloat16_t", NULL};
+      "min", "max", "half_t", "bfloat16_t",
+      // <math.h>, which the CUDA headers declare with C linkage too
+      "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "copysign", "cos",
+      "cosh", "erf", "erfc", "exp", "exp2", "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin",
+      "fmod", "frexp", "hypot", "ilogb", "ldexp", "lgamma", "llrint", "llround", "log", "log10",
+      "log1p", "log2", "logb", "lrint", "lround", "modf", "nan", "nearbyint", "nextafter", "pow",
+      "remainder", "remquo", "rint", "round", "scalbn", "sin", "sinh", "sqrt", "tan", "tanh",
+      "tgamma", "trunc", "abs", "labs", "llabs", "rsqrt", "exit", "malloc", "free", "printf",
+      "memcpy", "memset", "assert", NULL};
   for (int i = 0; words[i]; i++)
     if (strcmp(words[i], n) == 0)
       return true;

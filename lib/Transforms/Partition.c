@@ -327,6 +327,16 @@ static void partition_body(Ctx *c, TlVec *body) {
       c->ok = false;
       continue;
     }
+    if (s->kind == ST_STORE && s->buf && (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED)) {
+      // A store outside T.Parallel is the block's, not each thread's: one
+      // thread performs it (S[bx] += x would otherwise race with itself).
+      TlStmt *g = tl_stmt_new(c->arena, ST_IF, s->loc);
+      g->cond = tl_expr_binary(c->arena, s->loc, OP_EQ, tl_partition_thread_id(c->arena, c->kernel, s->loc),
+                               tl_expr_int(c->arena, s->loc, 0, TY_INT32), TY_BOOL);
+      tl_vec_push(c->arena, &g->body, s);
+      body->items[i] = g;
+      continue;
+    }
     if (s->kind == ST_PARALLEL) {
       TlStmt *r = partition_nest(c, s);
       if (r)
