@@ -32,7 +32,10 @@ static const char *const reserved[] = {
     "new", "operator", "private", "protected", "public", "register", "return", "short", "signed",
     "sizeof", "static", "struct", "switch", "template", "this", "throw", "try", "typedef", "union",
     "unsigned", "virtual", "void", "volatile", "while", "half_t", "bfloat16_t", "dim3", "min", "max",
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "stream", "err", "smem", NULL};
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "stream", "err", "smem",
+    // C++ alternative operator spellings and C's restrict
+    "and", "and_eq", "bitand", "bitor", "compl", "not", "not_eq", "or", "or_eq", "xor", "xor_eq",
+    "restrict", NULL};
 
 // Source names become C identifiers; a trailing '_' avoids C++ keywords and
 // the emitter's own names.

@@ -29,6 +29,7 @@ static const char *const usage =
     "  --print-after-all     print the IR after every pass to stderr\n"
     "  --stop-after=PASS     stop the pipeline after PASS (with --emit=ir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
+    "  --verify-each         run it after every pass (the default)\n"
     "  --header=OUT.h        also write a C/C++ header declaring every launcher\n"
     "  --harness             write a self-checking, self-timing test program instead\n"
     "  --cublas              with --harness: also time cuBLAS on single-GEMM kernels\n"

@@ -106,7 +106,13 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
 
 static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *value_node,
                   TlLoc loc, TlVec *out) {
+  // The target goes through the expression lowering (bounds and index
+  // checks), which marks its buffer as read; a plain store does not read.
+  TlSym *ty = target->a->kind == ND_NAME ? tl_scope_lookup(s, target->a->name) : NULL;
+  bool was_read = ty && ty->kind == SYM_BUFFER ? ty->buf->read : false;
   TlExpr *lhs = tl_sema_expr(s, target);
+  if (ty && ty->kind == SYM_BUFFER && op == TK_ASSIGN)
+    ty->buf->read = was_read;
   TlExpr *value = tl_sema_expr(s, value_node);
   if (lhs->kind != EX_LOAD)
     return; // already reported
@@ -130,8 +136,6 @@ static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *v
     st->update_op = OP_FMOD;
   st->value = tl_sema_convert(s, value, b->dtype);
   b->written = true;
-  if (st->update_op == OP_EQ)
-    b->read = b->read; // a plain store does not read
   tl_vec_push(s->arena, out, st);
 }
 
