@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tlc/Ast.h"
@@ -159,6 +160,18 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
     }
     return fflush(stdout) == 0;
   }
+  // A device or pipe (-o /dev/null, a fifo) is written in place: renaming a
+  // file over it would replace the device itself.
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    FILE *f = fopen(path, "wb");
+    bool ok = f && (text->len == 0 || fwrite(text->data, 1, text->len, f) == text->len);
+    if (f && fclose(f) != 0)
+      ok = false;
+    if (!ok)
+      tl_error_noloc(d, "cannot write '%s': %s", path, strerror(errno));
+    return ok;
+  }
   size_t n = strlen(path);
   char *tmp = tl_arena_alloc(text->arena, n + 16, 1);
   snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
@@ -167,6 +180,10 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
     tl_error_noloc(d, "cannot write '%s': %s", path, strerror(errno));
     return false;
   }
+  // mkstemp creates 0600; the output gets the usual 0666 less the umask.
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
   FILE *f = fdopen(fd, "wb");
   bool ok = f && (text->len == 0 || fwrite(text->data, 1, text->len, f) == text->len);
   if (f && fclose(f) != 0)

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
 
@@ -674,6 +675,16 @@ static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
       fwrite(b->data, 1, b->len, stdout);
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : fail("cannot write to stdout");
   }
+  // A device or pipe (-o /dev/null) is written in place: a rename would
+  // replace the device itself.
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    FILE *d = fopen(path, "w");
+    bool ok = d && (b->len == 0 || fwrite(b->data, 1, b->len, d) == b->len);
+    if (d && fclose(d) != 0)
+      ok = false;
+    return ok ? 0 : fail("cannot write '%s': %s", path, strerror(errno));
+  }
   char *tmp = tl_arena_printf(ar, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
   if (!f)
@@ -691,8 +702,13 @@ static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
 // FILE mode: the driver prints to stdout, so -o points stdout at FILE.tmp
 // for the call and renames on success.
 static int file_mode(TlArena *ar, const Args *a) {
-  if (!a->out_path)
+  struct stat st;
+  bool device = a->out_path && stat(a->out_path, &st) == 0 && !S_ISREG(st.st_mode);
+  if (!a->out_path || device) {
+    if (device && !freopen(a->out_path, "w", stdout))
+      return fail("cannot write '%s': %s", a->out_path, strerror(errno));
     return tl_driver_explain_partition_file(a->file, (int)a->line, a->format);
+  }
   char *tmp = tl_arena_printf(ar, "%s.tmp", a->out_path);
   fflush(stdout);
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
