@@ -255,7 +255,16 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   TlBuffer *bufs[64];
   int np = 0, nb = 0;
   TlVec consumers = {0};
-  for (int i = 0; i < loop->body.len; i++) {
+  // order= gives each statement's position in the scheduled body: walk the
+  // statements in that order (producers keep it among themselves too).
+  int by_order[256];
+  for (int i = 0; i < loop->body.len; i++)
+    by_order[i] = i;
+  if (loop->order.len)
+    for (int i = 0; i < loop->body.len; i++)
+      by_order[(int)(intptr_t)loop->order.items[i]] = i;
+  for (int oi = 0; oi < loop->body.len; oi++) {
+    int i = by_order[oi];
     TlStmt *st = TL_VEC_AT(loop->body, TlStmt, i);
     if (is_prod[i] && np < 64) {
       prods[np++] = st;
