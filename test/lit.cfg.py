@@ -27,6 +27,10 @@ if nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
 
+# A sanitizer build (TLC_SANITIZE=ON): valgrind cannot run ASan binaries.
+if getattr(config, "tlc_sanitize", "OFF") in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("asan")
+
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
     config.substitutions.append(("%valgrind", shutil.which("valgrind")))
