@@ -745,8 +745,10 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
   if (e.need_swz)
     tl_buf_puts(out, "// The XOR swizzle of shared tiles read by ldmatrix: 16-byte chunk c of row r\n"
                      "// moves to chunk c ^ key(r), so the 8 rows of an 8x8 matrix hit 8 bank groups.\n"
-                     "template <int C, int V, int S> __device__ __forceinline__ int tl_swz(int row, int col) {\n"
-                     "  const int chunk = col / V;\n"
+                     "// Unsigned: offsets are never negative, and / and % become shifts and masks.\n"
+                     "template <unsigned C, unsigned V, unsigned S>\n"
+                     "__device__ __forceinline__ unsigned tl_swz(unsigned row, unsigned col) {\n"
+                     "  const unsigned chunk = col / V;\n"
                      "  return row * C + ((chunk / S) * S + ((chunk % S) ^ ((row / (8 / S)) % S))) * V + col % V;\n"
                      "}\n\n");
   if (e.need_mma)

@@ -61,14 +61,14 @@ static void mma_helper(TlBuf *out, const TlStmt *g) {
                 "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
                 "float* __restrict__ C) {\n",
                 g->gemm_id, T, T);
-  tl_buf_printf(out, "  const int lane = threadIdx.x %% 32, warp = threadIdx.x / 32;\n"
-                     "  const int wi = warp / %lld, wj = warp %% %lld;\n"
-                     "  const int j = lane / 8, r = lane %% 8; // this lane's 8x8 matrix and row in it\n",
+  tl_buf_printf(out, "  const unsigned lane = threadIdx.x %% 32, warp = threadIdx.x / 32;\n"
+                     "  const unsigned wi = warp / %lld, wj = warp %% %lld;\n"
+                     "  const unsigned j = lane / 8, r = lane %% 8; // this lane's 8x8 matrix and row in it\n",
                 (long long)L->wn, (long long)L->wn);
-  tl_buf_printf(out, "  #pragma unroll\n  for (int kk = 0; kk < %lld; kk += 16) {\n", (long long)K);
+  tl_buf_printf(out, "  #pragma unroll\n  for (unsigned kk = 0; kk < %lld; kk += 16) {\n", (long long)K);
   tl_buf_printf(out, "    unsigned a[%lld][4], b[%lld][2];\n", (long long)MI, (long long)NI);
   tl_buf_printf(out, "    #pragma unroll\n    for (int mi = 0; mi < %lld; ++mi) {\n", (long long)MI);
-  tl_buf_printf(out, "      const int m0 = wi * %lld + mi * 16;\n", (long long)WM);
+  tl_buf_printf(out, "      const unsigned m0 = wi * %lld + mi * 16;\n", (long long)WM);
   if (!g->trans_a)
     tl_buf_printf(out, "      tl_ldmatrix_x4(a[mi], &A[tl_swz<%lld, 8, %d>(m0 + (j %% 2) * 8 + r, kk + (j / 2) * 8)]);\n",
                   (long long)ca, swz(g->a));
@@ -77,7 +77,7 @@ static void mma_helper(TlBuf *out, const TlStmt *g) {
                   (long long)ca, swz(g->a));
   tl_buf_puts(out, "    }\n");
   tl_buf_printf(out, "    #pragma unroll\n    for (int nj = 0; nj < %lld; ++nj) {\n", (long long)(NI / 2));
-  tl_buf_printf(out, "      const int n0 = wj * %lld + nj * 16;\n      unsigned t[4];\n", (long long)WN);
+  tl_buf_printf(out, "      const unsigned n0 = wj * %lld + nj * 16;\n      unsigned t[4];\n", (long long)WN);
   if (!g->trans_b)
     tl_buf_printf(out, "      tl_ldmatrix_x4_trans(t, &B[tl_swz<%lld, 8, %d>(kk + (j %% 2) * 8 + r, n0 + (j / 2) * 8)]);\n",
                   (long long)cb, swz(g->b));
