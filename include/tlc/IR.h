@@ -369,6 +369,10 @@ int64_t tl_known_alignment(TlExpr *e, int64_t cap);
 // Interval of e over the known ranges of its variables (block and thread
 // indices, counters with constant extents). False when unbounded/unknown.
 bool tl_expr_bounds(const TlExpr *e, int64_t *lo, int64_t *hi);
+// Splits e = multiple + rest, where every term of `multiple` has a
+// coefficient divisible by m (e.g. the stage offset stage * elems of a
+// multi-buffered tile). False when no term is such a multiple.
+bool tl_split_multiples(TlArena *a, TlExpr *e, int64_t m, TlExpr **multiple, TlExpr **rest);
 // True when e >= 0 for all values of its variables (counters, indices).
 bool tl_expr_nonneg(const TlExpr *e);
 

@@ -517,3 +517,21 @@ bool tl_expr_bounds(const TlExpr *e, int64_t *lo, int64_t *hi) {
     return false;
   }
 }
+
+bool tl_split_multiples(TlArena *a, TlExpr *e, int64_t m, TlExpr **multiple, TlExpr **rest) {
+  Lin l;
+  lin_of(a, e, &l);
+  collapse_divmod(a, &l);
+  if (!l.ok || m <= 0)
+    return false;
+  Lin mul = {0}, other = {0};
+  mul.ok = other.ok = true;
+  for (int i = 0; i < l.n; i++)
+    add_term(l.t[i].k % m == 0 ? &mul : &other, l.t[i].k, l.t[i].atom);
+  other.c = l.c;
+  if (mul.n == 0)
+    return false;
+  *multiple = lin_to_expr(a, &mul, e->loc, e->dtype);
+  *rest = lin_to_expr(a, &other, e->loc, e->dtype);
+  return true;
+}

@@ -199,12 +199,29 @@ TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag
     tl_error(d, loc, "internal error: no fragment layout for this T.Parallel (partition)");
     return NULL;
   }
-  TlVar *l;
-  TlStmt *loop = unrolled_loop(a, k, "r", L->locals, loc, &l);
+  // In the mma accumulator layout registers 2p and 2p+1 hold neighbouring
+  // columns: the loop runs over pairs with a 2-lane inner loop, which the
+  // vectorize pass turns into one 2-element access where memory allows
+  // (the epilogue's stores become __half2 / float2).
+  TlVar *l, *pair = NULL;
+  TlStmt *loop, *lanes = NULL;
+  TlExpr *local;
+  if (L->kind == LAYOUT_GEMM_C) {
+    loop = unrolled_loop(a, k, "r", L->locals / 2, loc, &pair);
+    lanes = unrolled_loop(a, k, "c", 2, loc, &l);
+    lanes->loop_kind = LOOP_VECTORIZED;
+    local = tl_expr_binary(a, loc, OP_ADD,
+                           tl_expr_binary(a, loc, OP_MUL, tl_expr_var(a, loc, pair),
+                                          tl_expr_int(a, loc, 2, TY_INT32), TY_INT32),
+                           tl_expr_var(a, loc, l), TY_INT32);
+  } else {
+    loop = unrolled_loop(a, k, "r", L->locals, loc, &l);
+    local = tl_expr_var(a, loc, l);
+  }
   TlExpr *tid = tl_partition_thread_id(a, k, loc);
   TlExpr *coords[2], *guard;
-  tl_layout_coords(a, L, tid, tl_expr_var(a, loc, l), coords, &guard, loc);
-  Rewrite rw = {a, nest, L, tl_expr_var(a, loc, l)};
+  tl_layout_coords(a, L, tid, local, coords, &guard, loc);
+  Rewrite rw = {a, nest, L, local};
   TlExpr *replica = L->kind == LAYOUT_ROW_OF ? tl_layout_primary_replica(a, L, tid, loc) : NULL;
   rewrite_body(&rw, &nest->body, replica);
   TlExpr *with[2];
@@ -221,14 +238,17 @@ TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag
     }
   for (int i = 0; i < nest->body.len; i++)
     tl_stmt_substitute(a, TL_VEC_AT(nest->body, TlStmt, i), nest->nvars, nest->vars, with);
+  TlStmt *inner = lanes ? lanes : loop;
   if (guard) {
     TlStmt *g = tl_stmt_new(a, ST_IF, loc);
     g->cond = guard;
     g->body = nest->body;
-    tl_vec_push(a, &loop->body, g);
+    tl_vec_push(a, &inner->body, g);
   } else {
-    loop->body = nest->body;
+    inner->body = nest->body;
   }
+  if (lanes)
+    tl_vec_push(a, &loop->body, lanes);
   TlStmt *seq = tl_stmt_new(a, ST_SEQ, loc);
   seq->per_thread = true;
   TlStmt *note = tl_stmt_new(a, ST_COMMENT, loc);

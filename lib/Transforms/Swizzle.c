@@ -13,6 +13,15 @@ static TlExpr *physical(TlArena *a, TlBuffer *b, TlExpr *flat) {
   TlLoc loc = flat->loc;
   TlDtype t = flat->dtype;
   int64_t C = b->shape[b->ndims - 1];
+  // The stage offset (a multiple of a whole stage, itself whole 8-row swizzle
+  // periods) stays outside: stage * E + swizzle(rest) keeps the swizzled part
+  // loop-invariant in a pipelined loop, so the compiler hoists it.
+  int64_t E = tl_buffer_elems(b);
+  TlExpr *stage, *rest;
+  if (b->stages > 1 && tl_split_multiples(a, flat, E, &stage, &rest) && rest->kind != EX_INT) {
+    TlExpr *sw = physical(a, b, rest);
+    return tl_expr_binary(a, loc, OP_ADD, stage, sw, t);
+  }
   TlExpr *cc = tl_expr_int(a, loc, C, t);
   TlExpr *e = tl_expr_new(a, EX_CALL, loc, t, 2);
   e->fn = FN_SWIZZLE;
