@@ -13,6 +13,8 @@
 
 enum { MAX_TERMS = 32 };
 
+static bool expr_equal(const TlExpr *a, const TlExpr *b);
+
 typedef struct Term {
   int64_t k;
   TlExpr *atom;
@@ -27,6 +29,10 @@ typedef struct Lin {
 
 static bool is_int_type(TlDtype t) {
   return !tl_dtype_is_float(t) && t != TY_BOOL;
+}
+
+bool tl_expr_equal(const TlExpr *a, const TlExpr *b) {
+  return expr_equal(a, b);
 }
 
 static bool expr_equal(const TlExpr *a, const TlExpr *b) {

@@ -10,33 +10,6 @@ void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 
 enum { MAX_GRID_X = 2147483647, MAX_GRID_YZ = 65535 };
 
-static const TlNode *keyword_arg(const TlNode *call, const char *name) {
-  for (int i = 0; i < call->list2.len; i++) {
-    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
-    if (strcmp(kw->name, name) == 0)
-      return kw->a;
-  }
-  return NULL;
-}
-
-// Reports keyword arguments not in `allowed` (a NULL-terminated list).
-static bool check_keywords(Sema *s, const TlNode *call, const char *what,
-                           const char *const *allowed) {
-  bool ok = true;
-  for (int i = 0; i < call->list2.len; i++) {
-    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
-    bool known = false;
-    for (int j = 0; allowed[j]; j++)
-      if (strcmp(kw->name, allowed[j]) == 0)
-        known = true;
-    if (!known) {
-      tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to %s", kw->name, what);
-      ok = false;
-    }
-  }
-  return ok;
-}
-
 // A shape: a tuple/list of positive compile-time integers, or one integer.
 static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   TlValue *v = tl_sema_eval_const(s, n);
@@ -106,10 +79,10 @@ static TlBuffer *kernel_param(Sema *s, TlKernel *k, const TlNode *p) {
     return NULL;
   }
   static const char *const kws[] = {"shape", "dtype", NULL};
-  if (!check_keywords(s, ann, "T.Tensor", kws))
+  if (!tl_sema_check_keywords(s, ann, "T.Tensor", kws))
     return NULL;
-  const TlNode *shape = ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0) : keyword_arg(ann, "shape");
-  const TlNode *dtype = ann->list.len > 1 ? TL_VEC_AT(ann->list, TlNode, 1) : keyword_arg(ann, "dtype");
+  const TlNode *shape = ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0) : tl_sema_kwarg(ann, "shape");
+  const TlNode *dtype = ann->list.len > 1 ? TL_VEC_AT(ann->list, TlNode, 1) : tl_sema_kwarg(ann, "dtype");
   if (!shape || ann->list.len > 2) {
     tl_error(s->diag, ann->loc, "T.%s takes a shape and a dtype", t);
     return NULL;
@@ -131,7 +104,7 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
     return false;
   }
   static const char *const kws[] = {"threads", "prelude", "is_cpu", NULL};
-  if (!check_keywords(s, call, "T.Kernel", kws))
+  if (!tl_sema_check_keywords(s, call, "T.Kernel", kws))
     return false;
   int ng = call->list.len;
   if (ng < 1 || ng > 3) {
@@ -158,7 +131,7 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
   }
   for (int i = 0; i < 3; i++)
     k->threads[i] = 1;
-  const TlNode *th = keyword_arg(call, "threads");
+  const TlNode *th = tl_sema_kwarg(call, "threads");
   if (!th) {
     k->threads[0] = 128;
   } else {

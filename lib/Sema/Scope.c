@@ -45,3 +45,27 @@ TlSym *tl_scope_define(Sema *s, TlSymScope *sc, const char *name, TlSymKind kind
   y->var = NULL;
   return y;
 }
+
+const TlNode *tl_sema_kwarg(const TlNode *call, const char *name) {
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    if (strcmp(kw->name, name) == 0)
+      return kw->a;
+  }
+  return NULL;
+}
+
+bool tl_sema_check_keywords(Sema *s, const TlNode *call, const char *what,
+                            const char *const *allowed) {
+  for (int i = 0; i < call->list2.len; i++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
+    bool known = false;
+    for (int j = 0; allowed[j]; j++)
+      known = known || strcmp(kw->name, allowed[j]) == 0;
+    if (!known) {
+      tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to %s", kw->name, what);
+      return false;
+    }
+  }
+  return true;
+}

@@ -83,7 +83,12 @@ void tl_sema_module_constants(Sema *s, const TlNode *module, void (*on_kernel)(S
 // (or tilelang.language.x), else NULL.
 const char *tl_sema_t_attr(Sema *s, const TlNode *n);
 
-/* Scope.c */
+/* Scope.c (also the call-argument helpers every sema file uses) */
+// The value of keyword argument `name` of a call, or NULL.
+const TlNode *tl_sema_kwarg(const TlNode *call, const char *name);
+// Reports keyword arguments not in `allowed` (NULL-terminated); false if any.
+bool tl_sema_check_keywords(Sema *s, const TlNode *call, const char *what,
+                            const char *const *allowed);
 void tl_scope_push(Sema *s);
 void tl_scope_pop(Sema *s);
 TlSym *tl_scope_lookup(Sema *s, const char *name);

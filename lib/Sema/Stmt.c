@@ -7,30 +7,6 @@
 
 void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 
-static const TlNode *kwarg(const TlNode *call, const char *name) {
-  for (int i = 0; i < call->list2.len; i++) {
-    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
-    if (strcmp(kw->name, name) == 0)
-      return kw->a;
-  }
-  return NULL;
-}
-
-static bool only_keywords(Sema *s, const TlNode *call, const char *what,
-                          const char *const *allowed) {
-  for (int i = 0; i < call->list2.len; i++) {
-    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
-    bool known = false;
-    for (int j = 0; allowed[j]; j++)
-      known = known || strcmp(kw->name, allowed[j]) == 0;
-    if (!known) {
-      tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to %s", kw->name, what);
-      return false;
-    }
-  }
-  return true;
-}
-
 static void stmt(Sema *s, const TlNode *n, TlVec *out);
 
 static void body_in_scope(Sema *s, const TlVec *stmts, TlVec *out) {
@@ -49,10 +25,10 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
     return false;
   }
   static const char *const kws[] = {"shape", "dtype", "scope", NULL};
-  if (!only_keywords(s, call, kind, kws))
+  if (!tl_sema_check_keywords(s, call, kind, kws))
     return false;
-  const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : kwarg(call, "shape");
-  const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : kwarg(call, "dtype");
+  const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "shape");
+  const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "dtype");
   if (!shape || !dtype || call->list.len > 3) {
     tl_error(s->diag, call->loc, "T.%s takes a shape and a dtype", kind);
     return false;
@@ -222,11 +198,11 @@ static TlLayoutFn *loop_layout(Sema *s, const TlNode *n, TlStmt *loop) {
     return NULL;
   }
   static const char *const kws[] = {"shape", "forward_fn", "replicate", "forward_thread_fn", NULL};
-  if (!only_keywords(s, n, "T.Fragment", kws))
+  if (!tl_sema_check_keywords(s, n, "T.Fragment", kws))
     return NULL;
-  const TlNode *shape = n->list.len > 0 ? TL_VEC_AT(n->list, TlNode, 0) : kwarg(n, "shape");
-  const TlNode *fn = n->list.len > 1 ? TL_VEC_AT(n->list, TlNode, 1) : kwarg(n, "forward_fn");
-  const TlNode *rep = kwarg(n, "replicate");
+  const TlNode *shape = n->list.len > 0 ? TL_VEC_AT(n->list, TlNode, 0) : tl_sema_kwarg(n, "shape");
+  const TlNode *fn = n->list.len > 1 ? TL_VEC_AT(n->list, TlNode, 1) : tl_sema_kwarg(n, "forward_fn");
+  const TlNode *rep = tl_sema_kwarg(n, "replicate");
   if (!shape || !fn) {
     tl_error(s->diag, n->loc, "T.Fragment needs a shape and forward_fn=");
     return NULL;
@@ -303,7 +279,7 @@ static TlVar *loop_var(Sema *s, const TlNode *target, const char *what) {
 
 static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
   static const char *const kws[] = {"loop_layout", "coalesced_width", NULL};
-  if (!only_keywords(s, call, "T.Parallel", kws))
+  if (!tl_sema_check_keywords(s, call, "T.Parallel", kws))
     return;
   int ne = call->list.len;
   if (ne == 0 || ne > TL_MAX_NEST) {
@@ -347,7 +323,7 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
     }
     st->vars[i]->extent = st->extents[i];
   }
-  const TlNode *cw = kwarg(call, "coalesced_width");
+  const TlNode *cw = tl_sema_kwarg(call, "coalesced_width");
   if (cw) {
     if (!tl_sema_const_int(s, cw, "coalesced_width=", &st->coalesced_width)) {
       tl_scope_pop(s);
@@ -361,7 +337,7 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
       return;
     }
   }
-  const TlNode *ll = kwarg(call, "loop_layout");
+  const TlNode *ll = tl_sema_kwarg(call, "loop_layout");
   if (ll) {
     st->layout = loop_layout(s, ll, st);
     if (!st->layout) {
@@ -403,7 +379,7 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
   static const char *const pipe_kws[] = {"num_stages", "order", "stage", "group", NULL};
   static const char *const no_kws[] = {NULL};
   static const char *const unroll_kws[] = {"explicit", "unroll_factor", NULL};
-  if (!only_keywords(s, call, what, pipelined ? pipe_kws : strcmp(kind, "unroll") == 0 ? unroll_kws : no_kws))
+  if (!tl_sema_check_keywords(s, call, what, pipelined ? pipe_kws : strcmp(kind, "unroll") == 0 ? unroll_kws : no_kws))
     return;
   int na = call->list.len;
   int maxargs = (strcmp(kind, "unroll") == 0 || strcmp(kind, "vectorized") == 0) ? 2 : 3;
@@ -452,7 +428,7 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
     }
   }
   if (pipelined) {
-    const TlNode *ns = kwarg(call, "num_stages");
+    const TlNode *ns = tl_sema_kwarg(call, "num_stages");
     int64_t v = 0;
     if (ns && !tl_sema_const_int(s, ns, "num_stages=", &v))
       return;
@@ -461,7 +437,7 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
       return;
     }
     st->num_stages = ns ? (int)v : 0; // as TileLang: no pipelining unless num_stages= asks
-    const TlNode *order = kwarg(call, "order"), *stage = kwarg(call, "stage");
+    const TlNode *order = tl_sema_kwarg(call, "order"), *stage = tl_sema_kwarg(call, "stage");
     if (order && !int_list(s, order, "order=", &st->order))
       return;
     if (stage && !int_list(s, stage, "stage=", &st->stage))
@@ -535,7 +511,7 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
     return;
   }
   if (t && strcmp(t, "use_swizzle") == 0) {
-    const TlNode *p = e->list.len ? TL_VEC_AT(e->list, TlNode, 0) : kwarg(e, "panel_size");
+    const TlNode *p = e->list.len ? TL_VEC_AT(e->list, TlNode, 0) : tl_sema_kwarg(e, "panel_size");
     int64_t v = 10;
     if (p && !tl_sema_const_int(s, p, "panel_size=", &v))
       return;
@@ -543,7 +519,7 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
       tl_error(s->diag, p->loc, "panel_size= must be positive");
       return;
     }
-    const TlNode *en = kwarg(e, "enable");
+    const TlNode *en = tl_sema_kwarg(e, "enable");
     if (en) {
       TlValue *ev = tl_sema_eval_const(s, en);
       if (ev->kind != VAL_BOOL && ev->kind != VAL_INT) {

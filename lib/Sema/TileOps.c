@@ -17,15 +17,6 @@ bool tl_sema_is_tile_op(const char *name) {
   return false;
 }
 
-static const TlNode *kwarg(const TlNode *call, const char *name) {
-  for (int i = 0; i < call->list2.len; i++) {
-    TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
-    if (strcmp(kw->name, name) == 0)
-      return kw->a;
-  }
-  return NULL;
-}
-
 static TlBuffer *buffer_named(Sema *s, const TlNode *n) {
   if (n->kind != ND_NAME) {
     tl_error(s->diag, n->loc, "expected a buffer");
@@ -198,7 +189,7 @@ static void copy(Sema *s, const TlNode *call, TlVec *out) {
     return;
   st->src.buf->read = true;
   st->dst.buf->written = true;
-  const TlNode *cw = kwarg(call, "coalesced_width");
+  const TlNode *cw = tl_sema_kwarg(call, "coalesced_width");
   if (cw && !tl_sema_const_int(s, cw, "coalesced_width=", &st->width))
     return;
   tl_vec_push(s->arena, out, st);
@@ -229,7 +220,7 @@ static void fill(Sema *s, const TlNode *call, bool clear, TlVec *out) {
 }
 
 static bool flag(Sema *s, const TlNode *call, const char *name, int pos, bool dflt, bool *out) {
-  const TlNode *n = call->list.len > pos ? TL_VEC_AT(call->list, TlNode, pos) : kwarg(call, name);
+  const TlNode *n = call->list.len > pos ? TL_VEC_AT(call->list, TlNode, pos) : tl_sema_kwarg(call, name);
   if (!n) {
     *out = dflt;
     return true;
@@ -337,7 +328,7 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
     z->value = tl_sema_convert(s, tl_expr_float(s->arena, call->loc, 0, TY_FLOAT32), st->c->dtype);
     tl_vec_push(s->arena, out, z);
   }
-  const TlNode *pol = kwarg(call, "policy");
+  const TlNode *pol = tl_sema_kwarg(call, "policy");
   if (pol)
     tl_warning(s->diag, pol->loc, "policy= is ignored: tlc tiles the warps itself (rows in one warp "
                                   "when they are reduced later, else the fewest ldmatrix per mma)");
@@ -365,7 +356,7 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src) ||
       !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst))
     return;
-  const TlNode *dn = call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : kwarg(call, "dim");
+  const TlNode *dn = call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : tl_sema_kwarg(call, "dim");
   int64_t dim = 1;
   if (dn && !tl_sema_const_int(s, dn, "dim=", &dim))
     return;

@@ -60,27 +60,6 @@ static bool body_loads(const TlVec *body, int from, const TlBuffer *b) {
   return false;
 }
 
-static bool same_expr(const TlExpr *a, const TlExpr *b) {
-  if (a->kind != b->kind || a->nargs != b->nargs)
-    return false;
-  if (a->kind == EX_INT && a->ival != b->ival)
-    return false;
-  if (a->kind == EX_VAR && a->var != b->var)
-    return false;
-  if ((a->kind == EX_BINARY || a->kind == EX_UNARY) && a->op != b->op)
-    return false;
-  if (a->kind == EX_LOAD && a->buf != b->buf)
-    return false;
-  if (a->kind == EX_CAST && a->dtype != b->dtype)
-    return false;
-  if (a->kind == EX_FLOAT || a->kind == EX_CALL || a->kind == EX_ELEM)
-    return false;
-  for (int i = 0; i < a->nargs; i++)
-    if (!same_expr(a->args[i], b->args[i]))
-      return false;
-  return true;
-}
-
 // The widened access's base, when `index` is base + lane with base aligned.
 static TlExpr *vector_base(Ctx *c, Lanes *L, const TlBuffer *b, TlExpr *index) {
   if (b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT || in_vec(&L->ordered, b))
@@ -111,7 +90,7 @@ static TlExpr *widen_loads(Ctx *c, Lanes *L, TlExpr *e) {
     return e;
   Hoisted *h = NULL;
   for (int i = 0; i < L->nloads; i++)
-    if (L->loads[i].buf == e->buf && same_expr(L->loads[i].base, base))
+    if (L->loads[i].buf == e->buf && tl_expr_equal(L->loads[i].base, base))
       h = &L->loads[i];
   if (!h) {
     if (L->nloads == 32)
