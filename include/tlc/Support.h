@@ -102,6 +102,9 @@ void tl_error_noloc(TlDiag *d, const char *fmt, ...) __attribute__((format(print
 void tl_vdiag(TlDiag *d, TlSeverity sev, TlLoc loc, const char *fmt, va_list ap);
 bool tl_diag_too_many(const TlDiag *d);
 
+// Formats a one-line reason into a caller's buffer (err may be NULL).
+void tl_set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* lib/Support/Checked.c: exact 64-bit arithmetic; false on overflow */
 bool tl_add_overflows(int64_t a, int64_t b, int64_t *out);
 bool tl_sub_overflows(int64_t a, int64_t b, int64_t *out);

@@ -22,29 +22,17 @@ typedef struct Ends {
   int64_t first_issue, last_issue, first_start, last_start, last_end;
 } Ends;
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || errlen == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 static bool check_model(const TlPipeModel *m, int stages, char *err, size_t errlen) {
   if (stages < 1) {
-    set_err(err, errlen, "stages must be >= 1, got %d", stages);
+    tl_set_err(err, errlen, "stages must be >= 1, got %d", stages);
     return false;
   }
   if (m->iterations < 0) {
-    set_err(err, errlen, "iterations must be >= 0, got %" PRId64, m->iterations);
+    tl_set_err(err, errlen, "iterations must be >= 0, got %" PRId64, m->iterations);
     return false;
   }
   if (m->iterations > TL_PIPE_MAX_ITERATIONS) {
-    set_err(err, errlen, "iterations %" PRId64 " is above the limit of %" PRId64, m->iterations,
+    tl_set_err(err, errlen, "iterations %" PRId64 " is above the limit of %" PRId64, m->iterations,
             TL_PIPE_MAX_ITERATIONS);
     return false;
   }
@@ -52,7 +40,7 @@ static bool check_model(const TlPipeModel *m, int stages, char *err, size_t errl
   int64_t values[3] = {m->issue, m->latency, m->compute};
   for (int i = 0; i < 3; i++) {
     if (values[i] < 0) {
-      set_err(err, errlen, "%s cost must be >= 0 cycles, got %" PRId64, names[i], values[i]);
+      tl_set_err(err, errlen, "%s cost must be >= 0 cycles, got %" PRId64, names[i], values[i]);
       return false;
     }
   }
@@ -81,7 +69,7 @@ static bool run_schedule(TlArena *a, const TlPipeModel *m, int stages, int64_t k
                  tl_add_overflows(issue, m->issue, &next_copy_free);
     }
     if (overflow) {
-      set_err(err, errlen,
+      tl_set_err(err, errlen,
               "cycle counts overflow 64 bits at iteration %" PRId64 " (stages=%d)", i, stages);
       return false;
     }

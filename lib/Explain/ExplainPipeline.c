@@ -21,18 +21,6 @@ enum {
   SVG_MAX_DRAWN = 64 // iterations drawn per Gantt chart
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || errlen == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 // Where rendered text goes: a buffer, flushed to fp as it grows when fp is
 // set, so YAML of a million iterations never sits in memory whole.
 typedef struct Sink {
@@ -91,7 +79,7 @@ static bool plan_schedules(TlArena *a, const TlPipeModel *m, const int *stages, 
   *p = (Plan){.model = *m, .stages = stages, .nstages = nstages};
   for (int i = 0; i < nstages; i++) {
     if (stages[i] < 1) {
-      set_err(err, errlen, "stage count must be >= 1, got %d", stages[i]);
+      tl_set_err(err, errlen, "stage count must be >= 1, got %d", stages[i]);
       return false;
     }
   }
@@ -444,7 +432,7 @@ static void yaml_schedule(YamlOut *y, const Plan *p, int stages) {
 static bool render_yaml(Sink *sink, const Plan *p, const char *title, char *err, size_t errlen) {
   YamlOut y = {.sink = sink};
   if (!yaml_emitter_initialize(&y.emitter)) {
-    set_err(err, errlen, "cannot start the YAML emitter");
+    tl_set_err(err, errlen, "cannot start the YAML emitter");
     return false;
   }
   yaml_emitter_set_output(&y.emitter, yaml_write, sink);
@@ -484,7 +472,7 @@ static bool render_yaml(Sink *sink, const Plan *p, const char *title, char *err,
   const char *problem = y.emitter.problem;
   yaml_emitter_delete(&y.emitter);
   if (y.failed) {
-    set_err(err, errlen, "YAML emitter failed: %s", problem ? problem : "unknown error");
+    tl_set_err(err, errlen, "YAML emitter failed: %s", problem ? problem : "unknown error");
     return false;
   }
   return true;
@@ -769,7 +757,7 @@ static bool render(Sink *sink, const TlPipeModel *m, const int *stages, int nsta
                    TlExplainFormat f, const char *title, char *err, size_t errlen) {
   TlArena *a = sink->buf->arena;
   if (f == TL_EXPLAIN_YAML && m->iterations > TL_EXPLAIN_PIPELINE_YAML_MAX) {
-    set_err(err, errlen,
+    tl_set_err(err, errlen,
             "--format yaml lists every iteration and %" PRId64
             " iterations is above its limit of %" PRId64 "; use --format table",
             m->iterations, TL_EXPLAIN_PIPELINE_YAML_MAX);
@@ -1061,7 +1049,7 @@ static bool output_open(Output *o, const char *path, char *err, size_t errlen) {
   bool in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
   if (!in_place) {
     if (strlen(path) + 5 > sizeof o->tmp) {
-      set_err(err, errlen, "output file name is too long");
+      tl_set_err(err, errlen, "output file name is too long");
       return false;
     }
     snprintf(o->tmp, sizeof o->tmp, "%s.tmp", path);
@@ -1069,7 +1057,7 @@ static bool output_open(Output *o, const char *path, char *err, size_t errlen) {
   const char *open_path = in_place ? path : o->tmp;
   o->fp = fopen(open_path, "wb");
   if (!o->fp) {
-    set_err(err, errlen, "cannot write '%s': %s", open_path, strerror(errno));
+    tl_set_err(err, errlen, "cannot write '%s': %s", open_path, strerror(errno));
     return false;
   }
   return true;
@@ -1080,18 +1068,18 @@ static bool output_open(Output *o, const char *path, char *err, size_t errlen) {
 static bool output_close(Output *o, bool ok, bool write_failed, char *err, size_t errlen) {
   const char *name = !o->path ? "<stdout>" : o->tmp[0] ? o->tmp : o->path;
   if (ok && (write_failed || fflush(o->fp) != 0 || ferror(o->fp))) {
-    set_err(err, errlen, "cannot write '%s': %s", name, strerror(errno));
+    tl_set_err(err, errlen, "cannot write '%s': %s", name, strerror(errno));
     ok = false;
   }
   if (!o->path)
     return ok;
   if (fclose(o->fp) != 0 && ok) {
-    set_err(err, errlen, "cannot write '%s': %s", name, strerror(errno));
+    tl_set_err(err, errlen, "cannot write '%s': %s", name, strerror(errno));
     ok = false;
   }
   if (o->tmp[0]) {
     if (ok && rename(o->tmp, o->path) != 0) {
-      set_err(err, errlen, "cannot rename '%s' to '%s': %s", o->tmp, o->path, strerror(errno));
+      tl_set_err(err, errlen, "cannot rename '%s' to '%s': %s", o->tmp, o->path, strerror(errno));
       ok = false;
     }
     if (!ok)

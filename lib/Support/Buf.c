@@ -72,3 +72,12 @@ void tl_buf_indent(TlBuf *b, int level) {
   for (int i = 0; i < level; i++)
     tl_buf_write(b, "  ", 2);
 }
+
+void tl_set_err(char *err, size_t errlen, const char *fmt, ...) {
+  if (!err || errlen == 0)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}

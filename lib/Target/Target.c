@@ -51,18 +51,6 @@ static const Field fields[] = {
 };
 enum { NFIELDS = sizeof fields / sizeof fields[0] };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || errlen == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 static const char *kind_name(FieldKind k) {
   switch (k) {
   case FIELD_STRING:
@@ -132,21 +120,21 @@ static bool load_file(TlArena *a, const char *path, const char *expect, TlTarget
                       size_t errlen) {
   FILE *fp = fopen(path, "rb");
   if (!fp) {
-    set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    tl_set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     return false;
   }
   yaml_parser_t parser;
   yaml_document_t doc;
   if (!yaml_parser_initialize(&parser)) {
     fclose(fp);
-    set_err(err, errlen, "%s: cannot start the YAML parser", path);
+    tl_set_err(err, errlen, "%s: cannot start the YAML parser", path);
     return false;
   }
   yaml_parser_set_input_file(&parser, fp);
   bool ok = yaml_parser_load(&parser, &doc);
   if (!ok) {
     yaml_mark_t mk = parser.problem_mark;
-    set_err(err, errlen, "%s:%zu:%zu: YAML syntax error: %s%s%s", path, mk.line + 1,
+    tl_set_err(err, errlen, "%s:%zu:%zu: YAML syntax error: %s%s%s", path, mk.line + 1,
             mk.column + 1, parser.problem ? parser.problem : "unknown problem",
             parser.context ? " " : "", parser.context ? parser.context : "");
     yaml_parser_delete(&parser);
@@ -160,10 +148,10 @@ static bool load_file(TlArena *a, const char *path, const char *expect, TlTarget
   bool seen[NFIELDS] = {false};
   yaml_node_t *root = yaml_document_get_root_node(&doc);
   if (!root) {
-    set_err(err, errlen, "%s:1:1: the file is empty; expected a mapping of target fields", path);
+    tl_set_err(err, errlen, "%s:1:1: the file is empty; expected a mapping of target fields", path);
     ok = false;
   } else if (root->type != YAML_MAPPING_NODE) {
-    set_err(err, errlen, "%s:%zu:%zu: expected a mapping of target fields", path,
+    tl_set_err(err, errlen, "%s:%zu:%zu: expected a mapping of target fields", path,
             root->start_mark.line + 1, root->start_mark.column + 1);
     ok = false;
   }
@@ -173,7 +161,7 @@ static bool load_file(TlArena *a, const char *path, const char *expect, TlTarget
     yaml_node_t *v = yaml_document_get_node(&doc, p->value);
     size_t line = k->start_mark.line + 1, col = k->start_mark.column + 1;
     if (k->type != YAML_SCALAR_NODE) {
-      set_err(err, errlen, "%s:%zu:%zu: expected a field name", path, line, col);
+      tl_set_err(err, errlen, "%s:%zu:%zu: expected a field name", path, line, col);
       ok = false;
       break;
     }
@@ -182,16 +170,16 @@ static bool load_file(TlArena *a, const char *path, const char *expect, TlTarget
     while (i < NFIELDS && strcmp(fields[i].key, key) != 0)
       i++;
     if (i == NFIELDS) {
-      set_err(err, errlen, "%s:%zu:%zu: unknown field '%s'", path, line, col, key);
+      tl_set_err(err, errlen, "%s:%zu:%zu: unknown field '%s'", path, line, col, key);
       ok = false;
     } else if (seen[i]) {
-      set_err(err, errlen, "%s:%zu:%zu: field '%s' appears twice", path, line, col, key);
+      tl_set_err(err, errlen, "%s:%zu:%zu: field '%s' appears twice", path, line, col, key);
       ok = false;
     } else if (v->type != YAML_SCALAR_NODE || !store_field(a, &fields[i], v, &t)) {
       const char *got = v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value
                         : v->type == YAML_MAPPING_NODE ? "a mapping"
                                                        : "a list";
-      set_err(err, errlen, "%s:%zu:%zu: field '%s': expected %s%s, got '%s'", path,
+      tl_set_err(err, errlen, "%s:%zu:%zu: field '%s': expected %s%s, got '%s'", path,
               v->start_mark.line + 1, v->start_mark.column + 1, key, kind_name(fields[i].kind),
               fields[i].kind == FIELD_BOOL || fields[i].kind == FIELD_STRING
                   ? ""
@@ -205,20 +193,20 @@ static bool load_file(TlArena *a, const char *path, const char *expect, TlTarget
   for (int i = 0; ok && i < NFIELDS; i++) {
     if (!seen[i]) {
       // A missing field has no line of its own: point at the mapping.
-      set_err(err, errlen, "%s:%zu:%zu: missing field '%s' (%s)", path,
+      tl_set_err(err, errlen, "%s:%zu:%zu: missing field '%s' (%s)", path,
               root->start_mark.line + 1, root->start_mark.column + 1, fields[i].key,
               kind_name(fields[i].kind));
       ok = false;
     }
   }
   if (ok && strcmp(t.name, expect) != 0) {
-    set_err(err, errlen, "%s: field 'name' is '%s', but the file is named for '%s'", path, t.name,
+    tl_set_err(err, errlen, "%s: field 'name' is '%s', but the file is named for '%s'", path, t.name,
             expect);
     ok = false;
   }
   if (ok && (t.default_shared_bytes > t.max_shared_bytes ||
              t.max_shared_bytes > t.shared_per_sm_bytes)) {
-    set_err(err, errlen,
+    tl_set_err(err, errlen,
             "%s: shared memory sizes out of order: need default_shared_bytes <= "
             "max_shared_bytes <= shared_per_sm_bytes",
             path);
@@ -317,9 +305,9 @@ bool tl_target_load(TlArena *a, const char *name, TlTarget *out, char *err, size
   }
   const char *known = known_targets(a, dirs);
   if (known)
-    set_err(err, errlen, "unknown target '%s' (known targets: %s)", name, known);
+    tl_set_err(err, errlen, "unknown target '%s' (known targets: %s)", name, known);
   else
-    set_err(err, errlen,
+    tl_set_err(err, errlen,
             "unknown target '%s': no target descriptions found (set TLC_TARGETS_DIR to the "
             "directory holding sm_80.yaml and sm_90.yaml)",
             name);
