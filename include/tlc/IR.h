@@ -66,6 +66,7 @@ struct TlFragLayout {
   int64_t threads;     // threads of the block
   int64_t wm, wn;      // GEMM_C: warps along m and n
   int64_t g;           // ROWS: threads per row group
+  int64_t vec;         // ROWS: consecutive columns per run in one thread
   const TlFragLayout *parent; // ROW_OF
   int64_t locals;      // registers per thread
 };

@@ -10,9 +10,12 @@
 // 4 lanes with equal lane/4 in each of the wn warps of its warp row.
 //
 // ROWS (R x C, T threads, g threads per row, P = T / g row groups, CPR =
-// C / g registers per row): register l of thread tid holds
-//   row = (l / CPR) * P + tid / g,  col = (l % CPR) * g + tid % g
-// so consecutive threads read consecutive columns (coalesced).
+// C / g registers per row, runs of V consecutive columns per thread):
+// register l of thread tid holds, with w = l % CPR,
+//   row = (l / CPR) * P + tid / g,
+//   col = (w / V) * (g * V) + (tid % g) * V + w % V
+// so a thread's V neighbouring registers are V neighbouring columns (one
+// vector access) and consecutive threads take consecutive runs (coalesced).
 //
 // ROW_OF(parent): register lr holds the parent's row `lr` of that thread:
 //   GEMM_C: row = wi*WM + (lr/2)*16 + lane/4 + 8*(lr%2)
@@ -51,10 +54,14 @@ TlFragLayout *tl_layout_rows(TlArena *a, int64_t rows, int64_t cols, int64_t thr
   TlFragLayout *l = TL_NEW(a, TlFragLayout);
   l->kind = LAYOUT_ROWS;
   l->rows = rows, l->cols = cols, l->threads = threads;
+  // Runs of 4 columns (16 bytes of fp32 registers, 8 bytes of fp16 memory)
+  // when the row allows, then as many threads per row as divide the rest.
+  int64_t v = cols % 4 == 0 ? 4 : cols % 2 == 0 ? 2 : 1;
   int64_t g = 1;
-  while (g * 2 <= 32 && cols % (g * 2) == 0 && threads % (g * 2) == 0)
+  while (g * 2 <= 32 && (cols / v) % (g * 2) == 0 && threads % (g * 2) == 0)
     g *= 2;
   l->g = g;
+  l->vec = v;
   int64_t p = threads / g;
   l->locals = (rows + p - 1) / p * (cols / g);
   return l;
@@ -81,7 +88,7 @@ bool tl_layout_equal(const TlFragLayout *x, const TlFragLayout *y) {
     return x->wm == y->wm && x->wn == y->wn;
   if (x->kind == LAYOUT_ROW_OF)
     return tl_layout_equal(x->parent, y->parent);
-  return x->g == y->g;
+  return x->g == y->g && x->vec == y->vec;
 }
 
 const char *tl_layout_describe(TlArena *a, const TlFragLayout *l) {
@@ -90,8 +97,9 @@ const char *tl_layout_describe(TlArena *a, const TlFragLayout *l) {
     return tl_arena_printf(a, "gemm_c(%lldx%lld, warps %lldx%lld, %lld regs)", (long long)l->rows,
                            (long long)l->cols, (long long)l->wm, (long long)l->wn, (long long)l->locals);
   case LAYOUT_ROWS:
-    return tl_arena_printf(a, "rows(%lldx%lld, %lld threads per row, %lld regs)", (long long)l->rows,
-                           (long long)l->cols, (long long)l->g, (long long)l->locals);
+    return tl_arena_printf(a, "rows(%lldx%lld, %lld threads per row, runs of %lld, %lld regs)",
+                           (long long)l->rows, (long long)l->cols, (long long)l->g, (long long)l->vec,
+                           (long long)l->locals);
   case LAYOUT_ROW_OF:
     return tl_arena_printf(a, "row_of(%s, %lld regs)", tl_layout_describe(a, l->parent),
                            (long long)l->locals);
@@ -139,7 +147,13 @@ void tl_layout_coords(TlArena *a, const TlFragLayout *l, TlExpr *tid, TlExpr *lo
   TlExpr *row = add(a, loc, mulc(a, loc, rr, P), divc(a, loc, tid, g));
   coords[0] = tl_simplify(a, row);
   if (l->kind == LAYOUT_ROWS)
-    coords[1] = tl_simplify(a, add(a, loc, mulc(a, loc, modc(a, loc, local, cpr), g), modc(a, loc, tid, g)));
+  {
+    int64_t v = p->vec > 0 ? p->vec : 1;
+    TlExpr *w = modc(a, loc, local, cpr);
+    coords[1] = tl_simplify(a, add(a, loc, add(a, loc, mulc(a, loc, divc(a, loc, w, v), g * v),
+                                                mulc(a, loc, modc(a, loc, tid, g), v)),
+                                   modc(a, loc, w, v)));
+  }
   if (p->rows % P != 0)
     *guard = tl_expr_binary(a, loc, OP_LT, coords[0], I(a, loc, p->rows), TY_BOOL);
 }

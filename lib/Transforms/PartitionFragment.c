@@ -200,19 +200,20 @@ TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag
     return NULL;
   }
   // In the mma accumulator layout registers 2p and 2p+1 hold neighbouring
-  // columns: the loop runs over pairs with a 2-lane inner loop, which the
-  // vectorize pass turns into one 2-element access where memory allows
-  // (the epilogue's stores become __half2 / float2).
+  // columns, in the rows layout runs of `vec`: the loop runs over runs with
+  // an inner lane loop, which the vectorize pass turns into one vector
+  // access where memory allows (__half2 epilogue stores, 8-byte row loads).
   TlVar *l, *pair = NULL;
   TlStmt *loop, *lanes = NULL;
   TlExpr *local;
-  if (L->kind == LAYOUT_GEMM_C) {
-    loop = unrolled_loop(a, k, "r", L->locals / 2, loc, &pair);
-    lanes = unrolled_loop(a, k, "c", 2, loc, &l);
+  int64_t run = L->kind == LAYOUT_GEMM_C ? 2 : (L->kind == LAYOUT_ROWS && L->vec > 1 ? L->vec : 1);
+  if (run > 1) {
+    loop = unrolled_loop(a, k, "r", L->locals / run, loc, &pair);
+    lanes = unrolled_loop(a, k, "c", run, loc, &l);
     lanes->loop_kind = LOOP_VECTORIZED;
     local = tl_expr_binary(a, loc, OP_ADD,
                            tl_expr_binary(a, loc, OP_MUL, tl_expr_var(a, loc, pair),
-                                          tl_expr_int(a, loc, 2, TY_INT32), TY_INT32),
+                                          tl_expr_int(a, loc, run, TY_INT32), TY_INT32),
                            tl_expr_var(a, loc, l), TY_INT32);
   } else {
     loop = unrolled_loop(a, k, "r", L->locals, loc, &l);
