@@ -19,6 +19,10 @@ TlFragLayout *tl_layout_rows(TlArena *a, int64_t rows, int64_t cols, int64_t thr
 TlFragLayout *tl_layout_row_of(TlArena *a, const TlFragLayout *parent);
 
 bool tl_layout_equal(const TlFragLayout *x, const TlFragLayout *y);
+// Do x and y spread rows over threads the same way (so one row fragment
+// serves both)? True for equal layouts, and for mma accumulators of equal
+// rows and warp tiling but different widths (S and O of an attention tile).
+bool tl_layout_same_rows(const TlFragLayout *x, const TlFragLayout *y);
 const char *tl_layout_describe(TlArena *a, const TlFragLayout *l);
 
 // The coordinates (row, col; ROW_OF: row only) that thread `tid` holds in

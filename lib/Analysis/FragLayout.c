@@ -91,6 +91,18 @@ bool tl_layout_equal(const TlFragLayout *x, const TlFragLayout *y) {
   return x->g == y->g && x->vec == y->vec;
 }
 
+bool tl_layout_same_rows(const TlFragLayout *x, const TlFragLayout *y) {
+  if (tl_layout_equal(x, y))
+    return true;
+  if (!x || !y || x->kind != y->kind || x->rows != y->rows || x->threads != y->threads)
+    return false;
+  if (x->kind == LAYOUT_GEMM_C)
+    return x->wm == y->wm && x->wn == y->wn;
+  if (x->kind == LAYOUT_ROWS)
+    return x->g == y->g;
+  return false;
+}
+
 const char *tl_layout_describe(TlArena *a, const TlFragLayout *l) {
   switch (l->kind) {
   case LAYOUT_GEMM_C:

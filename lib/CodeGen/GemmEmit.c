@@ -43,6 +43,56 @@ static int swz(const TlBuffer *b) {
   return b->swizzle ? b->swizzle : 1;
 }
 
+// T.gemm with A in registers: the A operand of a k16 step is two n8 atoms
+// of A's accumulator layout, packed two 16-bit values per register.
+static void mma_rs_helper(TlBuf *out, const TlStmt *g) {
+  const TlFragLayout *L = g->c->layout;
+  int64_t M = L->rows, N = L->cols, K = g->a->shape[1];
+  int64_t WM = M / L->wm, WN = N / L->wn, MI = WM / 16, NI = WN / 8, NIA = K / 8;
+  const char *T = tl_dtype_cuda(g->a->dtype);
+  bool half = g->a->dtype == TY_FLOAT16;
+  int64_t cb = g->b->shape[1];
+  tl_buf_printf(out,
+                "// T.gemm at line %d: C[%lldx%lld] += A[%lldx%lld] (registers) @ B%s on tensor cores:\n"
+                "// A's accumulator-layout registers are the mma A operand; %lld warps as %lldx%lld.\n",
+                g->loc.line, (long long)M, (long long)N, (long long)M, (long long)K, g->trans_b ? "^T" : "",
+                (long long)(L->wm * L->wn), (long long)L->wm, (long long)L->wn);
+  tl_buf_printf(out,
+                "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
+                "float* __restrict__ C) {\n",
+                g->gemm_id, T, T);
+  tl_buf_printf(out, "  const unsigned lane = threadIdx.x %% 32, warp = threadIdx.x / 32;\n"
+                     "  const unsigned wj = warp %% %lld;\n"
+                     "  const unsigned j = lane / 8, r = lane %% 8;\n",
+                (long long)L->wn);
+  tl_buf_printf(out, "  #pragma unroll\n  for (unsigned kk = 0; kk < %lld; kk += 16) {\n", (long long)K);
+  tl_buf_printf(out, "    unsigned a[%lld][4], b[%lld][2];\n", (long long)MI, (long long)NI);
+  tl_buf_printf(out, "    #pragma unroll\n    for (unsigned mi = 0; mi < %lld; ++mi) {\n", (long long)MI);
+  tl_buf_printf(out, "      const unsigned n0 = (mi * %lld + kk / 8) * 4, n1 = n0 + 4; // atoms kk/8 and kk/8+1\n",
+                (long long)NIA);
+  const char *pk = half ? "__half_as_ushort" : "__bfloat16_as_ushort";
+  tl_buf_printf(out,
+                "      a[mi][0] = (unsigned)%s(A[n0]) | ((unsigned)%s(A[n0 + 1]) << 16);\n"
+                "      a[mi][1] = (unsigned)%s(A[n0 + 2]) | ((unsigned)%s(A[n0 + 3]) << 16);\n"
+                "      a[mi][2] = (unsigned)%s(A[n1]) | ((unsigned)%s(A[n1 + 1]) << 16);\n"
+                "      a[mi][3] = (unsigned)%s(A[n1 + 2]) | ((unsigned)%s(A[n1 + 3]) << 16);\n    }\n",
+                pk, pk, pk, pk, pk, pk, pk, pk);
+  tl_buf_printf(out, "    #pragma unroll\n    for (unsigned nj = 0; nj < %lld; ++nj) {\n", (long long)(NI / 2));
+  tl_buf_printf(out, "      const unsigned n0 = wj * %lld + nj * 16;\n      unsigned t[4];\n", (long long)WN);
+  if (!g->trans_b)
+    tl_buf_printf(out, "      tl_ldmatrix_x4_trans(t, &B[tl_swz<%lld, 8, %d>(kk + (j %% 2) * 8 + r, n0 + (j / 2) * 8)]);\n",
+                  (long long)cb, g->b->swizzle ? g->b->swizzle : 1);
+  else
+    tl_buf_printf(out, "      tl_ldmatrix_x4(t, &B[tl_swz<%lld, 8, %d>(n0 + (j / 2) * 8 + r, kk + (j %% 2) * 8)]);\n",
+                  (long long)cb, g->b->swizzle ? g->b->swizzle : 1);
+  tl_buf_puts(out, "      b[2 * nj][0] = t[0], b[2 * nj][1] = t[1], b[2 * nj + 1][0] = t[2], b[2 * nj + 1][1] = t[3];\n"
+                   "    }\n");
+  tl_buf_printf(out, "    #pragma unroll\n    for (unsigned mi = 0; mi < %lld; ++mi)\n"
+                     "      #pragma unroll\n      for (unsigned ni = 0; ni < %lld; ++ni)\n"
+                     "        tl_mma_%s(&C[(mi * %lld + ni) * 4], a[mi], b[ni]);\n  }\n}\n\n",
+                (long long)MI, (long long)NI, half ? "half" : "bf16", (long long)NI);
+}
+
 static void mma_helper(TlBuf *out, const TlStmt *g) {
   const TlFragLayout *L = g->c->layout;
   int64_t M = L->rows, N = L->cols, K = g->trans_a ? g->a->shape[0] : g->a->shape[1];
@@ -130,7 +180,9 @@ static void cuda_core_helper(TlBuf *out, TlArena *a, const TlStmt *g,
 
 void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
                          void (*print_expr)(TlBuf *, const TlExpr *)) {
-  if (g->use_mma)
+  if (g->use_mma && g->a->scope == SCOPE_FRAGMENT)
+    mma_rs_helper(out, g);
+  else if (g->use_mma)
     mma_helper(out, g);
   else
     cuda_core_helper(out, a, g, print_expr);

@@ -171,12 +171,14 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
       c->ok = false;
       return;
     }
-    if (s->a->scope == SCOPE_FRAGMENT || s->b->scope == SCOPE_FRAGMENT) {
-      tl_error(c->diag, s->loc, "T.gemm with a fragment A or B operand is not supported yet; "
+    if (s->b->scope == SCOPE_FRAGMENT) {
+      tl_error(c->diag, s->loc, "T.gemm with a fragment B operand is not supported yet; "
                                 "copy the operand into a T.alloc_shared tile");
       c->ok = false;
       return;
     }
+    if (s->a->scope == SCOPE_FRAGMENT)
+      continue; // gemm_rs_layouts, once the fragment A has its layout
     // Warp tiling: when the accumulator's rows are reduced later, all warps
     // go along M (a row stays inside one warp: lane shuffles suffice);
     // otherwise the tiling with the fewest ldmatrix per mma, i.e. the
@@ -230,6 +232,55 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
   }
 }
 
+// T.gemm(A_frag, B_shared, C): A's registers are fed to mma.sync directly.
+// The accumulator layout of an m16n8 atom is the A operand layout of half a
+// k16 step, so A must be another gemm's accumulator layout (cast through a
+// T.Parallel to fp16/bf16) with its rows in one warp (wn = 1); C then takes
+// the same warp rows.
+static void gemm_rs_layouts(Ctx *c, TlVec *body) {
+  for (int i = 0; i < body->len && c->ok; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    gemm_rs_layouts(c, &s->body);
+    gemm_rs_layouts(c, &s->else_body);
+    if (s->kind != ST_GEMM || s->a->scope != SCOPE_FRAGMENT || (s->c->layout && s->use_mma))
+      continue;
+    const TlFragLayout *A = s->a->layout;
+    int64_t M = s->c->shape[0], N = s->c->shape[1], K = s->a->shape[1];
+    int64_t warps = c->threads / 32;
+    const char *why = NULL;
+    if (s->trans_a)
+      why = "transpose_A=True with a fragment A";
+    else if (!A || A->kind != LAYOUT_GEMM_C)
+      why = "its fragment A does not hold another T.gemm's accumulator layout";
+    else if (A->wn != 1)
+      why = "the rows of its fragment A are split across warps";
+    else if ((s->a->dtype != TY_FLOAT16 && s->a->dtype != TY_BFLOAT16) || s->a->dtype != s->b->dtype ||
+             s->c->dtype != TY_FLOAT32)
+      why = "a fragment A must be float16/bfloat16 like B, with a float32 accumulator";
+    else if (K % 16 != 0 || N % (16 * (warps / A->wm)) != 0)
+      why = "the tile shape does not fit the mma atoms";
+    if (why) {
+      tl_error(c->diag, s->loc, "T.gemm with a fragment A operand: %s", why);
+      tl_note(c->diag, s->a->loc, "make '%s' the cast of a T.gemm accumulator whose rows are reduced "
+                                  "(rows in one warp), or copy it into a T.alloc_shared tile", s->a->name);
+      c->ok = false;
+      return;
+    }
+    TlFragLayout *l = tl_layout_gemm_c(c->arena, M, N, c->threads, A->wm, warps / A->wm);
+    if (s->c->layout && !tl_layout_equal(s->c->layout, l)) {
+      tl_error(c->diag, s->loc, "accumulator '%s' already has the layout %s; this T.gemm needs %s",
+               s->c->name, tl_layout_describe(c->arena, s->c->layout), tl_layout_describe(c->arena, l));
+      c->ok = false;
+      return;
+    }
+    if (!s->c->layout)
+      c->changed = true;
+    s->c->layout = l;
+    s->use_mma = true;
+    s->b->swizzle = swizzle_for(s->b);
+  }
+}
+
 static void defaults(Ctx *c, int ndims) {
   for (int i = 0; i < c->kernel->buffers.len; i++) {
     TlBuffer *b = TL_VEC_AT(c->kernel->buffers, TlBuffer, i);
@@ -262,7 +313,7 @@ static void check_nests(Ctx *c, TlVec *body) {
       Access *a = &acc.items[k];
       bool fits = src && ((direct(a, s) && tl_layout_equal(a->buf->layout, src)) ||
                           (row_access(a, s) && a->buf->layout && a->buf->layout->kind == LAYOUT_ROW_OF &&
-                           tl_layout_equal(a->buf->layout->parent, src)));
+                           tl_layout_same_rows(a->buf->layout->parent, src)));
       if (!fits) {
         tl_error(c->diag, a->loc, "fragment '%s' is accessed in a way no single layout of this "
                                   "T.Parallel fits", a->buf->name);
@@ -298,7 +349,7 @@ static void check_reduces(Ctx *c, TlVec *body) {
       return;
     }
     const TlFragLayout *d = s->dst.buf->layout;
-    if (!d || d->kind != LAYOUT_ROW_OF || !tl_layout_equal(d->parent, s->src.buf->layout)) {
+    if (!d || d->kind != LAYOUT_ROW_OF || !tl_layout_same_rows(d->parent, s->src.buf->layout)) {
       tl_error(c->diag, s->loc, "the destination '%s' of this reduction already has a layout that "
                                 "does not follow the rows of '%s'", s->dst.buf->name, s->src.buf->name);
       c->ok = false;
@@ -344,7 +395,9 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
       do {
         c.changed = false;
         propagate(&c, &c.kernel->body);
-      } while (c.changed);
+        if (phase == 0)
+          gemm_rs_layouts(&c, &c.kernel->body);
+      } while (c.changed && c.ok);
       if (phase == 0)
         defaults(&c, 2);
       else if (phase == 1)

@@ -101,7 +101,7 @@ static TlExpr *register_index(Rewrite *r, const TlBuffer *b, TlExpr *const *idx,
   if (is_direct((const TlExpr *const *)idx, n, r->nest) && tl_layout_equal(b->layout, r->layout))
     return r->local;
   if (n == 1 && r->nest->nvars == 2 && idx[0]->kind == EX_VAR && idx[0]->var == r->nest->vars[0] &&
-      b->layout && b->layout->kind == LAYOUT_ROW_OF && tl_layout_equal(b->layout->parent, r->layout))
+      b->layout && b->layout->kind == LAYOUT_ROW_OF && tl_layout_same_rows(b->layout->parent, r->layout))
     return tl_layout_row_local(r->arena, r->layout, r->local, idx[0]->loc);
   return NULL;
 }

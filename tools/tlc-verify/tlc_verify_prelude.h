@@ -348,6 +348,8 @@ __host__ __device__ float __high2float(const __half2 a);
 __host__ __device__ __nv_bfloat16 __float2bfloat16(const float a);
 __host__ __device__ __nv_bfloat16 __float2bfloat16_rn(const float a);
 __host__ __device__ float __bfloat162float(const __nv_bfloat16 a);
+__host__ __device__ unsigned short __half_as_ushort(const __half h);
+__host__ __device__ unsigned short __bfloat16_as_ushort(const __nv_bfloat16 h);
 __host__ __device__ __nv_bfloat162 __floats2bfloat162_rn(const float a, const float b);
 __host__ __device__ __nv_bfloat162 __float22bfloat162_rn(const float2 a);
 __host__ __device__ float2 __bfloat1622float2(const __nv_bfloat162 a);

@@ -129,7 +129,8 @@ __device__ float halves(const __half* hp, const __nv_bfloat16* bp) {
   nv_bfloat16 bb = __float2bfloat16(1.0f) + __float2bfloat16_rn(2.0f) + __hadd(b, b1) + __hmul(b, b1) +
                    __hfma(b, b1, b2);
   nv_bfloat162 bb2 = __hadd2(bp2, bq) + __hmul2(bp2, bq) + __hfma2(bp2, bq, br);
-  return __half2float(hh) + __bfloat162float(bb) + __low2float(hh2) + __high2float(hh2) + f2.x + g2.y +
+  const float bits = (float)(__half_as_ushort(hh) + __bfloat16_as_ushort(bb));
+  return __half2float(hh) + __bfloat162float(bb) + __low2float(hh2) + __high2float(hh2) + f2.x + g2.y + bits +
          (float)(h11) + (float)bb2.x + (float)i + (c ? 1.0f : 0.0f);
 }
 
