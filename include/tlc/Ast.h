@@ -24,7 +24,7 @@
   X(ND_LIST, "list")           /* [list...] */                                                     \
   X(ND_BINOP, "binop")         /* a op b, op is a TlTokenKind */                                   \
   X(ND_UNARY, "unary")         /* op a (TK_MINUS, TK_PLUS, TK_NOT) */                              \
-  X(ND_COMPARE, "compare")     /* a op b */                                                        \
+  X(ND_COMPARE, "compare")     /* a op b; ival 1 for 'not in' / 'is not' */                        \
   X(ND_AND, "and")             /* a and b */                                                       \
   X(ND_OR, "or")               /* a or b */                                                        \
   X(ND_IFEXP, "ifexp")         /* b if a else c */                                                 \
@@ -41,6 +41,9 @@
   X(ND_PARAM, "param")         /* name: a = b */                                                   \
   X(ND_RETURN, "return")       /* return a */                                                      \
   X(ND_PASS, "pass")           /* - */                                                             \
+  X(ND_ASSERT, "assert")       /* assert a, b */                                                   \
+  X(ND_RAISE, "raise")         /* raise a */                                                       \
+  X(ND_SKIPPED, "skipped")     /* .py host code: name (defined, or NULL), str (its errors), ival */ \
   X(ND_MODULE, "module")       /* list = statements */
 
 typedef enum {
@@ -67,8 +70,13 @@ const char *tl_node_kind_name(TlNodeKind k);
 
 /* lib/Parse/Parse.c */
 // Parses a whole module. Errors go to d (several per run where recovery is
-// easy); the returned module holds what parsed.
+// easy); the returned module holds what parsed. In a Python source (.py), a
+// top-level statement that does not parse becomes an ND_SKIPPED node holding
+// its diagnostics, reported only if a kernel or --call needs the name it
+// defines; a module-level @T.prim_func is never skipped.
 TlNode *tl_parse(TlArena *a, TlTokens toks, TlDiag *d);
+// Parses one expression that must fill the tokens (--call, -D values).
+TlNode *tl_parse_expression(TlArena *a, TlTokens toks, TlDiag *d);
 
 /* lib/Parse/AstPrint.c */
 void tl_ast_print(TlBuf *out, const TlNode *n);

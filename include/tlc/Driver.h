@@ -3,6 +3,7 @@
 #define TLC_DRIVER_H
 
 #include "tlc/IR.h"
+#include "tlc/Sema.h"
 #include "tlc/Target.h"
 
 typedef enum { EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_PLAN, EMIT_CUDA } TlEmitKind;
@@ -21,7 +22,14 @@ typedef struct TlOptions {
   bool cublas;             // --cublas (with --harness)
   int harness_iters;       // --iters=N (with --harness)
   const char *header;      // --header=OUT.h: also write a header declaring the launchers
+  bool python;             // --python, or an input ending in .py: a TileLang Python file
+  const char *calls[64];   // --call 'factory(args)'
+  const char *defines[64]; // -D NAME=VALUE
+  TlSemaOptions sema;      // points at calls/defines
 } TlOptions;
+
+// Marks a source read for o as Python when o says so or its name ends in .py.
+void tl_source_set_language(TlSource *src, const TlOptions *o);
 
 /* lib/Driver/Pipeline.c: the pass pipeline, in order */
 typedef bool (*TlPassFn)(TlArena *, TlModule *, TlDiag *);

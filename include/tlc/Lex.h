@@ -17,6 +17,7 @@
   /* keywords */                                                                                   \
   X(TK_AND, "and")                                                                                 \
   X(TK_AS, "as")                                                                                   \
+  X(TK_ASSERT, "assert")                                                                           \
   X(TK_DEF, "def")                                                                                 \
   X(TK_ELIF, "elif")                                                                               \
   X(TK_ELSE, "else")                                                                               \
@@ -26,16 +27,32 @@
   X(TK_IF, "if")                                                                                   \
   X(TK_IMPORT, "import")                                                                           \
   X(TK_IN, "in")                                                                                   \
+  X(TK_IS, "is")                                                                                   \
   X(TK_LAMBDA, "lambda")                                                                           \
   X(TK_NONE, "None")                                                                               \
   X(TK_NOT, "not")                                                                                 \
   X(TK_OR, "or")                                                                                   \
   X(TK_PASS, "pass")                                                                               \
+  X(TK_RAISE, "raise")                                                                             \
   X(TK_RETURN, "return")                                                                           \
   X(TK_TRUE, "True")                                                                               \
   X(TK_WITH, "with")                                                                               \
   /* punctuation, longest first within a prefix family */                                          \
+  X(TK_STARSTAR_EQ, "**=")                                                                         \
   X(TK_STARSTAR, "**")                                                                             \
+  X(TK_LSHIFT_EQ, "<<=")                                                                           \
+  X(TK_RSHIFT_EQ, ">>=")                                                                           \
+  X(TK_LSHIFT, "<<")                                                                               \
+  X(TK_RSHIFT, ">>")                                                                               \
+  X(TK_AMP_EQ, "&=")                                                                               \
+  X(TK_PIPE_EQ, "|=")                                                                              \
+  X(TK_CARET_EQ, "^=")                                                                             \
+  X(TK_AT_EQ, "@=")                                                                                \
+  X(TK_COLON_EQ, ":=")                                                                             \
+  X(TK_AMP, "&")                                                                                   \
+  X(TK_PIPE, "|")                                                                                  \
+  X(TK_CARET, "^")                                                                                 \
+  X(TK_TILDE, "~")                                                                                 \
   X(TK_SLASHSLASH_EQ, "//=")                                                                       \
   X(TK_SLASHSLASH, "//")                                                                           \
   X(TK_PLUS_EQ, "+=")                                                                              \

@@ -8,8 +8,17 @@
 #include "tlc/IR.h"
 #include "tlc/Target.h"
 
+// What to compile from a file that builds kernels with Python (issue #10).
+typedef struct TlSemaOptions {
+  const char *const *calls; // --call 'factory(args)': each names one kernel to emit
+  int ncalls;
+  const char *const *defines; // -D NAME=VALUE: overrides a module-level constant
+  int ndefines;
+} TlSemaOptions;
+
 // Returns the module (possibly partial after errors; check d->nerrors).
+// opts may be NULL (no --call, no -D).
 TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const TlTarget *target,
-                  TlDiag *d);
+                  const TlSemaOptions *opts, TlDiag *d);
 
 #endif

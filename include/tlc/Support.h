@@ -69,6 +69,9 @@ typedef struct TlSource {
   const char *name; // as given on the command line ("<stdin>" for -)
   const char *text; // NUL-terminated; may contain no other NUL
   size_t len;
+  // A TileLang Python file (.py): bitwise operators lex, and top-level code
+  // the parser or evaluator cannot handle is host code, skipped until used.
+  bool python;
 } TlSource;
 
 // A location: 1-based line and byte column, and the length of the token.
@@ -101,6 +104,22 @@ void tl_note(TlDiag *d, TlLoc loc, const char *fmt, ...) __attribute__((format(p
 void tl_error_noloc(TlDiag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tl_vdiag(TlDiag *d, TlSeverity sev, TlLoc loc, const char *fmt, va_list ap);
 bool tl_diag_too_many(const TlDiag *d);
+
+// Capturing: diagnostics between begin and end go to a buffer instead of the
+// stream and do not count. Used for host code in .py files, whose errors only
+// matter if a kernel needs that code: end returns the text (arena copy) and
+// the number of errors it held, so they can be replayed later.
+typedef struct TlDiagCapture {
+  FILE *saved_out;
+  int saved_errors, saved_warnings;
+  bool saved_color;
+  char *buf;
+  size_t len;
+} TlDiagCapture;
+void tl_diag_capture_begin(TlDiag *d, TlDiagCapture *c);
+const char *tl_diag_capture_end(TlDiag *d, TlDiagCapture *c, TlArena *a, int *nerrors);
+// Prints captured text and counts its errors as reported now.
+void tl_diag_replay(TlDiag *d, const char *text, int nerrors);
 
 // Formats a one-line reason into a caller's buffer (err may be NULL).
 void tl_set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -4,6 +4,8 @@
 #include "tlc/Driver.h"
 #include "tlc/Sema.h"
 
+#include <string.h>
+
 TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool run_passes) {
   char err[512];
   TlSource *src = tl_source_read(a, o->input, err, sizeof err);
@@ -16,13 +18,14 @@ TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool r
     tl_error_noloc(d, "%s", err);
     return NULL;
   }
+  tl_source_set_language(src, o);
   TlTokens toks = tl_lex(a, src, d);
   if (d->nerrors)
     return NULL;
   TlNode *ast = tl_parse(a, toks, d);
   if (d->nerrors)
     return NULL;
-  TlModule *m = tl_sema(a, ast, src, &target, d);
+  TlModule *m = tl_sema(a, ast, src, &target, &o->sema, d);
   if (d->nerrors)
     return NULL;
   if (run_passes) {
@@ -32,4 +35,9 @@ TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool r
       return NULL;
   }
   return m;
+}
+
+void tl_source_set_language(TlSource *src, const TlOptions *o) {
+  size_t n = strlen(src->name);
+  src->python = o->python || (n > 3 && strcmp(src->name + n - 3, ".py") == 0);
 }

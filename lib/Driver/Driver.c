@@ -19,6 +19,7 @@
 
 static const char *const usage =
     "usage: tlc [options] FILE.tl          compile FILE.tl (- reads stdin) to CUDA\n"
+    "       tlc [options] FILE.py --call 'factory(args)'   compile a TileLang Python file\n"
     "       tlc explain-partition [...]    show how T.Parallel maps onto threads\n"
     "       tlc explain-pipeline [...]     model a software-pipelined loop\n"
     "\n"
@@ -32,6 +33,11 @@ static const char *const usage =
     "  --no-verify           do not run the IR verifier between passes\n"
     "  --verify-each         run it after every pass (the default)\n"
     "  --header=OUT.h        also write a C/C++ header declaring every launcher\n"
+    "  --call 'F(ARGS)'      compile the kernel the factory call F(ARGS) returns; repeat for\n"
+    "                        several kernels ('NAME=F(ARGS)' names it NAME)\n"
+    "  -D NAME=VALUE         override the module-level constant NAME (a Python literal;\n"
+    "                        a bare word is a string)\n"
+    "  --python              read the input as a TileLang Python file (default for .py)\n"
     "  --harness             write a self-checking, self-timing test program instead\n"
     "  --cublas              with --harness: also time cuBLAS on single-GEMM kernels\n"
     "  --iters=N             with --harness: timed runs per kernel (default 100)\n"
@@ -134,6 +140,29 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       if (*end || n < 0 || n > 100000)
         return usage_error("--max-errors needs a count, got '%s'", a + 13);
       *max_errors = (int)n;
+    } else if (strcmp(a, "--call") == 0 || strncmp(a, "--call=", 7) == 0) {
+      const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
+      if (!v || !*v)
+        return usage_error("--call needs a call such as 'matmul(1024, 1024, 1024)'%s", "");
+      if (o->sema.ncalls == 64)
+        return usage_error("more than 64 --call options%s", "");
+      o->calls[o->sema.ncalls++] = v;
+    } else if (strcmp(a, "-D") == 0 || (a[0] == '-' && a[1] == 'D' && a[2])) {
+      const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
+      if (!v || !*v)
+        return usage_error("-D needs NAME=VALUE%s", "");
+      size_t n = strcspn(v, "=");
+      bool ident = n > 0 && !(v[0] >= '0' && v[0] <= '9');
+      for (size_t j = 0; j < n; j++)
+        ident = ident && (v[j] == '_' || (v[j] >= 'a' && v[j] <= 'z') ||
+                          (v[j] >= 'A' && v[j] <= 'Z') || (v[j] >= '0' && v[j] <= '9'));
+      if (!ident)
+        return usage_error("-D '%s': expected NAME=VALUE with NAME a Python identifier", v);
+      if (o->sema.ndefines == 64)
+        return usage_error("more than 64 -D options%s", "");
+      o->defines[o->sema.ndefines++] = v;
+    } else if (strcmp(a, "--python") == 0) {
+      o->python = true;
     } else if (strcmp(a, "-w") == 0) {
       o->warnings_off = true;
     } else if (strcmp(a, "-Werror") == 0) {
@@ -148,6 +177,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   }
   if (!o->input)
     return usage_error("no input file%s", "");
+  o->sema.calls = o->calls;
+  o->sema.defines = o->defines;
   return 0;
 }
 
@@ -219,6 +250,7 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     tl_error_noloc(d, "%s", err);
     return 1;
   }
+  tl_source_set_language(src, o);
   TlTokens toks = tl_lex(a, src, d);
   if (o->emit == EMIT_TOKENS) {
     if (d->nerrors)
@@ -233,7 +265,7 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     tl_ast_print(&out, ast);
     return write_output(o->output, &out, d) ? 0 : 1;
   }
-  TlModule *m = tl_sema(a, ast, src, &target, d);
+  TlModule *m = tl_sema(a, ast, src, &target, &o->sema, d);
   if (d->nerrors)
     return 1;
   bool ok = tl_run_pipeline(a, m, o, d, &dump);
@@ -246,7 +278,7 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   if (o->harness) {
     // The reference lowering reads the tile IR as sema made it, so the
     // program goes through sema a second time, untouched by the passes.
-    TlModule *ref = tl_sema(a, ast, src, &target, d);
+    TlModule *ref = tl_sema(a, ast, src, &target, &o->sema, d);
     TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234};
     if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d))
       return 1;

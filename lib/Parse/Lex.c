@@ -365,12 +365,19 @@ static void close_bracket(Lexer *lx, char c, const char *p) {
 
 static void lex_punct(Lexer *lx) {
   const char *p = lx->p;
-  if ((p[0] == '<' && p[1] == '<') || (p[0] == '>' && p[1] == '>')) {
-    tl_error(lx->diag, loc_at(lx, p, 2), "bitwise operator '%.2s' is not supported in .tl", p);
-    lx->p += 2;
-    return;
+  // Bitwise operators are Python (host code, index arithmetic in factories)
+  // but not part of the .tl language.
+  if (!lx->src->python) {
+    if ((p[0] == '<' && p[1] == '<') || (p[0] == '>' && p[1] == '>')) {
+      tl_error(lx->diag, loc_at(lx, p, 2), "bitwise operator '%.2s' is not supported in .tl", p);
+      lx->p += 2;
+      return;
+    }
+    if (strchr("&|^~", *p) || (*p == '@' && p[1] == '=') || (*p == ':' && p[1] == '=') ||
+        (*p == '*' && p[1] == '*' && p[2] == '='))
+      goto not_tl;
   }
-  for (int k = TK_STARSTAR; k <= TK_AT; k++) {
+  for (int k = TK_STARSTAR_EQ; k <= TK_AT; k++) {
     size_t n = strlen(token_names[k]);
     if (strncmp(p, token_names[k], n) == 0) {
       if (k == TK_LPAREN || k == TK_LBRACKET || k == TK_LBRACE)
@@ -382,9 +389,16 @@ static void lex_punct(Lexer *lx) {
       return;
     }
   }
+not_tl:;
   int n = utf8_len((const unsigned char *)p);
   if (n == 0)
     n = 1;
+  if (*p == '@' || *p == ':' || *p == '*') { // @= := **= in a .tl file
+    int len = *p == '*' ? 3 : 2;
+    tl_error(lx->diag, loc_at(lx, p, len), "operator '%.*s' is not supported in .tl", len, p);
+    lx->p += len;
+    return;
+  }
   if (strchr("&|^~", *p) || (*p == '<' && p[1] == '<') || (*p == '>' && p[1] == '>')) {
     int len = (*p == '<' || *p == '>') ? 2 : 1;
     tl_error(lx->diag, loc_at(lx, p, len), "bitwise operator '%.*s' is not supported in .tl",

@@ -307,12 +307,12 @@ static TlNode *power(Parser *p) {
   return n;
 }
 
-// factor = ("-" | "+") factor | power
+// factor = ("-" | "+" | "~") factor | power
 static TlNode *factor(Parser *p) {
   if (!enter(p))
     return new_node(p, ND_NONE, p->tok->loc);
   TlNode *n;
-  if (at(p, TK_MINUS) || at(p, TK_PLUS)) {
+  if (at(p, TK_MINUS) || at(p, TK_PLUS) || at(p, TK_TILDE)) {
     TlToken *op = advance(p);
     n = new_node(p, ND_UNARY, op->loc);
     n->op = op->kind;
@@ -373,20 +373,71 @@ static TlNode *sum(Parser *p) {
   return n;
 }
 
-static bool is_compare(TlTokenKind k) {
-  return k == TK_EQEQ || k == TK_NE || k == TK_LT || k == TK_LE || k == TK_GT || k == TK_GE;
+// shift = sum (("<<" | ">>") sum)*
+static TlNode *shift(Parser *p) {
+  TlNode *n = sum(p);
+  while ((at(p, TK_LSHIFT) || at(p, TK_RSHIFT)) && !p->failed) {
+    TlToken *op = advance(p);
+    n = binop(p, op, n, sum(p));
+  }
+  return n;
 }
 
-// comparison = sum (("==" | "!=" | "<" | "<=" | ">" | ">=") sum)*
+// bit_and = shift ("&" shift)*
+static TlNode *bit_and(Parser *p) {
+  TlNode *n = shift(p);
+  while (at(p, TK_AMP) && !p->failed) {
+    TlToken *op = advance(p);
+    n = binop(p, op, n, shift(p));
+  }
+  return n;
+}
+
+// bit_xor = bit_and ("^" bit_and)*
+static TlNode *bit_xor(Parser *p) {
+  TlNode *n = bit_and(p);
+  while (at(p, TK_CARET) && !p->failed) {
+    TlToken *op = advance(p);
+    n = binop(p, op, n, bit_and(p));
+  }
+  return n;
+}
+
+// bit_or = bit_xor ("|" bit_xor)*
+static TlNode *bit_or(Parser *p) {
+  TlNode *n = bit_xor(p);
+  while (at(p, TK_PIPE) && !p->failed) {
+    TlToken *op = advance(p);
+    n = binop(p, op, n, bit_xor(p));
+  }
+  return n;
+}
+
+static bool is_compare(Parser *p) {
+  TlTokenKind k = p->tok->kind;
+  return k == TK_EQEQ || k == TK_NE || k == TK_LT || k == TK_LE || k == TK_GT || k == TK_GE ||
+         k == TK_IN || k == TK_IS || (k == TK_NOT && p->tok[1].kind == TK_IN);
+}
+
+// comparison = bit_or (compop bit_or)*
+// compop = "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not" "in" | "is" | "is" "not"
 // A chain a < b < c means (a < b) and (b < c), as in Python.
 static TlNode *comparison(Parser *p) {
-  TlNode *lhs = sum(p);
+  TlNode *lhs = bit_or(p);
   TlNode *result = NULL;
-  while (is_compare(p->tok->kind) && !p->failed) {
+  while (is_compare(p) && !p->failed) {
     TlToken *op = advance(p);
-    TlNode *rhs = sum(p);
+    bool negated = false;
+    if (op->kind == TK_NOT) { // not in
+      advance(p);
+      negated = true;
+    } else if (op->kind == TK_IS && accept(p, TK_NOT)) {
+      negated = true;
+    }
+    TlNode *rhs = bit_or(p);
     TlNode *c = new_node(p, ND_COMPARE, op->loc);
-    c->op = op->kind;
+    c->op = op->kind == TK_NOT ? TK_IN : op->kind;
+    c->ival = negated;
     c->a = lhs;
     c->b = rhs;
     if (result) {
@@ -559,6 +610,7 @@ static void import_stmt(Parser *p, TlVec *out) {
     }
     TlNode *n = new_node(p, ND_IMPORT, p->tok->loc);
     n->name = tl_arena_printf(p->arena, "%s.%s", module, advance(p)->text);
+    n->ival = 1; // from-import: binds the last name
     if (accept(p, TK_AS) && expect(p, TK_NAME, "after 'as'"))
       n->str = p->tok[-1].text;
     tl_vec_push(p->arena, out, n);
@@ -586,6 +638,21 @@ static void simple_stmt(Parser *p, TlVec *out) {
     import_stmt(p, out);
     return;
   }
+  if (accept(p, TK_ASSERT)) {
+    TlNode *n = new_node(p, ND_ASSERT, t->loc);
+    n->a = expr(p);
+    if (accept(p, TK_COMMA))
+      n->b = expr(p);
+    tl_vec_push(p->arena, out, n);
+    return;
+  }
+  if (accept(p, TK_RAISE)) {
+    TlNode *n = new_node(p, ND_RAISE, t->loc);
+    if (!at(p, TK_NEWLINE) && !at(p, TK_SEMI))
+      n->a = expr(p);
+    tl_vec_push(p->arena, out, n);
+    return;
+  }
   TlNode *first = exprlist(p);
   TlTokenKind k = p->tok->kind;
   if (k == TK_ASSIGN) {
@@ -599,16 +666,20 @@ static void simple_stmt(Parser *p, TlVec *out) {
     tl_vec_push(p->arena, out, n);
     return;
   }
-  if (k == TK_PLUS_EQ || k == TK_MINUS_EQ || k == TK_STAR_EQ || k == TK_SLASH_EQ ||
-      k == TK_SLASHSLASH_EQ || k == TK_PERCENT_EQ) {
+  static const TlTokenKind augops[][2] = {
+      {TK_PLUS_EQ, TK_PLUS},       {TK_MINUS_EQ, TK_MINUS},   {TK_STAR_EQ, TK_STAR},
+      {TK_SLASH_EQ, TK_SLASH},     {TK_PERCENT_EQ, TK_PERCENT}, {TK_SLASHSLASH_EQ, TK_SLASHSLASH},
+      {TK_STARSTAR_EQ, TK_STARSTAR}, {TK_LSHIFT_EQ, TK_LSHIFT}, {TK_RSHIFT_EQ, TK_RSHIFT},
+      {TK_AMP_EQ, TK_AMP},         {TK_PIPE_EQ, TK_PIPE},     {TK_CARET_EQ, TK_CARET},
+      {TK_AT_EQ, TK_AT}};
+  TlTokenKind aug = TK_EOF;
+  for (size_t i = 0; i < sizeof augops / sizeof augops[0]; i++)
+    if (augops[i][0] == k)
+      aug = augops[i][1];
+  if (aug != TK_EOF) {
     TlToken *op = advance(p);
     TlNode *n = new_node(p, ND_AUGASSIGN, op->loc);
-    n->op = k == TK_PLUS_EQ     ? TK_PLUS
-            : k == TK_MINUS_EQ  ? TK_MINUS
-            : k == TK_STAR_EQ   ? TK_STAR
-            : k == TK_SLASH_EQ  ? TK_SLASH
-            : k == TK_PERCENT_EQ ? TK_PERCENT
-                                : TK_SLASHSLASH;
+    n->op = aug;
     n->a = first;
     n->b = expr(p);
     tl_vec_push(p->arena, out, n);
@@ -832,10 +903,67 @@ static void block(Parser *p, TlVec *body) {
   p->failed = false;
 }
 
+// True when the statement at t is decorated with @T.prim_func (or any
+// decorator naming prim_func): a kernel, whose errors are never deferred.
+static bool decorated_kernel(const TlToken *t) {
+  while (t->kind == TK_AT) {
+    for (; t->kind != TK_NEWLINE && t->kind != TK_EOF; t++)
+      if (t->kind == TK_NAME && strcmp(t->text, "prim_func") == 0)
+        return true;
+    t++;
+  }
+  return false;
+}
+
+// The name a skipped top-level statement defines: `def NAME`, `class NAME`
+// (after decorators) or the first target of `NAME = ...`; NULL otherwise.
+static const char *defined_name(const TlToken *t) {
+  while (t->kind == TK_AT) {
+    while (t->kind != TK_NEWLINE && t->kind != TK_EOF)
+      t++;
+    if (t->kind == TK_NEWLINE)
+      t++;
+  }
+  if ((t->kind == TK_DEF || (t->kind == TK_NAME && strcmp(t->text, "class") == 0)) &&
+      t[1].kind == TK_NAME)
+    return t[1].text;
+  if (t->kind == TK_NAME && strcmp(t->text, "async") == 0 && t[1].kind == TK_DEF &&
+      t[2].kind == TK_NAME)
+    return t[2].text;
+  if (t->kind == TK_NAME && (t[1].kind == TK_ASSIGN || t[1].kind == TK_COLON))
+    return t->text;
+  return NULL;
+}
+
+// One top-level statement of a Python file: parsed with its diagnostics
+// captured; if it fails, it becomes an ND_SKIPPED node (host code).
+static void python_toplevel(Parser *p, TlVec *out) {
+  TlToken *start = p->tok;
+  if (decorated_kernel(start)) {
+    stmt_list(p, out);
+    return;
+  }
+  TlDiagCapture cap;
+  tl_diag_capture_begin(p->diag, &cap);
+  int before = out->len;
+  stmt_list(p, out);
+  int nerrors;
+  const char *text = tl_diag_capture_end(p->diag, &cap, p->arena, &nerrors);
+  if (nerrors == 0)
+    return;
+  out->len = before;
+  TlNode *n = new_node(p, ND_SKIPPED, start->loc);
+  n->name = defined_name(start);
+  n->str = text;
+  n->ival = nerrors;
+  tl_vec_push(p->arena, out, n);
+}
+
 // module = stmt* EOF
 TlNode *tl_parse(TlArena *a, TlTokens toks, TlDiag *d) {
   Parser p = {.arena = a, .diag = d, .tok = toks.items, .end = toks.items + toks.len - 1};
   TlLoc loc = toks.items[0].loc;
+  bool python = loc.src && loc.src->python;
   TlNode *m = new_node(&p, ND_MODULE, loc);
   while (!at(&p, TK_EOF) && !tl_diag_too_many(d)) {
     if (accept(&p, TK_NEWLINE))
@@ -844,7 +972,22 @@ TlNode *tl_parse(TlArena *a, TlTokens toks, TlDiag *d) {
       advance(&p);
       continue;
     }
-    stmt_list(&p, &m->list);
+    if (python)
+      python_toplevel(&p, &m->list);
+    else
+      stmt_list(&p, &m->list);
   }
   return m;
+}
+
+TlNode *tl_parse_expression(TlArena *a, TlTokens toks, TlDiag *d) {
+  Parser p = {.arena = a, .diag = d, .tok = toks.items, .end = toks.items + toks.len - 1};
+  while (at(&p, TK_NEWLINE))
+    advance(&p);
+  TlNode *n = exprlist(&p);
+  while (accept(&p, TK_NEWLINE) || accept(&p, TK_DEDENT))
+    ;
+  if (!p.failed && !at(&p, TK_EOF))
+    error_at_tok(&p, p.tok, "unexpected %s%s after the expression", "");
+  return p.failed ? NULL : n;
 }

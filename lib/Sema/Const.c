@@ -19,8 +19,9 @@ const char *tl_value_kind_article(TlValueKind k) {
 }
 
 const char *tl_value_kind_name(TlValueKind k) {
-  static const char *names[] = {"int",    "float",  "bool",   "str",    "None",   "tuple",
-                                "dtype",  "function", "module", "kernel", "error"};
+  static const char *names[] = {"int",    "float",  "bool",   "str",   "None",      "tuple",
+                                "dtype",  "function", "module", "kernel", "macro", "host code",
+                                "error"};
   return names[k];
 }
 
@@ -109,6 +110,13 @@ static TlValue *int_value(Sema *s, TlLoc loc, int64_t i) {
   return v;
 }
 
+const TlValue *tl_value_str(Sema *s, TlLoc loc, const char *str);
+const TlValue *tl_value_str(Sema *s, TlLoc loc, const char *str) {
+  TlValue *v = tl_value_new(s, VAL_STR, loc);
+  v->s = str;
+  return v;
+}
+
 static TlValue *float_value(Sema *s, TlLoc loc, double f) {
   TlValue *v = tl_value_new(s, VAL_FLOAT, loc);
   v->f = f;
@@ -138,9 +146,90 @@ static bool ipow(int64_t a, int64_t b, int64_t *out) {
   return true;
 }
 
+static TlValue *tuple_value(Sema *s, TlLoc loc, bool is_list) {
+  TlValue *v = tl_value_new(s, VAL_TUPLE, loc);
+  v->is_list = is_list;
+  return v;
+}
+
+enum { MAX_SEQUENCE = 1 << 20 }; // items a compile-time list or string may hold
+
+// + and * on lists, tuples and strings, as Python does.
+static TlValue *sequence_binop(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
+  if (n->op == TK_PLUS && l->kind == VAL_STR && r->kind == VAL_STR)
+    return (TlValue *)tl_value_str(s, n->loc, tl_arena_printf(s->arena, "%s%s", l->s, r->s));
+  if (n->op == TK_PLUS && l->kind == VAL_TUPLE && r->kind == VAL_TUPLE) {
+    TlValue *v = tuple_value(s, n->loc, l->is_list);
+    for (int i = 0; i < l->items.len; i++)
+      tl_vec_push(s->arena, &v->items, TL_VEC_AT(l->items, TlValue, i));
+    for (int i = 0; i < r->items.len; i++)
+      tl_vec_push(s->arena, &v->items, TL_VEC_AT(r->items, TlValue, i));
+    return v;
+  }
+  if (n->op == TK_STAR && (l->kind == VAL_INT || r->kind == VAL_INT)) {
+    TlValue *seq = l->kind == VAL_INT ? r : l;
+    int64_t times = l->kind == VAL_INT ? l->i : r->i;
+    if (seq->kind == VAL_TUPLE || seq->kind == VAL_STR) {
+      int64_t len = seq->kind == VAL_TUPLE ? seq->items.len : (int64_t)strlen(seq->s);
+      if (times > 0 && len > 0 && times > MAX_SEQUENCE / len) {
+        tl_error(s->diag, n->loc, "this repetition makes more than %d items", MAX_SEQUENCE);
+        return error_value(s, n->loc);
+      }
+      if (seq->kind == VAL_STR) {
+        TlBuf b;
+        tl_buf_init(&b, s->arena);
+        tl_buf_puts(&b, "");
+        for (int64_t i = 0; i < times; i++)
+          tl_buf_puts(&b, seq->s);
+        return (TlValue *)tl_value_str(s, n->loc, b.data);
+      }
+      TlValue *v = tuple_value(s, n->loc, seq->is_list);
+      for (int64_t i = 0; i < times; i++)
+        for (int j = 0; j < seq->items.len; j++)
+          tl_vec_push(s->arena, &v->items, TL_VEC_AT(seq->items, TlValue, j));
+      return v;
+    }
+  }
+  return NULL;
+}
+
+static TlValue *bitwise(Sema *s, const TlNode *n, int64_t a, int64_t b) {
+  switch (n->op) {
+  case TK_AMP:
+    return int_value(s, n->loc, a & b);
+  case TK_PIPE:
+    return int_value(s, n->loc, a | b);
+  case TK_CARET:
+    return int_value(s, n->loc, a ^ b);
+  default:
+    break;
+  }
+  if (b < 0) {
+    tl_error(s->diag, n->loc, "negative shift count %lld", (long long)b);
+    return error_value(s, n->loc);
+  }
+  if (n->op == TK_RSHIFT)
+    return int_value(s, n->loc, b > 63 ? (a < 0 ? -1 : 0) : a >> b);
+  int64_t out = a;
+  for (int64_t i = 0; i < b && out != 0; i++)
+    if (tl_mul_overflows(out, 2, &out)) {
+      tl_error(s->diag, n->loc, "integer overflow in constant expression: %lld << %lld does not "
+                                "fit in 64 bits", (long long)a, (long long)b);
+      return error_value(s, n->loc);
+    }
+  return int_value(s, n->loc, out);
+}
+
 static TlValue *binop(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
   if (l->kind == VAL_ERROR || r->kind == VAL_ERROR)
     return error_value(s, n->loc);
+  TlValue *seq = sequence_binop(s, n, l, r);
+  if (seq)
+    return seq;
+  if ((n->op == TK_AMP || n->op == TK_PIPE || n->op == TK_CARET || n->op == TK_LSHIFT ||
+       n->op == TK_RSHIFT) &&
+      (l->kind == VAL_INT || l->kind == VAL_BOOL) && (r->kind == VAL_INT || r->kind == VAL_BOOL))
+    return bitwise(s, n, l->i, r->i);
   if (!is_number(l) || !is_number(r)) {
     tl_error(s->diag, n->loc, "operator '%s' cannot combine a %s and a %s",
              tl_token_kind_name(n->op), tl_value_kind_name(l->kind), tl_value_kind_name(r->kind));
@@ -251,9 +340,59 @@ bool tl_value_truthy(const TlValue *v) {
   }
 }
 
+static bool values_equal(const TlValue *a, const TlValue *b) {
+  if (is_number(a) && is_number(b))
+    return (a->kind == VAL_FLOAT || b->kind == VAL_FLOAT) ? as_double(a) == as_double(b)
+                                                          : a->i == b->i;
+  if (a->kind != b->kind)
+    return false;
+  switch (a->kind) {
+  case VAL_STR:
+    return strcmp(a->s, b->s) == 0;
+  case VAL_NONE:
+    return true;
+  case VAL_DTYPE:
+    return a->dtype == b->dtype;
+  case VAL_TUPLE:
+    if (a->items.len != b->items.len)
+      return false;
+    for (int i = 0; i < a->items.len; i++)
+      if (!values_equal(TL_VEC_AT(a->items, TlValue, i), TL_VEC_AT(b->items, TlValue, i)))
+        return false;
+    return true;
+  default:
+    return a->fn == b->fn && a->env == b->env && a->s == b->s;
+  }
+}
+
+static TlValue *bool_value(Sema *s, TlLoc loc, bool b) {
+  TlValue *v = tl_value_new(s, VAL_BOOL, loc);
+  v->i = b;
+  return v;
+}
+
 static TlValue *compare(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
   if (l->kind == VAL_ERROR || r->kind == VAL_ERROR)
     return error_value(s, n->loc);
+  if (n->op == TK_IS) // identity: the same for the immutable values tlc has
+    return bool_value(s, n->loc, (l->kind == r->kind && values_equal(l, r)) != (n->ival != 0));
+  if (n->op == TK_IN) {
+    bool found = false;
+    if (r->kind == VAL_TUPLE) {
+      for (int i = 0; i < r->items.len && !found; i++)
+        found = values_equal(l, TL_VEC_AT(r->items, TlValue, i));
+    } else if (r->kind == VAL_STR && l->kind == VAL_STR) {
+      found = strstr(r->s, l->s) != NULL;
+    } else {
+      tl_error(s->diag, n->loc, "'in' needs a list, tuple or string on its right, found %s %s",
+               tl_value_kind_article(r->kind), tl_value_kind_name(r->kind));
+      return error_value(s, n->loc);
+    }
+    return bool_value(s, n->loc, found != (n->ival != 0));
+  }
+  if ((n->op == TK_EQEQ || n->op == TK_NE) && !(is_number(l) && is_number(r)) &&
+      !(l->kind == VAL_STR && r->kind == VAL_STR))
+    return bool_value(s, n->loc, values_equal(l, r) == (n->op == TK_EQEQ));
   int c;
   if (l->kind == VAL_STR && r->kind == VAL_STR) {
     c = strcmp(l->s, r->s);
@@ -280,9 +419,172 @@ static TlValue *compare(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
   return v;
 }
 
+// range(stop) / range(start, stop[, step]) as a list of ints.
+static TlValue *range_value(Sema *s, const TlNode *n, int nargs, TlValue **args) {
+  int64_t r[3] = {0, 0, 1};
+  if (nargs < 1 || nargs > 3) {
+    tl_error(s->diag, n->loc, "'range' takes 1 to 3 arguments, %d given", nargs);
+    return error_value(s, n->loc);
+  }
+  for (int i = 0; i < nargs; i++) {
+    if (args[i]->kind != VAL_INT && args[i]->kind != VAL_BOOL) {
+      tl_error(s->diag, args[i]->loc, "'range' needs integers, found %s %s",
+               tl_value_kind_article(args[i]->kind), tl_value_kind_name(args[i]->kind));
+      return error_value(s, n->loc);
+    }
+    r[nargs == 1 ? 1 : i] = args[i]->i;
+  }
+  if (r[2] == 0) {
+    tl_error(s->diag, n->loc, "range() step must not be zero");
+    return error_value(s, n->loc);
+  }
+  TlValue *v = tuple_value(s, n->loc, true);
+  for (int64_t x = r[0]; r[2] > 0 ? x < r[1] : x > r[1]; x += r[2]) {
+    if (v->items.len == MAX_SEQUENCE) {
+      tl_error(s->diag, n->loc, "this range has more than %d values", MAX_SEQUENCE);
+      return error_value(s, n->loc);
+    }
+    tl_vec_push(s->arena, &v->items, int_value(s, n->loc, x));
+    if ((r[2] > 0 && x > INT64_MAX - r[2]) || (r[2] < 0 && x < INT64_MIN - r[2]))
+      break;
+  }
+  return v;
+}
+
+// Python builtins and math functions on compile-time values; NULL when
+// fname is not one of them.
+static TlValue *builtin(Sema *s, const TlNode *n, const char *fname, bool math, int nargs,
+                        TlValue **args) {
+  if (math) {
+    static const char *const fns[] = {"sqrt", "log2", "log", "exp", "ceil", "floor", "log10", NULL};
+    for (int i = 0; fns[i]; i++)
+      if (strcmp(fname, fns[i]) == 0) {
+        if (nargs != 1 || !is_number(args[0])) {
+          tl_error(s->diag, n->loc, "'math.%s' takes one number", fname);
+          return error_value(s, n->loc);
+        }
+        double x = as_double(args[0]);
+        if (i >= 4) {
+          double r = i == 4 ? ceil(x) : floor(x);
+          if (!(r > -9.2e18 && r < 9.2e18)) {
+            tl_error(s->diag, n->loc, "math.%s(%g) does not fit in 64 bits", fname, x);
+            return error_value(s, n->loc);
+          }
+          return i == 6 ? float_value(s, n->loc, log10(x)) : int_value(s, n->loc, (int64_t)r);
+        }
+        if ((i == 0 && x < 0) || (i >= 1 && i <= 2 && x <= 0)) {
+          tl_error(s->diag, n->loc, "math domain error in math.%s(%g)", fname, x);
+          return error_value(s, n->loc);
+        }
+        double r = i == 0 ? sqrt(x) : i == 1 ? log2(x) : i == 2 ? log(x) : exp(x);
+        return float_value(s, n->loc, r);
+      }
+    return NULL;
+  }
+  if (strcmp(fname, "range") == 0)
+    return range_value(s, n, nargs, args);
+  if (strcmp(fname, "print") == 0)
+    return tl_value_new(s, VAL_NONE, n->loc); // host output: nothing at compile time
+  if ((strcmp(fname, "list") == 0 || strcmp(fname, "tuple") == 0) && nargs <= 1) {
+    TlValue *v = tuple_value(s, n->loc, fname[0] == 'l');
+    if (nargs == 1 && args[0]->kind != VAL_TUPLE) {
+      tl_error(s->diag, n->loc, "'%s' takes a list or tuple here", fname);
+      return error_value(s, n->loc);
+    }
+    if (nargs == 1)
+      v->items = args[0]->items;
+    return v;
+  }
+  if (strcmp(fname, "bool") == 0 && nargs == 1)
+    return bool_value(s, n->loc, tl_value_truthy(args[0]));
+  if (strcmp(fname, "str") == 0 && nargs == 1 && args[0]->kind == VAL_STR)
+    return args[0];
+  if (strcmp(fname, "round") == 0 && nargs == 1 && is_number(args[0])) {
+    double x = as_double(args[0]), r = nearbyint(x); // Python rounds half to even
+    if (!(r > -9.2e18 && r < 9.2e18)) {
+      tl_error(s->diag, n->loc, "round(%g) does not fit in 64 bits", x);
+      return error_value(s, n->loc);
+    }
+    return int_value(s, n->loc, (int64_t)r);
+  }
+  bool minmax = strcmp(fname, "min") == 0 || strcmp(fname, "max") == 0;
+  if ((minmax || strcmp(fname, "sum") == 0) && nargs == 1 && args[0]->kind == VAL_TUPLE) {
+    TlValue *seq = args[0];
+    if (seq->items.len == 0) {
+      if (!minmax)
+        return int_value(s, n->loc, 0);
+      tl_error(s->diag, n->loc, "'%s' of an empty sequence", fname);
+      return error_value(s, n->loc);
+    }
+    TlValue *acc = TL_VEC_AT(seq->items, TlValue, 0);
+    for (int i = 1; i < seq->items.len; i++) {
+      TlValue *x = TL_VEC_AT(seq->items, TlValue, i);
+      if (!is_number(acc) || !is_number(x)) {
+        tl_error(s->diag, n->loc, "'%s' needs numbers", fname);
+        return error_value(s, n->loc);
+      }
+      if (!minmax) {
+        TlNode plus = {.kind = ND_BINOP, .op = TK_PLUS, .loc = n->loc};
+        acc = binop(s, &plus, acc, x);
+        if (acc->kind == VAL_ERROR)
+          return acc;
+      } else if ((fname[1] == 'i') == (as_double(x) < as_double(acc))) {
+        acc = x;
+      }
+    }
+    return acc;
+  }
+  if (minmax && nargs > 2) {
+    TlValue *acc = args[0];
+    for (int i = 1; i < nargs; i++) {
+      if (!is_number(acc) || !is_number(args[i])) {
+        tl_error(s->diag, n->loc, "'%s' needs numbers", fname);
+        return error_value(s, n->loc);
+      }
+      if ((fname[1] == 'i') == (as_double(args[i]) < as_double(acc)))
+        acc = args[i];
+    }
+    return acc;
+  }
+  return NULL;
+}
+
 static TlValue *call(Sema *s, const TlNode *n) {
   const char *t = tl_sema_t_attr(s, n->a);
-  const char *fname = t ? t : (n->a->kind == ND_NAME ? n->a->name : NULL);
+  // A user function, factory, or something host code defined.
+  if (!t && n->a->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, n->a->name);
+    if (y && y->kind == SYM_VALUE &&
+        (y->value->kind == VAL_FUNC || y->value->kind == VAL_KERNEL ||
+         y->value->kind == VAL_MACRO || y->value->kind == VAL_OPAQUE)) {
+      if (y->value->kind == VAL_OPAQUE) {
+        tl_sema_report_opaque(s, n->a->loc, y->value);
+        return error_value(s, n->loc);
+      }
+      return tl_sema_call_user(s, n, y->value);
+    }
+  }
+  if (!t && n->a->kind == ND_CALL) { // factory(...)(...)
+    TlValue *f = call(s, n->a);
+    if (f->kind == VAL_ERROR)
+      return f;
+    return tl_sema_call_user(s, n, f);
+  }
+  bool math = false;
+  if (!t && n->a->kind == ND_ATTR && n->a->a->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, n->a->a->name);
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE && strcmp(y->value->s, "math") == 0)
+      math = true;
+    else if (y && y->kind == SYM_VALUE && y->value->kind == VAL_OPAQUE) {
+      tl_sema_report_opaque(s, n->a->a->loc, y->value);
+      return error_value(s, n->loc);
+    } else if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE) {
+      tl_error(s->diag, n->loc, "'%s.%s' belongs to the Python module '%s', which tlc does not "
+                                "evaluate", n->a->a->name, n->a->name, y->value->s);
+      return error_value(s, n->loc);
+    }
+  }
+  const char *fname = t ? t : n->a->kind == ND_NAME ? n->a->name : math ? n->a->name : NULL;
   int nargs = n->list.len;
   TlValue *args[8];
   if (!fname) {
@@ -302,6 +604,11 @@ static TlValue *call(Sema *s, const TlNode *n) {
     args[i] = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
     if (args[i]->kind == VAL_ERROR)
       return args[i];
+  }
+  if (!t) {
+    TlValue *b = builtin(s, n, fname, math, nargs, args);
+    if (b)
+      return b;
   }
   bool is_ceildiv = strcmp(fname, "ceildiv") == 0 && t;
   bool is_minmax = strcmp(fname, "min") == 0 || strcmp(fname, "max") == 0;
@@ -370,6 +677,138 @@ static TlValue *call(Sema *s, const TlNode *n) {
   return error_value(s, n->loc);
 }
 
+// a.b at compile time: T.float16 dtypes, buf.dtype / buf.shape of a
+// buffer, math.pi, T.GemmWarpPolicy.FullRow-style enum names (as strings).
+static TlValue *attribute(Sema *s, const TlNode *n) {
+  const char *t = tl_sema_t_attr(s, n);
+  TlDtype dt;
+  if (t && tl_dtype_parse(t, &dt)) {
+    TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);
+    v->dtype = dt;
+    return v;
+  }
+  const TlNode *base = n->a;
+  if (base->kind == ND_ATTR && tl_sema_t_attr(s, base)) // T.GemmWarpPolicy.FullRow
+    return (TlValue *)tl_value_str(s, n->loc, tl_arena_printf(s->arena, "%s.%s", base->name, n->name));
+  if (!t && base->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, base->name);
+    if (y && y->kind == SYM_BUFFER && strcmp(n->name, "dtype") == 0) {
+      TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);
+      v->dtype = y->buf->dtype;
+      return v;
+    }
+    if (y && y->kind == SYM_BUFFER && strcmp(n->name, "shape") == 0) {
+      TlValue *v = tuple_value(s, n->loc, true);
+      for (int i = 0; i < y->buf->ndims; i++)
+        tl_vec_push(s->arena, &v->items, int_value(s, n->loc, y->buf->shape[i]));
+      return v;
+    }
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_OPAQUE) {
+      tl_sema_report_opaque(s, base->loc, y->value);
+      return error_value(s, n->loc);
+    }
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE &&
+        strcmp(y->value->s, "math") == 0 && (strcmp(n->name, "pi") == 0 || strcmp(n->name, "e") == 0))
+      return float_value(s, n->loc, n->name[0] == 'p' ? 3.14159265358979323846 : 2.71828182845904523536);
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE) {
+      tl_error(s->diag, n->loc, "'%s.%s' belongs to the Python module '%s', which tlc does not "
+                                "evaluate", base->name, n->name, y->value->s);
+      return error_value(s, n->loc);
+    }
+  }
+  tl_error(s->diag, n->loc, "'%s' is not a compile-time constant", t ? t : n->name);
+  return error_value(s, n->loc);
+}
+
+static bool index_of(Sema *s, const TlNode *n, int64_t len, TlValue *ix, int64_t *out) {
+  if (ix->kind != VAL_INT && ix->kind != VAL_BOOL) {
+    tl_error(s->diag, n->loc, "an index must be an integer, found %s %s",
+             tl_value_kind_article(ix->kind), tl_value_kind_name(ix->kind));
+    return false;
+  }
+  int64_t i = ix->i < 0 ? ix->i + len : ix->i;
+  if (i < 0 || i >= len) {
+    tl_error(s->diag, n->loc, "index %lld is out of range for %lld items", (long long)ix->i,
+             (long long)len);
+    return false;
+  }
+  *out = i;
+  return true;
+}
+
+// seq[i], seq[a:b:c] on lists, tuples and strings, as in Python.
+static TlValue *subscript(Sema *s, const TlNode *n) {
+  TlValue *seq = tl_sema_eval_const(s, n->a);
+  if (seq->kind == VAL_ERROR)
+    return seq;
+  if (seq->kind != VAL_TUPLE && seq->kind != VAL_STR) {
+    tl_error(s->diag, n->loc, "%s %s cannot be indexed at compile time",
+             tl_value_kind_article(seq->kind), tl_value_kind_name(seq->kind));
+    return error_value(s, n->loc);
+  }
+  if (n->list.len != 1) {
+    tl_error(s->diag, n->loc, "a list or tuple takes one index");
+    return error_value(s, n->loc);
+  }
+  int64_t len = seq->kind == VAL_TUPLE ? seq->items.len : (int64_t)strlen(seq->s);
+  const TlNode *ix = TL_VEC_AT(n->list, TlNode, 0);
+  if (ix->kind != ND_SLICE) {
+    TlValue *iv = tl_sema_eval_const(s, ix);
+    int64_t i;
+    if (iv->kind == VAL_ERROR || !index_of(s, ix, len, iv, &i))
+      return error_value(s, n->loc);
+    if (seq->kind == VAL_STR)
+      return (TlValue *)tl_value_str(s, n->loc, tl_arena_printf(s->arena, "%c", seq->s[i]));
+    return TL_VEC_AT(seq->items, TlValue, i);
+  }
+  int64_t bound[3] = {0, len, 1};
+  const TlNode *parts[3] = {ix->a, ix->b, ix->c};
+  for (int k = 2; k >= 0; k--) {
+    if (!parts[k])
+      continue;
+    TlValue *v = tl_sema_eval_const(s, parts[k]);
+    if (v->kind == VAL_ERROR)
+      return v;
+    if (v->kind == VAL_NONE)
+      continue;
+    if (v->kind != VAL_INT) {
+      tl_error(s->diag, parts[k]->loc, "slice bounds must be integers");
+      return error_value(s, n->loc);
+    }
+    bound[k] = v->i;
+  }
+  int64_t step = bound[2];
+  if (step == 0) {
+    tl_error(s->diag, ix->loc, "slice step cannot be zero");
+    return error_value(s, n->loc);
+  }
+  // Python's clamping: negative bounds count from the end.
+  int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? len : len - 1;
+  int64_t b[2] = {parts[0] && bound[0] != 0 ? bound[0] : (step > 0 ? 0 : len - 1),
+                  parts[1] ? bound[1] : (step > 0 ? len : -1 - len)};
+  if (parts[0] && bound[0] == 0)
+    b[0] = 0;
+  for (int k = 0; k < 2; k++) {
+    if (b[k] < 0)
+      b[k] += len;
+    if (b[k] < lo)
+      b[k] = lo;
+    if (b[k] > hi)
+      b[k] = hi;
+  }
+  TlValue *v = seq->kind == VAL_TUPLE ? tuple_value(s, n->loc, seq->is_list) : NULL;
+  TlBuf str;
+  tl_buf_init(&str, s->arena);
+  tl_buf_puts(&str, "");
+  for (int64_t i = b[0]; step > 0 ? i < b[1] : i > b[1]; i += step) {
+    if (v)
+      tl_vec_push(s->arena, &v->items, TL_VEC_AT(seq->items, TlValue, i));
+    else
+      tl_buf_putc(&str, seq->s[i]);
+  }
+  return v ? v : (TlValue *)tl_value_str(s, n->loc, str.data);
+}
+
 TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
   switch (n->kind) {
   case ND_INT:
@@ -399,25 +838,22 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
       tl_note(s->diag, y->loc, "'%s' declared here", n->name);
       return error_value(s, n->loc);
     }
+    if (y->value->kind == VAL_OPAQUE) {
+      tl_sema_report_opaque(s, n->loc, y->value);
+      return error_value(s, n->loc);
+    }
     TlValue *v = TL_NEW(s->arena, TlValue);
     *v = *y->value;
     v->loc = n->loc;
     return v;
   }
-  case ND_ATTR: {
-    const char *t = tl_sema_t_attr(s, n);
-    TlDtype dt;
-    if (t && tl_dtype_parse(t, &dt)) {
-      TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);
-      v->dtype = dt;
-      return v;
-    }
-    tl_error(s->diag, n->loc, "'%s' is not a compile-time constant", t ? t : n->name);
-    return error_value(s, n->loc);
-  }
+  case ND_ATTR:
+    return attribute(s, n);
+  case ND_SUBSCRIPT:
+    return subscript(s, n);
   case ND_TUPLE:
   case ND_LIST: {
-    TlValue *v = tl_value_new(s, VAL_TUPLE, n->loc);
+    TlValue *v = tuple_value(s, n->loc, n->kind == ND_LIST);
     for (int i = 0; i < n->list.len; i++) {
       TlValue *x = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
       if (x->kind == VAL_ERROR)
@@ -442,6 +878,13 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
     }
     if (n->op == TK_PLUS)
       return x;
+    if (n->op == TK_TILDE) {
+      if (x->kind == VAL_FLOAT) {
+        tl_error(s->diag, n->loc, "unary '~' cannot take a float");
+        return error_value(s, n->loc);
+      }
+      return int_value(s, n->loc, ~x->i);
+    }
     if (x->kind == VAL_FLOAT)
       return float_value(s, n->loc, -x->f);
     if (x->i == INT64_MIN) {
@@ -484,108 +927,6 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
   }
 }
 
-// Binds `target` (a name or a tuple of names) to v at module level.
-static void bind_target(Sema *s, const TlNode *target, TlValue *v) {
-  if (target->kind == ND_NAME) {
-    TlSym *y = tl_scope_define(s, s->globals, target->name, SYM_VALUE, target->loc);
-    y->value = v;
-    return;
-  }
-  if (target->kind == ND_TUPLE || target->kind == ND_LIST) {
-    if (v->kind == VAL_ERROR) {
-      for (int i = 0; i < target->list.len; i++)
-        bind_target(s, TL_VEC_AT(target->list, TlNode, i), v);
-      return;
-    }
-    if (v->kind != VAL_TUPLE) {
-      tl_error(s->diag, target->loc, "cannot unpack %s %s into %d names",
-               tl_value_kind_article(v->kind), tl_value_kind_name(v->kind), target->list.len);
-      return;
-    }
-    if (v->items.len != target->list.len) {
-      tl_error(s->diag, target->loc, "cannot unpack %d values into %d names", v->items.len,
-               target->list.len);
-      return;
-    }
-    for (int i = 0; i < target->list.len; i++)
-      bind_target(s, TL_VEC_AT(target->list, TlNode, i), TL_VEC_AT(v->items, TlValue, i));
-    return;
-  }
-  tl_error(s->diag, target->loc, "only names can be assigned at module level");
-}
-
-static bool is_prim_func_decorator(Sema *s, const TlNode *d) {
-  const char *t = tl_sema_t_attr(s, d);
-  if (t && strcmp(t, "prim_func") == 0)
-    return true;
-  return d->kind == ND_NAME && strcmp(d->name, "prim_func") == 0;
-}
-
-void tl_sema_module_constants(Sema *s, const TlNode *module, void (*on_kernel)(Sema *, TlValue *)) {
-  for (int i = 0; i < module->list.len && !tl_diag_too_many(s->diag); i++) {
-    TlNode *st = TL_VEC_AT(module->list, TlNode, i);
-    switch (st->kind) {
-    case ND_IMPORT: {
-      // `import tilelang.language as T`, `from tilelang import language as T`
-      // bind T to the DSL; `import tilelang` binds tilelang; anything else is
-      // accepted and bound to an opaque module.
-      const char *full = st->name;
-      const char *alias = st->str;
-      const char *bound = alias ? alias : full;
-      char first[128];
-      if (!alias) {
-        size_t n = strcspn(full, ".");
-        snprintf(first, sizeof first, "%.*s", (int)(n < 127 ? n : 127), full);
-        bound = tl_arena_strdup(s->arena, first);
-      }
-      TlSym *y = tl_scope_define(s, s->globals, bound, SYM_VALUE, st->loc);
-      y->value = tl_value_new(s, VAL_MODULE, st->loc);
-      bool dsl = strcmp(full, "tilelang.language") == 0 && alias;
-      y->value->s = dsl ? "tilelang.language" : full;
-      break;
-    }
-    case ND_ASSIGN: {
-      TlValue *v = tl_sema_eval_const(s, st->a);
-      for (int t = 0; t < st->list.len; t++)
-        bind_target(s, TL_VEC_AT(st->list, TlNode, t), v);
-      break;
-    }
-    case ND_DEF: {
-      bool kernel = false;
-      for (int d = 0; d < st->list2.len; d++) {
-        TlNode *dec = TL_VEC_AT(st->list2, TlNode, d);
-        if (is_prim_func_decorator(s, dec))
-          kernel = true;
-        else {
-          tl_error(s->diag, dec->loc, "unsupported decorator; tlc knows @T.prim_func");
-        }
-      }
-      TlSym *prev = tl_scope_lookup_local(s->globals, st->name);
-      if (prev && prev->kind == SYM_VALUE && (prev->value->kind == VAL_KERNEL || prev->value->kind == VAL_FUNC)) {
-        tl_error(s->diag, st->loc, "redefinition of '%s'", st->name);
-        tl_note(s->diag, prev->loc, "previous definition is here");
-      }
-      TlSym *y = tl_scope_define(s, s->globals, st->name, SYM_VALUE, st->loc);
-      y->value = tl_value_new(s, kernel ? VAL_KERNEL : VAL_FUNC, st->loc);
-      y->value->fn = st;
-      y->value->s = st->name;
-      if (kernel && !tl_diag_too_many(s->diag))
-        on_kernel(s, y->value);
-      break;
-    }
-    case ND_EXPR_STMT:
-      if (st->a->kind == ND_STR) // a docstring
-        break;
-      /* fallthrough */
-    default:
-      tl_error(s->diag, st->loc,
-               "only imports, constants, helper functions and @T.prim_func kernels may appear "
-               "at module level");
-      break;
-    }
-  }
-}
-
 bool tl_sema_is_constant_expr(Sema *s, const TlNode *n) {
   switch (n->kind) {
   case ND_INT:
@@ -598,8 +939,25 @@ bool tl_sema_is_constant_expr(Sema *s, const TlNode *n) {
     TlSym *y = tl_scope_lookup(s, n->name);
     return y && y->kind == SYM_VALUE;
   }
-  case ND_ATTR:
-    return tl_sema_t_attr(s, n) != NULL;
+  case ND_ATTR: {
+    if (tl_sema_t_attr(s, n) || (n->a->kind == ND_ATTR && tl_sema_t_attr(s, n->a)))
+      return true;
+    if (n->a->kind != ND_NAME)
+      return false;
+    TlSym *y = tl_scope_lookup(s, n->a->name);
+    return y && ((y->kind == SYM_BUFFER && (strcmp(n->name, "dtype") == 0 ||
+                                             strcmp(n->name, "shape") == 0)) ||
+                 (y->kind == SYM_VALUE && y->value->kind == VAL_MODULE));
+  }
+  case ND_SUBSCRIPT: // a compile-time list indexed by constants (not a buffer load)
+    if (!tl_sema_is_constant_expr(s, n->a))
+      return false;
+    for (int i = 0; i < n->list.len; i++) {
+      const TlNode *ix = TL_VEC_AT(n->list, TlNode, i);
+      if (ix->kind != ND_SLICE && !tl_sema_is_constant_expr(s, ix))
+        return false;
+    }
+    return true;
   case ND_CALL:
     for (int i = 0; i < n->list.len; i++)
       if (!tl_sema_is_constant_expr(s, TL_VEC_AT(n->list, TlNode, i)))

@@ -225,20 +225,29 @@ static bool reserved_symbol(const char *n) {
 
 static void kernel(Sema *s, const TlValue *kv);
 
-static void compile_kernel(Sema *s, TlValue *kv) {
+// Compiles a kernel value in the scope it closes over (a factory's locals,
+// or the module), under the --call name when one is set.
+void tl_sema_compile_kernel(Sema *s, TlValue *kv) {
+  TlSymScope *saved = s->scope;
+  s->scope = kv->env;
   s->index_dtype = TY_INT32;
   kernel(s, kv);
+  s->scope = saved;
 }
 
 static void kernel(Sema *s, const TlValue *kv) {
   const TlNode *def = kv->fn;
-  if (reserved_symbol(def->name)) {
+  const char *name = s->kernel_name ? s->kernel_name : def->name;
+  if (reserved_symbol(name)) {
     tl_error(s->diag, def->loc, "kernel name '%s' is reserved in C++/CUDA; the output defines C "
-                                "functions '%s' and '%s_kernel'", def->name, def->name, def->name);
-    tl_note(s->diag, def->loc, "rename the kernel, e.g. '%s_op'", def->name);
+                                "functions '%s' and '%s_kernel'", name, name, name);
+    if (s->python)
+      tl_note(s->diag, def->loc, "compile it with --call 'NAME=%s' or rename it", def->name);
+    else
+      tl_note(s->diag, def->loc, "rename the kernel, e.g. '%s_op'", name);
   }
   TlKernel *k = TL_NEW(s->arena, TlKernel);
-  k->name = def->name;
+  k->name = name;
   k->loc = def->loc;
   s->kernel = k;
   tl_scope_push(s);
@@ -281,7 +290,7 @@ static void kernel(Sema *s, const TlValue *kv) {
 }
 
 TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const TlTarget *target,
-                  TlDiag *d) {
+                  const TlSemaOptions *opts, TlDiag *d) {
   Sema s = {0};
   s.arena = a;
   s.diag = d;
@@ -297,11 +306,15 @@ TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const T
   TlSym *t = tl_scope_define(&s, s.globals, "T", SYM_VALUE, module->loc);
   t->value = tl_value_new(&s, VAL_MODULE, module->loc);
   t->value->s = "tilelang.language";
-  tl_sema_module_constants(&s, module, compile_kernel);
+  s.opts = opts;
+  s.python = src->python;
+  tl_sema_run_module(&s, module);
   int nkernels = s.module->kernels.len;
   if (nkernels == 0 && d->nerrors == 0) {
     TlLoc loc = {src, 1, 1, 1};
     tl_error(d, loc, "no @T.prim_func kernel in this file");
+    if (s.python)
+      tl_note(d, loc, "a kernel built by a factory is compiled with --call 'factory(args)'");
   }
   return s.module;
 }

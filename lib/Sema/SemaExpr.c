@@ -447,6 +447,10 @@ TlExpr *tl_sema_expr(Sema *s, const TlNode *n) {
       return error_expr(s, n->loc);
     }
     TlValue *v = y->value;
+    if (v->kind == VAL_OPAQUE) {
+      tl_sema_report_opaque(s, n->loc, v);
+      return error_expr(s, n->loc);
+    }
     if (v->kind == VAL_INT || v->kind == VAL_BOOL) {
       TlExpr *e = tl_expr_int(s->arena, n->loc, v->i, v->kind == VAL_BOOL ? TY_BOOL : s->index_dtype);
       e->untyped = v->kind == VAL_INT;
@@ -589,7 +593,7 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
   // so a helper sees constants but not the caller's variables.
   TlSymScope *saved = s->scope;
   TlSymScope *sc = TL_NEW(s->arena, TlSymScope);
-  sc->parent = s->globals;
+  sc->parent = fn->env ? fn->env : s->globals; // its closure: the module or a factory
   s->scope = sc;
   for (int i = 0; i < nargs; i++) {
     TlNode *p = TL_VEC_AT(def->params, TlNode, i);

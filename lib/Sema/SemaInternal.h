@@ -18,18 +18,27 @@ typedef enum {
   VAL_FUNC,   // a module-level def (helper) or a lambda
   VAL_MODULE, // T / tilelang: only attribute access is meaningful
   VAL_KERNEL, // an @T.prim_func
+  VAL_MACRO,  // a @T.macro: inlined into the kernel at each call
+  VAL_OPAQUE, // .py host code tlc skipped or could not evaluate; an error if used
   VAL_ERROR,  // evaluation failed (already reported)
 } TlValueKind;
+
+struct TlSymScope;
 
 typedef struct TlValue {
   TlValueKind kind;
   TlLoc loc;
   int64_t i;
   double f;
-  const char *s;
+  const char *s;    // str value; function, kernel, macro or skipped name
   TlDtype dtype;
-  TlVec items; // TlValue*
-  TlNode *fn;  // VAL_FUNC, VAL_KERNEL
+  TlVec items;      // TlValue*: tuple/list items
+  TlNode *fn;       // VAL_FUNC, VAL_KERNEL, VAL_MACRO: the def (or lambda)
+  struct TlSymScope *env; // functions: the scope they close over (NULL: module)
+  TlVec defaults;   // VAL_FUNC/VAL_MACRO: per parameter, its default or NULL
+  bool is_list;     // VAL_TUPLE made by [...] or list()
+  const char *text; // VAL_OPAQUE: the diagnostics that made it host code
+  int nerrors;      // VAL_OPAQUE: how many errors text holds
 } TlValue;
 
 // A name binding: module constants and helpers at the module level, buffers,
@@ -63,6 +72,12 @@ typedef struct Sema {
   int loop_depth;        // of T.Parallel / T.Pipelined, for nesting checks
   bool in_parallel;
   TlDtype index_dtype;   // int32, or int64 when a tensor exceeds 2^31 elements
+  bool python;           // a .py source: host code is skipped, not an error
+  const TlSemaOptions *opts;
+  bool *define_used;     // per -D, whether the module assigned that name
+  int call_depth;        // compile-time function calls in progress
+  int64_t steps;         // statements executed at compile time (bounded)
+  const char *kernel_name; // name for the next kernel compiled (--call), or NULL
 } Sema;
 
 /* Const.c */
@@ -75,13 +90,26 @@ bool tl_sema_is_constant_expr(Sema *s, const TlNode *n);
 const char *tl_value_kind_name(TlValueKind k);
 const char *tl_value_kind_article(TlValueKind k); // "a" or "an"
 bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
-// Binds module constants, helpers and kernels in order; each kernel is
-// compiled by `on_kernel` when its def is reached, so it sees the module's
-// names as they are at that point (as TileLang's decorator does).
-void tl_sema_module_constants(Sema *s, const TlNode *module, void (*on_kernel)(Sema *, TlValue *));
 // T.<name> attribute recognition: returns the attribute name when n is T.x
 // (or tilelang.language.x), else NULL.
 const char *tl_sema_t_attr(Sema *s, const TlNode *n);
+
+/* Eval.c: the compile-time Python evaluator (statements, calls, --call) */
+// Calls a function value with evaluated arguments; VAL_ERROR after reporting.
+TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **args, int nkw,
+                       const char **kwnames, TlValue **kwvals);
+// Evaluates a call node whose callee is a user function/kernel value.
+TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee);
+// Runs the module's top-level statements, then compiles the kernels asked for.
+void tl_sema_run_module(Sema *s, const TlNode *module);
+// Reports the use of host code tlc skipped, replaying why it was skipped.
+void tl_sema_report_opaque(Sema *s, TlLoc use, const TlValue *v);
+// Compiles a kernel value (Kernel.c) under `name`.
+void tl_sema_compile_kernel(Sema *s, TlValue *kv);
+
+/* Macro.c */
+// Inlines a @T.macro call statement into out; false after reporting.
+bool tl_sema_inline_macro(Sema *s, const TlValue *m, const TlNode *call, TlVec *out);
 
 /* Scope.c (also the call-argument helpers every sema file uses) */
 // The value of keyword argument `name` of a call, or NULL.

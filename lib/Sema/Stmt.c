@@ -505,6 +505,17 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
   const TlNode *e = n->a;
   if (e->kind == ND_STR)
     return; // a docstring or comment string
+  if (e->kind == ND_CALL && e->a->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, e->a->name);
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MACRO) {
+      tl_sema_inline_macro(s, y->value, e, out);
+      return;
+    }
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_OPAQUE) {
+      tl_sema_report_opaque(s, e->a->loc, y->value);
+      return;
+    }
+  }
   const char *t = e->kind == ND_CALL ? tl_sema_t_attr(s, e->a) : NULL;
   if (t && tl_sema_is_tile_op(t)) {
     tl_sema_tile_op(s, e, t, out);

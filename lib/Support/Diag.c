@@ -6,6 +6,7 @@
 //
 // Errors are counted, never fatal here: callers decide whether to go on.
 // Colour only when the stream is a terminal and NO_COLOR is unset.
+#define _POSIX_C_SOURCE 200809L // open_memstream
 #include "tlc/Support.h"
 
 #include <stdlib.h>
@@ -129,4 +130,38 @@ void tl_error_noloc(TlDiag *d, const char *fmt, ...) {
   TlLoc none = {0};
   tl_vdiag(d, TL_SEV_ERROR, none, fmt, ap);
   va_end(ap);
+}
+
+void tl_diag_capture_begin(TlDiag *d, TlDiagCapture *c) {
+  c->saved_out = d->out;
+  c->saved_errors = d->nerrors;
+  c->saved_warnings = d->nwarnings;
+  c->saved_color = d->color;
+  c->buf = NULL;
+  c->len = 0;
+  FILE *f = open_memstream(&c->buf, &c->len);
+  if (f) {
+    d->out = f;
+    d->color = false;
+  }
+}
+
+const char *tl_diag_capture_end(TlDiag *d, TlDiagCapture *c, TlArena *a, int *nerrors) {
+  const char *text = "";
+  if (d->out != c->saved_out) {
+    fclose(d->out);
+    text = tl_arena_strdup(a, c->buf ? c->buf : "");
+    free(c->buf);
+  }
+  *nerrors = d->nerrors - c->saved_errors;
+  d->out = c->saved_out;
+  d->color = c->saved_color;
+  d->nerrors = c->saved_errors;
+  d->nwarnings = c->saved_warnings;
+  return text;
+}
+
+void tl_diag_replay(TlDiag *d, const char *text, int nerrors) {
+  fputs(text, d->out);
+  d->nerrors += nerrors > 0 ? nerrors : 1;
 }

@@ -87,10 +87,18 @@ static void assign(Ctx *c, TlBuffer *b, const TlFragLayout *l) {
 }
 
 // The layout a nest follows: its first directly indexed fragment with one.
+// Without one, a 2-D nest that reads a replicated row fragment R[i] follows
+// the tile R's rows came from (RMSNorm's `x[i, j] * inv_rms[i]`).
 static const TlFragLayout *nest_source(const TlStmt *nest, const Accesses *acc) {
   for (int i = 0; i < acc->n; i++)
     if (direct(&acc->items[i], nest) && acc->items[i].buf->layout)
       return acc->items[i].buf->layout;
+  for (int i = 0; i < acc->n; i++) {
+    const TlFragLayout *l = acc->items[i].buf->layout;
+    if (row_access(&acc->items[i], nest) && l && l->kind == LAYOUT_ROW_OF &&
+        nest->extents[0] <= l->parent->rows && nest->extents[1] <= l->parent->cols)
+      return l->parent;
+  }
   return NULL;
 }
 

@@ -192,9 +192,41 @@ static TlStmt *unrolled_loop(TlArena *a, TlKernel *k, const char *name, int64_t 
   return loop;
 }
 
+// A 2-D nest reading only a replicated row R[i] follows R's parent tile.
+static const TlFragLayout *row_source_layout(const TlVec *body, const TlStmt *nest) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    const TlExpr *stack[256];
+    int n = 0;
+    if (s->value)
+      stack[n++] = s->value;
+    if (s->cond)
+      stack[n++] = s->cond;
+    for (int d = 0; d < s->nindices && n < 256; d++)
+      stack[n++] = s->indices[d];
+    while (n > 0) {
+      const TlExpr *e = stack[--n];
+      if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT && e->buf->layout &&
+          e->buf->layout->kind == LAYOUT_ROW_OF && nest->nvars == 2 && e->nargs == 1 &&
+          e->args[0]->kind == EX_VAR && e->args[0]->var == nest->vars[0])
+        return e->buf->layout->parent;
+      for (int k = 0; k < e->nargs && n < 256; k++)
+        stack[n++] = e->args[k];
+    }
+    const TlFragLayout *l = row_source_layout(&s->body, nest);
+    if (!l)
+      l = row_source_layout(&s->else_body, nest);
+    if (l)
+      return l;
+  }
+  return NULL;
+}
+
 TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d) {
   TlLoc loc = nest->loc;
   const TlFragLayout *L = source_layout(&nest->body, nest);
+  if (!L)
+    L = row_source_layout(&nest->body, nest);
   if (!L) {
     tl_error(d, loc, "internal error: no fragment layout for this T.Parallel (partition)");
     return NULL;

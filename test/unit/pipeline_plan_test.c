@@ -65,7 +65,7 @@ static TlModule *compile(TlArena *a, const char *text, TlDiag *d) {
   TlNode *ast = tl_parse(a, toks, d);
   if (d->nerrors)
     return NULL;
-  TlModule *m = tl_sema(a, ast, src, &target, d);
+  TlModule *m = tl_sema(a, ast, src, &target, NULL, d);
   if (d->nerrors)
     return NULL;
   TlOptions o = {0};

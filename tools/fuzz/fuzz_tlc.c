@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tl_diag_init(&d, devnull);
   TlTokens toks = tl_lex(&a, src, &d);
   TlNode *ast = d.nerrors ? NULL : tl_parse(&a, toks, &d);
-  TlModule *m = (ast && !d.nerrors) ? tl_sema(&a, ast, src, &target, &d) : NULL;
+  TlModule *m = (ast && !d.nerrors) ? tl_sema(&a, ast, src, &target, NULL, &d) : NULL;
   if (m && !d.nerrors) {
     TlOptions o = {0};
     o.verify_each = true;

@@ -1,0 +1,580 @@
+// The compile-time Python evaluator: runs the module's top-level code and
+// the bodies of kernel factories (`def matmul(M, N, K, ...)` returning a
+// nested @T.prim_func), then compiles the kernels asked for.
+//
+// What it runs: assignments (with unpacking), augmented assignments, if /
+// elif / else and for loops on compile-time values, def (closures capture
+// the defining scope), return, assert, imports, docstrings. Calls bind
+// positional, keyword and default arguments. Decorators: @T.prim_func makes
+// a kernel, @T.macro a macro inlined in kernels, @tilelang.jit and
+// @autotune are transparent. Values are those of Const.c.
+//
+// Host code: in a .py file, a top-level statement that fails to parse or to
+// evaluate is not an error; the names it defines become VAL_OPAQUE values
+// holding its diagnostics, replayed only if a kernel or --call uses them.
+#include <ctype.h>
+#include <string.h>
+
+#include "SemaInternal.h"
+
+enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 2000000 };
+
+typedef enum { FLOW_NEXT, FLOW_RETURN, FLOW_ERROR } Flow;
+
+static Flow exec_block(Sema *s, const TlVec *stmts, TlValue **ret);
+
+static TlValue *err_value(Sema *s, TlLoc loc) {
+  return tl_value_new(s, VAL_ERROR, loc);
+}
+
+static TlSymScope *current(Sema *s) {
+  return s->scope ? s->scope : s->globals;
+}
+
+void tl_sema_report_opaque(Sema *s, TlLoc use, const TlValue *v) {
+  tl_error(s->diag, use, "'%s' is host code that tlc skipped; a kernel cannot use it", v->s);
+  if (v->text && v->text[0]) {
+    tl_note(s->diag, v->loc, "tlc skipped it because of these errors:");
+    tl_diag_replay(s->diag, v->text, 0);
+    s->diag->nerrors--; // the replayed text is part of this one error
+  } else {
+    tl_note(s->diag, v->loc, "defined here");
+  }
+}
+
+// -D NAME=VALUE: the value of the override for `name`, or NULL.
+static TlValue *define_override(Sema *s, const char *name, TlLoc at) {
+  if (!s->opts || s->scope)
+    return NULL;
+  for (int i = 0; i < s->opts->ndefines; i++) {
+    const char *d = s->opts->defines[i];
+    size_t n = strcspn(d, "=");
+    if (strlen(name) != n || strncmp(d, name, n) != 0)
+      continue;
+    s->define_used[i] = true;
+    const char *text = d[n] == '=' ? d + n + 1 : "1";
+    TlSource *src = tl_source_from_string(s->arena, tl_arena_printf(s->arena, "-D %s", name), text);
+    src->python = true;
+    TlTokens toks = tl_lex(s->arena, src, s->diag);
+    TlNode *e = tl_parse_expression(s->arena, toks, s->diag);
+    if (!e)
+      return err_value(s, at);
+    // A bare word that names nothing is a string: -D dtype=bfloat16.
+    if (e->kind == ND_NAME && !tl_scope_lookup(s, e->name)) {
+      TlValue *v = tl_value_new(s, VAL_STR, at);
+      v->s = e->name;
+      return v;
+    }
+    TlValue *v = tl_sema_eval_const(s, e);
+    v->loc = at;
+    return v;
+  }
+  return NULL;
+}
+
+static void bind(Sema *s, const TlNode *target, TlValue *v) {
+  if (target->kind == ND_NAME) {
+    TlSym *y = tl_scope_define(s, current(s), target->name, SYM_VALUE, target->loc);
+    y->value = v;
+    return;
+  }
+  if (target->kind == ND_TUPLE || target->kind == ND_LIST) {
+    int n = target->list.len;
+    if (v->kind != VAL_ERROR && v->kind != VAL_TUPLE) {
+      tl_error(s->diag, target->loc, "cannot unpack %s %s into %d names",
+               tl_value_kind_article(v->kind), tl_value_kind_name(v->kind), n);
+      v = err_value(s, v->loc);
+    } else if (v->kind == VAL_TUPLE && v->items.len != n) {
+      tl_error(s->diag, target->loc, "cannot unpack %d values into %d names", v->items.len, n);
+      v = err_value(s, v->loc);
+    }
+    for (int i = 0; i < n; i++)
+      bind(s, TL_VEC_AT(target->list, TlNode, i),
+           v->kind == VAL_ERROR ? v : TL_VEC_AT(v->items, TlValue, i));
+    return;
+  }
+  tl_error(s->diag, target->loc, "tlc evaluates assignments to names only (not to %ss)",
+           tl_node_kind_name(target->kind));
+}
+
+// Binds the names a failed top-level statement defines to host code.
+static void bind_opaque(Sema *s, const TlNode *target, const TlNode *st, const char *text,
+                        int nerrors) {
+  if (!target)
+    return;
+  if (target->kind == ND_TUPLE || target->kind == ND_LIST) {
+    for (int i = 0; i < target->list.len; i++)
+      bind_opaque(s, TL_VEC_AT(target->list, TlNode, i), st, text, nerrors);
+    return;
+  }
+  if (target->kind != ND_NAME)
+    return;
+  TlValue *v = tl_value_new(s, VAL_OPAQUE, st->loc);
+  v->s = target->name;
+  v->text = text;
+  v->nerrors = nerrors;
+  TlSym *y = tl_scope_define(s, s->globals, target->name, SYM_VALUE, st->loc);
+  y->value = v;
+}
+
+static void import(Sema *s, const TlNode *st) {
+  // `import tilelang.language as T`, `from tilelang import language as T`
+  // bind T to the DSL; `import tilelang` binds tilelang; `from m import x`
+  // binds x. Anything but tilelang is an opaque module (host code: torch).
+  const char *full = st->name;
+  const char *bound = st->str;
+  if (!bound) {
+    const char *last = strrchr(full, '.');
+    size_t n = strcspn(full, ".");
+    bound = st->ival && last ? last + 1
+                             : tl_arena_printf(s->arena, "%.*s", (int)(n < 127 ? n : 127), full);
+  }
+  bool whole = st->str || st->ival; // the name stands for the full dotted module
+  TlSym *y = tl_scope_define(s, current(s), bound, SYM_VALUE, st->loc);
+  y->value = tl_value_new(s, VAL_MODULE, st->loc);
+  y->value->s = whole ? full : bound;
+}
+
+typedef enum { DEC_KERNEL, DEC_MACRO, DEC_TRANSPARENT, DEC_UNKNOWN } DecoratorKind;
+
+static DecoratorKind decorator_kind(Sema *s, const TlNode *d) {
+  const TlNode *f = d->kind == ND_CALL ? d->a : d;
+  const char *name = f->kind == ND_NAME ? f->name : f->kind == ND_ATTR ? f->name : "";
+  const char *t = tl_sema_t_attr(s, f);
+  if (strcmp(name, "prim_func") == 0 && (t || f->kind == ND_NAME))
+    return DEC_KERNEL;
+  if (strcmp(name, "macro") == 0 && (t || f->kind == ND_NAME))
+    return DEC_MACRO;
+  // TileLang's compile-and-run wrappers: the factory is what tlc evaluates.
+  if (strcmp(name, "jit") == 0 || strcmp(name, "lazy_jit") == 0 || strcmp(name, "autotune") == 0)
+    return DEC_TRANSPARENT;
+  return DEC_UNKNOWN;
+}
+
+static Flow def_stmt(Sema *s, const TlNode *st) {
+  TlValueKind kind = VAL_FUNC;
+  for (int d = 0; d < st->list2.len; d++) {
+    TlNode *dec = TL_VEC_AT(st->list2, TlNode, d);
+    DecoratorKind k = decorator_kind(s, dec);
+    if (k == DEC_KERNEL)
+      kind = VAL_KERNEL;
+    else if (k == DEC_MACRO)
+      kind = VAL_MACRO;
+    else if (k == DEC_UNKNOWN) {
+      tl_error(s->diag, dec->loc, "unsupported decorator; tlc knows @T.prim_func, @T.macro, "
+                                  "@tilelang.jit and @autotune");
+      return FLOW_ERROR;
+    }
+  }
+  TlSym *prev = tl_scope_lookup_local(current(s), st->name);
+  if (!s->scope && !s->python && prev && prev->kind == SYM_VALUE &&
+      (prev->value->kind == VAL_KERNEL || prev->value->kind == VAL_FUNC)) {
+    tl_error(s->diag, st->loc, "redefinition of '%s'", st->name);
+    tl_note(s->diag, prev->loc, "previous definition is here");
+  }
+  TlValue *v = tl_value_new(s, kind, st->loc);
+  v->fn = (TlNode *)st;
+  v->s = st->name;
+  v->env = s->scope;
+  // Defaults are evaluated once, where the def runs (as in Python). A
+  // kernel's parameters are tensors; their defaults are reported there.
+  for (int i = 0; i < st->params.len && kind != VAL_KERNEL; i++) {
+    TlNode *p = TL_VEC_AT(st->params, TlNode, i);
+    TlValue *dv = p->b ? tl_sema_eval_const(s, p->b) : NULL;
+    if (dv && dv->kind == VAL_ERROR)
+      return FLOW_ERROR;
+    tl_vec_push(s->arena, &v->defaults, dv);
+  }
+  TlSym *y = tl_scope_define(s, current(s), st->name, SYM_VALUE, st->loc);
+  y->value = v;
+  // A module-level kernel is compiled where it is defined, seeing the
+  // module's names as they are then (as TileLang's decorator does), unless
+  // --call picks the kernels.
+  if (kind == VAL_KERNEL && !s->scope && !(s->opts && s->opts->ncalls > 0) &&
+      !tl_diag_too_many(s->diag))
+    tl_sema_compile_kernel(s, v);
+  return FLOW_NEXT;
+}
+
+static Flow for_stmt(Sema *s, const TlNode *st, TlValue **ret) {
+  TlValue *it = tl_sema_eval_const(s, st->a);
+  if (it->kind == VAL_ERROR)
+    return FLOW_ERROR;
+  if (it->kind != VAL_TUPLE) {
+    tl_error(s->diag, st->a->loc, "a compile-time loop iterates over a list, tuple or range, "
+                                  "not %s %s", tl_value_kind_article(it->kind),
+             tl_value_kind_name(it->kind));
+    return FLOW_ERROR;
+  }
+  const TlNode *target = TL_VEC_AT(st->list2, TlNode, 0);
+  TlNode tuple = {0};
+  if (st->list2.len > 1) {
+    tuple.kind = ND_TUPLE;
+    tuple.loc = target->loc;
+    tuple.list = st->list2;
+    target = &tuple;
+  }
+  for (int i = 0; i < it->items.len; i++) {
+    bind(s, target, TL_VEC_AT(it->items, TlValue, i));
+    Flow f = exec_block(s, &st->list, ret);
+    if (f != FLOW_NEXT)
+      return f;
+  }
+  return FLOW_NEXT;
+}
+
+static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
+  if (++s->steps > MAX_STEPS) {
+    if (s->steps == MAX_STEPS + 1)
+      tl_error(s->diag, st->loc, "compile-time evaluation ran more than %d statements; is there "
+                                 "an endless loop?", MAX_STEPS);
+    return FLOW_ERROR;
+  }
+  int before = s->diag->nerrors;
+  switch (st->kind) {
+  case ND_ASSIGN: {
+    TlValue *v = NULL;
+    for (int t = 0; t < st->list.len && !v; t++) {
+      const TlNode *target = TL_VEC_AT(st->list, TlNode, t);
+      if (target->kind == ND_NAME)
+        v = define_override(s, target->name, st->a->loc);
+    }
+    if (!v)
+      v = tl_sema_eval_const(s, st->a);
+    for (int t = 0; t < st->list.len; t++)
+      bind(s, TL_VEC_AT(st->list, TlNode, t), v);
+    return v->kind == VAL_ERROR || s->diag->nerrors > before ? FLOW_ERROR : FLOW_NEXT;
+  }
+  case ND_AUGASSIGN: {
+    if (st->a->kind != ND_NAME) {
+      tl_error(s->diag, st->a->loc, "tlc evaluates assignments to names only");
+      return FLOW_ERROR;
+    }
+    TlNode op = *st;
+    op.kind = ND_BINOP;
+    TlValue *v = tl_sema_eval_const(s, &op);
+    bind(s, st->a, v);
+    return v->kind == VAL_ERROR ? FLOW_ERROR : FLOW_NEXT;
+  }
+  case ND_IF: {
+    TlValue *c = tl_sema_eval_const(s, st->a);
+    if (c->kind == VAL_ERROR)
+      return FLOW_ERROR;
+    return exec_block(s, tl_value_truthy(c) ? &st->list : &st->list2, ret);
+  }
+  case ND_FOR:
+    return for_stmt(s, st, ret);
+  case ND_DEF:
+    return def_stmt(s, st);
+  case ND_RETURN:
+    if (!s->scope) {
+      tl_error(s->diag, st->loc, "'return' outside a function");
+      return FLOW_ERROR;
+    }
+    *ret = st->a ? tl_sema_eval_const(s, st->a) : tl_value_new(s, VAL_NONE, st->loc);
+    return (*ret)->kind == VAL_ERROR ? FLOW_ERROR : FLOW_RETURN;
+  case ND_ASSERT: {
+    TlValue *c = tl_sema_eval_const(s, st->a);
+    if (c->kind == VAL_ERROR)
+      return FLOW_ERROR;
+    if (tl_value_truthy(c))
+      return FLOW_NEXT;
+    TlValue *m = st->b ? tl_sema_eval_const(s, st->b) : NULL;
+    if (m && m->kind == VAL_STR)
+      tl_error(s->diag, st->loc, "assertion failed: %s", m->s);
+    else
+      tl_error(s->diag, st->loc, "assertion failed");
+    return FLOW_ERROR;
+  }
+  case ND_RAISE: {
+    TlValue *m = NULL;
+    if (st->a && st->a->kind == ND_CALL && st->a->list.len == 1 &&
+        TL_VEC_AT(st->a->list, TlNode, 0)->kind == ND_STR)
+      m = tl_sema_eval_const(s, TL_VEC_AT(st->a->list, TlNode, 0));
+    tl_error(s->diag, st->loc, "the code tlc evaluates raised an exception%s%s",
+             m ? ": " : "", m ? m->s : "");
+    return FLOW_ERROR;
+  }
+  case ND_IMPORT:
+    import(s, st);
+    return FLOW_NEXT;
+  case ND_PASS:
+    return FLOW_NEXT;
+  case ND_EXPR_STMT: {
+    if (st->a->kind == ND_STR) // a docstring
+      return FLOW_NEXT;
+    TlValue *v = tl_sema_eval_const(s, st->a);
+    return v->kind == VAL_ERROR ? FLOW_ERROR : FLOW_NEXT;
+  }
+  case ND_SKIPPED:
+    if (st->name) {
+      TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
+      bind_opaque(s, &name, st, st->str, (int)st->ival);
+    }
+    return FLOW_NEXT;
+  case ND_WITH:
+    tl_error(s->diag, st->loc, "'with' outside a kernel; 'with T.Kernel(...)' belongs in a "
+                               "@T.prim_func");
+    return FLOW_ERROR;
+  default:
+    tl_error(s->diag, st->loc, "tlc cannot evaluate this statement at compile time");
+    return FLOW_ERROR;
+  }
+}
+
+static Flow exec_block(Sema *s, const TlVec *stmts, TlValue **ret) {
+  for (int i = 0; i < stmts->len; i++) {
+    if (tl_diag_too_many(s->diag))
+      return FLOW_ERROR;
+    Flow f = exec_stmt(s, TL_VEC_AT(*stmts, TlNode, i), ret);
+    if (f != FLOW_NEXT)
+      return f;
+  }
+  return FLOW_NEXT;
+}
+
+TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **args, int nkw,
+                       const char **kwnames, TlValue **kwvals) {
+  if (fn->kind == VAL_OPAQUE) {
+    tl_sema_report_opaque(s, loc, fn);
+    return err_value(s, loc);
+  }
+  if (fn->kind == VAL_KERNEL || fn->kind == VAL_MACRO) {
+    tl_error(s->diag, loc, "'%s' is a %s; %s", fn->s, fn->kind == VAL_KERNEL ? "@T.prim_func kernel" : "@T.macro",
+             fn->kind == VAL_KERNEL ? "tlc compiles kernels, it does not call them"
+                                    : "macros are called inside a kernel");
+    return err_value(s, loc);
+  }
+  if (fn->kind != VAL_FUNC) {
+    tl_error(s->diag, loc, "%s %s is not callable", tl_value_kind_article(fn->kind),
+             tl_value_kind_name(fn->kind));
+    return err_value(s, loc);
+  }
+  const TlNode *def = fn->fn;
+  int np = def->params.len;
+  if (s->call_depth >= MAX_CALL_DEPTH) {
+    tl_error(s->diag, loc, "compile-time calls nested more than %d deep (recursion in '%s'?)",
+             MAX_CALL_DEPTH, fn->s);
+    return err_value(s, loc);
+  }
+  if (nargs > np) {
+    tl_error(s->diag, loc, "'%s' takes %d argument%s, %d given", fn->s, np, np == 1 ? "" : "s",
+             nargs);
+    tl_note(s->diag, def->loc, "'%s' defined here", fn->s);
+    return err_value(s, loc);
+  }
+  TlValue **bound = TL_NEW_ARRAY(s->arena, TlValue *, np > 0 ? np : 1);
+  for (int i = 0; i < nargs; i++)
+    bound[i] = args[i];
+  for (int k = 0; k < nkw; k++) {
+    int at = -1;
+    for (int i = 0; i < np; i++)
+      if (strcmp(TL_VEC_AT(def->params, TlNode, i)->name, kwnames[k]) == 0)
+        at = i;
+    if (at < 0) {
+      tl_error(s->diag, kwvals[k]->loc, "'%s' has no parameter '%s'", fn->s, kwnames[k]);
+      tl_note(s->diag, def->loc, "'%s' defined here", fn->s);
+      return err_value(s, loc);
+    }
+    if (bound[at]) {
+      tl_error(s->diag, kwvals[k]->loc, "'%s' got two values for parameter '%s'", fn->s,
+               kwnames[k]);
+      return err_value(s, loc);
+    }
+    bound[at] = kwvals[k];
+  }
+  for (int i = 0; i < np; i++) {
+    if (bound[i])
+      continue;
+    if (i < fn->defaults.len && TL_VEC_AT(fn->defaults, TlValue, i)) {
+      bound[i] = TL_VEC_AT(fn->defaults, TlValue, i);
+      continue;
+    }
+    TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    tl_error(s->diag, loc, "'%s' needs a value for parameter '%s'", fn->s, p->name);
+    tl_note(s->diag, p->loc, "'%s' declared here without a default", p->name);
+    return err_value(s, loc);
+  }
+  TlSymScope *sc = TL_NEW(s->arena, TlSymScope);
+  sc->parent = fn->env ? fn->env : s->globals;
+  for (int i = 0; i < np; i++) {
+    TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    TlSym *y = tl_scope_define(s, sc, p->name, SYM_VALUE, p->loc);
+    y->value = bound[i];
+  }
+  TlSymScope *saved = s->scope;
+  s->scope = sc;
+  s->call_depth++;
+  int before = s->diag->nerrors;
+  TlValue *ret = NULL;
+  if (def->kind == ND_LAMBDA) {
+    ret = tl_sema_eval_const(s, def->a);
+  } else if (exec_block(s, &def->list, &ret) == FLOW_ERROR) {
+    ret = err_value(s, loc);
+  }
+  s->call_depth--;
+  s->scope = saved;
+  if (s->diag->nerrors > before && !tl_diag_too_many(s->diag))
+    tl_note(s->diag, loc, "in the call to '%s' here", fn->s);
+  return ret ? ret : tl_value_new(s, VAL_NONE, loc);
+}
+
+TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee) {
+  TlVec args = {0};
+  for (int i = 0; i < call->list.len; i++) {
+    TlNode *a = TL_VEC_AT(call->list, TlNode, i);
+    TlValue *v = tl_sema_eval_const(s, a->kind == ND_STARRED ? a->a : a);
+    if (v->kind == VAL_ERROR)
+      return v;
+    if (a->kind == ND_STARRED) {
+      if (v->kind != VAL_TUPLE) {
+        tl_error(s->diag, a->loc, "'*' needs a list or tuple, found %s %s",
+                 tl_value_kind_article(v->kind), tl_value_kind_name(v->kind));
+        return err_value(s, a->loc);
+      }
+      for (int j = 0; j < v->items.len; j++)
+        tl_vec_push(s->arena, &args, TL_VEC_AT(v->items, TlValue, j));
+    } else {
+      tl_vec_push(s->arena, &args, v);
+    }
+  }
+  int nkw = call->list2.len;
+  const char **names = TL_NEW_ARRAY(s->arena, const char *, nkw + 1);
+  TlValue **vals = TL_NEW_ARRAY(s->arena, TlValue *, nkw + 1);
+  for (int k = 0; k < nkw; k++) {
+    TlNode *kw = TL_VEC_AT(call->list2, TlNode, k);
+    names[k] = kw->name;
+    vals[k] = tl_sema_eval_const(s, kw->a);
+    if (vals[k]->kind == VAL_ERROR)
+      return vals[k];
+  }
+  return tl_sema_apply(s, callee, call->loc, args.len, (TlValue **)args.items, nkw, names, vals);
+}
+
+// True when st is a module-level def decorated with @T.prim_func: its
+// errors are the kernel's and are never deferred as host code.
+static bool is_kernel_def(Sema *s, const TlNode *st) {
+  if (st->kind != ND_DEF)
+    return false;
+  for (int d = 0; d < st->list2.len; d++)
+    if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL)
+      return true;
+  return false;
+}
+
+// A top-level statement of a .py file: evaluated with its diagnostics
+// captured; if it fails, the names it defines become host code.
+static void python_toplevel(Sema *s, const TlNode *st) {
+  TlDiagCapture cap;
+  tl_diag_capture_begin(s->diag, &cap);
+  TlValue *ret = NULL;
+  exec_stmt(s, st, &ret);
+  int nerrors;
+  const char *text = tl_diag_capture_end(s->diag, &cap, s->arena, &nerrors);
+  if (nerrors == 0)
+    return;
+  if (st->kind == ND_ASSIGN)
+    for (int t = 0; t < st->list.len; t++)
+      bind_opaque(s, TL_VEC_AT(st->list, TlNode, t), st, text, nerrors);
+  if (st->kind == ND_DEF) {
+    TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
+    bind_opaque(s, &name, st, text, nerrors);
+  }
+}
+
+// `--call 'NAME=factory(args)'` names the kernel NAME; returns the
+// expression's start and sets *name (or NULL).
+static const char *call_name(Sema *s, const char *text, const char **name) {
+  const char *p = text;
+  while (*p == ' ')
+    p++;
+  const char *start = p;
+  while (isalnum((unsigned char)*p) || *p == '_')
+    p++;
+  const char *end = p;
+  while (*p == ' ')
+    p++;
+  *name = NULL;
+  if (end > start && !isdigit((unsigned char)*start) && *p == '=' && p[1] != '=') {
+    *name = tl_arena_printf(s->arena, "%.*s", (int)(end - start), start);
+    return p + 1;
+  }
+  return text;
+}
+
+static bool kernel_named(Sema *s, const char *name) {
+  for (int i = 0; i < s->module->kernels.len; i++)
+    if (strcmp(TL_VEC_AT(s->module->kernels, TlKernel, i)->name, name) == 0)
+      return true;
+  return false;
+}
+
+static void compile_call(Sema *s, const char *text) {
+  const char *name;
+  const char *expr_text = call_name(s, text, &name);
+  TlSource *src = tl_source_from_string(s->arena, "--call", expr_text);
+  src->python = true;
+  int before = s->diag->nerrors;
+  TlTokens toks = tl_lex(s->arena, src, s->diag);
+  TlNode *e = s->diag->nerrors > before ? NULL : tl_parse_expression(s->arena, toks, s->diag);
+  if (!e)
+    return;
+  TlValue *v = tl_sema_eval_const(s, e);
+  // A factory may return a factory: call it until a kernel comes out.
+  for (int depth = 0; v->kind == VAL_FUNC && depth < 4; depth++)
+    v = tl_sema_apply(s, v, e->loc, 0, NULL, 0, NULL, NULL);
+  if (v->kind == VAL_ERROR)
+    return;
+  if (v->kind != VAL_KERNEL) {
+    tl_error(s->diag, e->loc, "--call must give a @T.prim_func kernel; this gives %s %s",
+             tl_value_kind_article(v->kind), tl_value_kind_name(v->kind));
+    return;
+  }
+  if (!name) { // the factory's name: TileLang names the inner prim_func 'main'
+    const TlNode *f = e->kind == ND_CALL ? e->a : e;
+    while (f->kind == ND_CALL)
+      f = f->a;
+    name = f->kind == ND_NAME ? f->name : f->kind == ND_ATTR ? f->name : v->s;
+  }
+  const char *unique = name;
+  for (int i = 2; kernel_named(s, unique); i++)
+    unique = tl_arena_printf(s->arena, "%s_%d", name, i);
+  s->kernel_name = unique;
+  tl_sema_compile_kernel(s, v);
+  s->kernel_name = NULL;
+}
+
+void tl_sema_run_module(Sema *s, const TlNode *module) {
+  TlSym *y = tl_scope_define(s, s->globals, "__name__", SYM_VALUE, module->loc);
+  y->value = tl_value_new(s, VAL_STR, module->loc);
+  y->value->s = "__tlc__"; // not "__main__": the script's entry point is host code
+  int ndefines = s->opts ? s->opts->ndefines : 0;
+  s->define_used = TL_NEW_ARRAY(s->arena, bool, ndefines + 1);
+  for (int i = 0; i < module->list.len && !tl_diag_too_many(s->diag); i++) {
+    TlNode *st = TL_VEC_AT(module->list, TlNode, i);
+    if (s->python && !is_kernel_def(s, st)) {
+      python_toplevel(s, st);
+      continue;
+    }
+    bool allowed = st->kind == ND_IMPORT || st->kind == ND_ASSIGN || st->kind == ND_DEF ||
+                   st->kind == ND_IF || st->kind == ND_ASSERT || st->kind == ND_PASS ||
+                   st->kind == ND_AUGASSIGN ||
+                   (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR);
+    if (!allowed) {
+      tl_error(s->diag, st->loc,
+               "only imports, constants, helper functions and @T.prim_func kernels may appear "
+               "at module level");
+      continue;
+    }
+    TlValue *ret = NULL;
+    exec_stmt(s, st, &ret);
+  }
+  for (int i = 0; i < ndefines; i++)
+    if (!s->define_used[i]) {
+      const char *d = s->opts->defines[i];
+      tl_error_noloc(s->diag, "-D %.*s: the file assigns no module-level '%.*s'",
+                     (int)strcspn(d, "="), d, (int)strcspn(d, "="), d);
+    }
+  for (int i = 0; s->opts && i < s->opts->ncalls && !tl_diag_too_many(s->diag); i++)
+    compile_call(s, s->opts->calls[i]);
+}
