@@ -610,6 +610,16 @@ static TlValue *call(Sema *s, const TlNode *n) {
     if (b)
       return b;
   }
+  if (t && (strcmp(t, "infinity") == 0 || strcmp(t, "max_value") == 0 ||
+            strcmp(t, "min_value") == 0)) { // `fill = -T.infinity(accum_dtype)` in a factory
+    int before = s->diag->nerrors;
+    TlExpr *e = tl_sema_expr(s, n);
+    if (e->kind == EX_FLOAT)
+      return float_value(s, n->loc, e->fval);
+    if (e->kind == EX_INT && s->diag->nerrors == before)
+      return int_value(s, n->loc, e->ival);
+    return error_value(s, n->loc);
+  }
   bool is_ceildiv = strcmp(fname, "ceildiv") == 0 && t;
   bool is_minmax = strcmp(fname, "min") == 0 || strcmp(fname, "max") == 0;
   if (is_ceildiv || (is_minmax && nargs == 2)) {
@@ -919,6 +929,7 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
     TlValue *v = tl_value_new(s, VAL_FUNC, n->loc);
     v->fn = (TlNode *)n;
     v->s = "lambda";
+    v->env = s->scope; // closes over the enclosing function's names
     return v;
   }
   default:

@@ -42,7 +42,25 @@ void tl_sema_report_opaque(Sema *s, TlLoc use, const TlValue *v) {
   }
 }
 
-// -D NAME=VALUE: the value of the override for `name`, or NULL.
+// -D NAME=VALUE: parsed once, before the module runs, so a malformed value
+// is reported as itself rather than as host code.
+static TlNode **parse_defines(Sema *s) {
+  int n = s->opts ? s->opts->ndefines : 0;
+  TlNode **nodes = TL_NEW_ARRAY(s->arena, TlNode *, n + 1);
+  for (int i = 0; i < n; i++) {
+    const char *d = s->opts->defines[i];
+    size_t len = strcspn(d, "=");
+    const char *text = d[len] == '=' ? d + len + 1 : "1";
+    TlSource *src = tl_source_from_string(s->arena, tl_arena_printf(s->arena, "-D %.*s", (int)len, d), text);
+    src->python = true;
+    int before = s->diag->nerrors;
+    TlTokens toks = tl_lex(s->arena, src, s->diag);
+    nodes[i] = s->diag->nerrors > before ? NULL : tl_parse_expression(s->arena, toks, s->diag);
+  }
+  return nodes;
+}
+
+// The value of the -D override for a module-level `name = ...`, or NULL.
 static TlValue *define_override(Sema *s, const char *name, TlLoc at) {
   if (!s->opts || s->scope)
     return NULL;
@@ -52,13 +70,9 @@ static TlValue *define_override(Sema *s, const char *name, TlLoc at) {
     if (strlen(name) != n || strncmp(d, name, n) != 0)
       continue;
     s->define_used[i] = true;
-    const char *text = d[n] == '=' ? d + n + 1 : "1";
-    TlSource *src = tl_source_from_string(s->arena, tl_arena_printf(s->arena, "-D %s", name), text);
-    src->python = true;
-    TlTokens toks = tl_lex(s->arena, src, s->diag);
-    TlNode *e = tl_parse_expression(s->arena, toks, s->diag);
+    TlNode *e = s->define_nodes[i];
     if (!e)
-      return err_value(s, at);
+      return tl_value_new(s, VAL_ERROR, at);
     // A bare word that names nothing is a string: -D dtype=bfloat16.
     if (e->kind == ND_NAME && !tl_scope_lookup(s, e->name)) {
       TlValue *v = tl_value_new(s, VAL_STR, at);
@@ -109,7 +123,7 @@ static void bind_opaque(Sema *s, const TlNode *target, const TlNode *st, const c
   }
   if (target->kind != ND_NAME)
     return;
-  TlValue *v = tl_value_new(s, VAL_OPAQUE, st->loc);
+  TlValue *v = tl_value_new(s, VAL_OPAQUE, st->kind == ND_ASSIGN ? target->loc : st->loc);
   v->s = target->name;
   v->text = text;
   v->nerrors = nerrors;
@@ -444,9 +458,12 @@ TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee) {
   for (int k = 0; k < nkw; k++) {
     TlNode *kw = TL_VEC_AT(call->list2, TlNode, k);
     names[k] = kw->name;
-    vals[k] = tl_sema_eval_const(s, kw->a);
-    if (vals[k]->kind == VAL_ERROR)
-      return vals[k];
+    TlValue *v = tl_sema_eval_const(s, kw->a);
+    if (v->kind == VAL_ERROR)
+      return v;
+    vals[k] = TL_NEW(s->arena, TlValue);
+    *vals[k] = *v;
+    vals[k]->loc = kw->loc; // errors about a keyword point at its name
   }
   return tl_sema_apply(s, callee, call->loc, args.len, (TlValue **)args.items, nkw, names, vals);
 }
@@ -550,6 +567,9 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
   y->value->s = "__tlc__"; // not "__main__": the script's entry point is host code
   int ndefines = s->opts ? s->opts->ndefines : 0;
   s->define_used = TL_NEW_ARRAY(s->arena, bool, ndefines + 1);
+  s->define_nodes = parse_defines(s);
+  if (s->diag->nerrors)
+    return;
   for (int i = 0; i < module->list.len && !tl_diag_too_many(s->diag); i++) {
     TlNode *st = TL_VEC_AT(module->list, TlNode, i);
     if (s->python && !is_kernel_def(s, st)) {

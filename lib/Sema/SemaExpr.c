@@ -419,7 +419,50 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
   return error_expr(s, n->loc);
 }
 
+// Python evaluated at compile time inside a kernel expression: builtins
+// (len(shape)), user functions on constants, list items (shape[0]).
+static bool is_python_only_op(const TlNode *n) {
+  TlTokenKind k = n->op;
+  return ((n->kind == ND_BINOP || n->kind == ND_AUGASSIGN) &&
+          (k == TK_AMP || k == TK_PIPE || k == TK_CARET || k == TK_LSHIFT || k == TK_RSHIFT)) ||
+         (n->kind == ND_UNARY && k == TK_TILDE) ||
+         (n->kind == ND_COMPARE && (k == TK_IN || k == TK_IS));
+}
+
+static bool compile_time_python(Sema *s, const TlNode *n) {
+  if (is_python_only_op(n))
+    return true; // folded, or reported by the evaluator when not constant
+  if (n->kind == ND_SUBSCRIPT || (n->kind == ND_ATTR && !tl_sema_t_attr(s, n)))
+    return tl_sema_is_constant_expr(s, n);
+  return n->kind == ND_CALL && !tl_sema_t_attr(s, n->a) && tl_sema_is_constant_expr(s, n);
+}
+
+static TlExpr *value_expr(Sema *s, const TlNode *n, TlValue *v) {
+  if (v->kind == VAL_INT || v->kind == VAL_BOOL) {
+    TlExpr *e = tl_expr_int(s->arena, n->loc, v->i, v->kind == VAL_BOOL ? TY_BOOL : s->index_dtype);
+    e->untyped = v->kind == VAL_INT;
+    return e;
+  }
+  if (v->kind == VAL_FLOAT) {
+    TlExpr *e = tl_expr_float(s->arena, n->loc, v->f, TY_FLOAT32);
+    e->untyped = true;
+    return e;
+  }
+  if (v->kind != VAL_ERROR)
+    tl_error(s->diag, n->loc, "this is %s %s, not a number", tl_value_kind_article(v->kind),
+             tl_value_kind_name(v->kind));
+  return error_expr(s, n->loc);
+}
+
 TlExpr *tl_sema_expr(Sema *s, const TlNode *n) {
+  if (is_python_only_op(n) && !tl_sema_is_constant_expr(s, n)) {
+    tl_error(s->diag, n->loc, "operator '%s' works on compile-time values only; tlc kernels have "
+                              "no bitwise or membership operators yet",
+             n->kind == ND_COMPARE ? (n->op == TK_IN ? "in" : "is") : tl_token_kind_name(n->op));
+    return error_expr(s, n->loc);
+  }
+  if (compile_time_python(s, n))
+    return value_expr(s, n, tl_sema_eval_const(s, n));
   switch (n->kind) {
   case ND_INT: {
     TlExpr *e = tl_expr_int(s->arena, n->loc, n->ival, s->index_dtype);

@@ -75,6 +75,7 @@ typedef struct Sema {
   bool python;           // a .py source: host code is skipped, not an error
   const TlSemaOptions *opts;
   bool *define_used;     // per -D, whether the module assigned that name
+  TlNode **define_nodes; // per -D, its parsed value (NULL if it did not parse)
   int call_depth;        // compile-time function calls in progress
   int64_t steps;         // statements executed at compile time (bounded)
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL

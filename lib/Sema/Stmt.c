@@ -564,6 +564,12 @@ static void stmt(Sema *s, const TlNode *n, TlVec *out) {
     assign(s, n, out);
     return;
   case ND_AUGASSIGN:
+    if (n->op != TK_PLUS && n->op != TK_MINUS && n->op != TK_STAR && n->op != TK_SLASH &&
+        n->op != TK_SLASHSLASH && n->op != TK_PERCENT) {
+      tl_error(s->diag, n->loc, "'%s=' is not supported in a kernel; use x = x %s y",
+               tl_token_kind_name(n->op), tl_token_kind_name(n->op));
+      return;
+    }
     if (n->a->kind == ND_SUBSCRIPT)
       store(s, n->a, n->op, n->b, n->loc, out);
     else if (n->a->kind == ND_NAME)
