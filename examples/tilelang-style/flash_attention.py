@@ -89,6 +89,10 @@ def flashattn(batch, heads, seq_len, dim, is_causal, block_M=64, block_N=64, num
         T.fill(scores_max, -T.infinity(accum_dtype))
         # clear=False: fold the new tile into the running maximum.
         T.reduce_max(acc_s, scores_max, dim=1, clear=False)
+        # Keep the running maximum: with is_causal and block_M > block_N a
+        # row can be fully masked in this tile, and -inf - -inf is NaN.
+        for i in T.Parallel(block_M):
+            scores_max[i] = T.max(scores_max[i], scores_max_prev[i])
         # How much the old partial results shrink under the new maximum.
         for i in T.Parallel(block_M):
             scores_scale[i] = T.exp2(scores_max_prev[i] * scale - scores_max[i] * scale)

@@ -98,6 +98,10 @@ typedef struct TlToken {
   const char *text; // the token's spelling (string literals: the decoded value)
   int64_t ival;     // TK_INT
   double fval;      // TK_FLOAT
+  // .py files: a literal Python accepts but tlc cannot represent (an
+  // imaginary number, an int over 64 bits) lexes, and the parser reports
+  // this message only if the statement is not host code it skips.
+  const char *deferred_error;
 } TlToken;
 
 typedef struct TlTokens {

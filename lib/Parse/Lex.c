@@ -134,7 +134,7 @@ static bool start_line(Lexer *lx) {
       const char *q = p;
       while (*q == ' ' || *q == '\t' || *q == '\f')
         q++;
-      if (*q != '\n' && *q != '#' && *q != '\0' && *q != '\r') {
+      if (*q != '\n' && *q != '#' && *q != '\0' && *q != '\r' && !lx->src->python) {
         tl_error(lx->diag, loc_at(lx, p, 1),
                  "tab character in indentation; indent with spaces only");
       }
@@ -200,6 +200,12 @@ static void lex_number(Lexer *lx) {
     }
   }
   int len = (int)(p - start);
+  if (lx->src->python && (*p == 'j' || *p == 'J') && !isalnum((unsigned char)p[1]) && p[1] != '_') {
+    TlToken *t = push(lx, TK_FLOAT, start, len + 1);
+    t->deferred_error = "complex numbers are not supported by tlc";
+    lx->p = p + 1;
+    return;
+  }
   if (isalpha((unsigned char)*p) || *p == '_') {
     const char *q = p;
     while (isalnum((unsigned char)*q) || *q == '_')
@@ -244,6 +250,8 @@ static void lex_number(Lexer *lx) {
     unsigned long long v = strtoull(digits, &end, base);
     if (*end != '\0') {
       tl_error(lx->diag, t->loc, "invalid digit '%c' in number literal '%s'", *end, t->text);
+    } else if ((errno == ERANGE || v > (unsigned long long)INT64_MAX) && lx->src->python) {
+      t->deferred_error = "integer literal does not fit in 64 bits";
     } else if (errno == ERANGE || v > (unsigned long long)INT64_MAX) {
       tl_error(lx->diag, t->loc, "integer literal '%s' does not fit in 64 bits", t->text);
     } else if (base == 10 && buf[0] == '0' && buf[1] != '\0' && v != 0) {
@@ -258,10 +266,12 @@ static void lex_number(Lexer *lx) {
 // single, double or triple quotes.
 static void lex_string(Lexer *lx, const char *start) {
   const char *p = start;
-  bool raw = false;
+  bool raw = false, formatted = false;
   while (*p != '\'' && *p != '"') {
     if (*p == 'r' || *p == 'R')
       raw = true;
+    if (*p == 'f' || *p == 'F')
+      formatted = true;
     p++;
   }
   char q = *p;
@@ -311,6 +321,7 @@ static void lex_string(Lexer *lx, const char *start) {
     lx->line_start = saved_ls;
   }
   t->text = val.data;
+  t->ival = formatted; // an f-string: its text is kept, not interpolated
   lx->p = p;
 }
 
@@ -472,9 +483,11 @@ TlTokens tl_lex(TlArena *a, const TlSource *src, TlDiag *d) {
       lex_string(&lx, p);
     } else if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)p[1]))) {
       lex_number(&lx);
-    } else if (isalpha((unsigned char)c) || c == '_') {
+    } else if (isalpha((unsigned char)c) || c == '_' ||
+               (lx.src->python && (unsigned char)c >= 0x80)) {
+      // Python identifiers may hold non-ASCII letters (UTF-8 bytes).
       const char *q = p;
-      while (isalnum((unsigned char)*q) || *q == '_')
+      while (isalnum((unsigned char)*q) || *q == '_' || (lx.src->python && (unsigned char)*q >= 0x80))
         q++;
       push(&lx, keyword(p, (int)(q - p)), p, (int)(q - p));
       lx.p = q;

@@ -182,6 +182,10 @@ static TlNode *subscript(Parser *p) {
 //      | "(" exprlist? ")" | "[" (expr ("," expr)*)? "]"
 static TlNode *atom(Parser *p) {
   TlToken *t = p->tok;
+  if (t->deferred_error) {
+    error_at_tok(p, t, "%s (found %s)", t->deferred_error);
+    return new_node(p, ND_NONE, t->loc);
+  }
   switch (t->kind) {
   case TK_NAME: {
     advance(p);
@@ -206,8 +210,10 @@ static TlNode *atom(Parser *p) {
     TlBuf b;
     tl_buf_init(&b, p->arena);
     tl_buf_puts(&b, "");
-    while (at(p, TK_STRING)) // adjacent literals concatenate
+    while (at(p, TK_STRING)) { // adjacent literals concatenate
+      n->ival |= p->tok->ival;   // f-string
       tl_buf_puts(&b, advance(p)->text);
+    }
     n->str = b.data;
     return n;
   }
@@ -917,6 +923,16 @@ static bool decorated_kernel(const TlToken *t) {
 
 // The name a skipped top-level statement defines: `def NAME`, `class NAME`
 // (after decorators) or the first target of `NAME = ...`; NULL otherwise.
+static bool python_keyword(const char *s) {
+  static const char *const kws[] = {"class", "try", "except", "finally", "while", "async",
+                                    "await", "del", "global", "nonlocal", "yield", "break",
+                                    "continue", "match", "case", "type", NULL};
+  for (int i = 0; kws[i]; i++)
+    if (strcmp(s, kws[i]) == 0)
+      return true;
+  return false;
+}
+
 static const char *defined_name(const TlToken *t) {
   while (t->kind == TK_AT) {
     while (t->kind != TK_NEWLINE && t->kind != TK_EOF)
@@ -930,7 +946,8 @@ static const char *defined_name(const TlToken *t) {
   if (t->kind == TK_NAME && strcmp(t->text, "async") == 0 && t[1].kind == TK_DEF &&
       t[2].kind == TK_NAME)
     return t[2].text;
-  if (t->kind == TK_NAME && (t[1].kind == TK_ASSIGN || t[1].kind == TK_COLON))
+  if (t->kind == TK_NAME && (t[1].kind == TK_ASSIGN || t[1].kind == TK_COLON) &&
+      !python_keyword(t->text))
     return t->text;
   return NULL;
 }

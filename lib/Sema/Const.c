@@ -587,6 +587,8 @@ static TlValue *call(Sema *s, const TlNode *n) {
   const char *fname = t ? t : n->a->kind == ND_NAME ? n->a->name : math ? n->a->name : NULL;
   int nargs = n->list.len;
   TlValue *args[8];
+  if (!t && fname && strcmp(fname, "print") == 0 && n->a->kind == ND_NAME)
+    return tl_value_new(s, VAL_NONE, n->loc); // host output: nothing at compile time
   if (!fname) {
     tl_error(s->diag, n->loc, "this call cannot be evaluated at compile time");
     return error_value(s, n->loc);
@@ -831,6 +833,10 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
     return v;
   }
   case ND_STR: {
+    if (n->ival && strchr(n->str, '{')) {
+      tl_error(s->diag, n->loc, "tlc does not evaluate f-strings");
+      return error_value(s, n->loc);
+    }
     TlValue *v = tl_value_new(s, VAL_STR, n->loc);
     v->s = n->str;
     return v;

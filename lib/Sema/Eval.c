@@ -19,7 +19,7 @@
 
 enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 2000000 };
 
-typedef enum { FLOW_NEXT, FLOW_RETURN, FLOW_ERROR } Flow;
+typedef enum { FLOW_NEXT, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE, FLOW_ERROR } Flow;
 
 static Flow exec_block(Sema *s, const TlVec *stmts, TlValue **ret);
 
@@ -231,7 +231,9 @@ static Flow for_stmt(Sema *s, const TlNode *st, TlValue **ret) {
   for (int i = 0; i < it->items.len; i++) {
     bind(s, target, TL_VEC_AT(it->items, TlValue, i));
     Flow f = exec_block(s, &st->list, ret);
-    if (f != FLOW_NEXT)
+    if (f == FLOW_BREAK)
+      return FLOW_NEXT; // for-else: the else block runs only without a break
+    if (f != FLOW_NEXT && f != FLOW_CONTINUE)
       return f;
   }
   return FLOW_NEXT;
@@ -317,6 +319,10 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
   case ND_EXPR_STMT: {
     if (st->a->kind == ND_STR) // a docstring
       return FLOW_NEXT;
+    // break / continue parse as bare names (they are not .tl keywords)
+    if (st->a->kind == ND_NAME && (strcmp(st->a->name, "break") == 0 ||
+                                   strcmp(st->a->name, "continue") == 0))
+      return st->a->name[0] == 'b' ? FLOW_BREAK : FLOW_CONTINUE;
     TlValue *v = tl_sema_eval_const(s, st->a);
     return v->kind == VAL_ERROR ? FLOW_ERROR : FLOW_NEXT;
   }
@@ -423,8 +429,14 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
   TlValue *ret = NULL;
   if (def->kind == ND_LAMBDA) {
     ret = tl_sema_eval_const(s, def->a);
-  } else if (exec_block(s, &def->list, &ret) == FLOW_ERROR) {
-    ret = err_value(s, loc);
+  } else {
+    Flow f = exec_block(s, &def->list, &ret);
+    if (f == FLOW_ERROR)
+      ret = err_value(s, loc);
+    else if (f == FLOW_BREAK || f == FLOW_CONTINUE) {
+      tl_error(s->diag, def->loc, "'break' or 'continue' outside a loop in '%s'", fn->s);
+      ret = err_value(s, loc);
+    }
   }
   s->call_depth--;
   s->scope = saved;

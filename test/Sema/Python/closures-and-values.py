@@ -12,8 +12,12 @@ import tilelang.language as T
 def pick_block(n, candidates=(32, 64, 128)):
     best = None
     for c in candidates:
-        if n % c == 0 and (best is None or c > best):
+        if n % c != 0:
+            continue
+        if best is None or c > best:
             best = c
+        if best >= 128:
+            break
     return best
 
 
