@@ -22,6 +22,9 @@
   X(ND_SLICE, "slice")         /* a:b:c, any may be NULL */                                        \
   X(ND_TUPLE, "tuple")         /* (list...) */                                                     \
   X(ND_LIST, "list")           /* [list...] */                                                     \
+  X(ND_DICT, "dict")           /* {list[i]: list2[i]...} */                                        \
+  X(ND_SET, "set")             /* {list...} */                                                     \
+  X(ND_COMP, "comprehension")  /* [a for..], {a: b for..}, (a for..): op [ { (; list = clauses   */ \
   X(ND_BINOP, "binop")         /* a op b, op is a TlTokenKind */                                   \
   X(ND_UNARY, "unary")         /* op a (TK_MINUS, TK_PLUS, TK_NOT) */                              \
   X(ND_COMPARE, "compare")     /* a op b; ival 1 for 'not in' / 'is not' */                        \

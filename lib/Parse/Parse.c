@@ -117,6 +117,8 @@ static TlNode *or_expr(Parser *p);
 static TlNode *exprlist(Parser *p);
 static void block(Parser *p, TlVec *body);
 static TlNode *stmt_list(Parser *p, TlVec *out);
+static TlNode *postfix(Parser *p);
+static TlNode *comprehension(Parser *p, TlToken *open, TlNode *elem, TlNode *value);
 
 static bool enter(Parser *p) {
   if (++p->depth > MAX_EXPR_DEPTH) {
@@ -146,13 +148,23 @@ static void call_args(Parser *p, TlNode *call) {
       TlNode *s = new_node(p, ND_STARRED, star->loc);
       s->a = expr(p);
       tl_vec_push(p->arena, &call->list, s);
+    } else if (at(p, TK_STARSTAR)) { // **mapping: keywords from a dict
+      TlToken *star = advance(p);
+      TlNode *kw = new_node(p, ND_KEYWORD, star->loc);
+      kw->op = TK_STARSTAR;
+      kw->name = "**"; // never a parameter name: only the evaluator expands it
+      kw->a = expr(p);
+      tl_vec_push(p->arena, &call->list2, kw);
     } else {
       if (call->list2.len > 0) {
         error_at_tok(p, p->tok, "positional argument after keyword argument%s (found %s)",
                      "");
         return;
       }
-      tl_vec_push(p->arena, &call->list, expr(p));
+      TlNode *arg = expr(p);
+      if (at(p, TK_FOR)) // f(x for x in xs)
+        arg = comprehension(p, p->tok, arg, NULL);
+      tl_vec_push(p->arena, &call->list, arg);
     }
     if (!accept(p, TK_COMMA))
       break;
@@ -176,6 +188,70 @@ static TlNode *subscript(Parser *p) {
   if (accept(p, TK_COLON) && !at(p, TK_COMMA) && !at(p, TK_RBRACKET))
     s->c = expr(p);
   return s;
+}
+
+// comp_clauses = ("for" target ("," target)* "in" or_expr ("if" or_expr)*)+
+// Each clause is an ND_FOR (targets in list2, iterable in a) or an ND_IF.
+static void comp_clauses(Parser *p, TlNode *comp) {
+  while (at(p, TK_FOR) && !p->failed) {
+    TlNode *f = new_node(p, ND_FOR, advance(p)->loc);
+    do {
+      if (at(p, TK_IN))
+        break;
+      tl_vec_push(p->arena, &f->list2, postfix(p));
+    } while (accept(p, TK_COMMA) && !p->failed);
+    if (!expect(p, TK_IN, "in a comprehension"))
+      return;
+    f->a = or_expr(p);
+    tl_vec_push(p->arena, &comp->list, f);
+    while (at(p, TK_IF) && !p->failed) {
+      TlNode *c = new_node(p, ND_IF, advance(p)->loc);
+      c->a = or_expr(p);
+      tl_vec_push(p->arena, &comp->list, c);
+    }
+  }
+}
+
+static TlNode *comprehension(Parser *p, TlToken *open, TlNode *elem, TlNode *value) {
+  TlNode *c = new_node(p, ND_COMP, open->loc);
+  c->op = open->kind;
+  c->a = elem;
+  c->b = value;
+  comp_clauses(p, c);
+  return c;
+}
+
+// brace = "{" "}" | "{" expr ":" expr ("," expr ":" expr)* ","? "}"
+//       | "{" expr ":" expr comp_clauses "}" | "{" expr ("," expr)* "}" | "{" expr comp_clauses "}"
+static TlNode *brace(Parser *p) {
+  TlToken *t = advance(p);
+  TlNode *n = new_node(p, ND_DICT, t->loc);
+  if (accept(p, TK_RBRACE))
+    return n;
+  TlNode *first = expr(p);
+  if (accept(p, TK_COLON)) {
+    TlNode *value = expr(p);
+    if (at(p, TK_FOR)) {
+      n = comprehension(p, t, first, value);
+    } else {
+      tl_vec_push(p->arena, &n->list, first);
+      tl_vec_push(p->arena, &n->list2, value);
+      while (accept(p, TK_COMMA) && !at(p, TK_RBRACE) && !p->failed) {
+        tl_vec_push(p->arena, &n->list, expr(p));
+        expect(p, TK_COLON, "between a key and its value");
+        tl_vec_push(p->arena, &n->list2, expr(p));
+      }
+    }
+  } else if (at(p, TK_FOR)) {
+    n = comprehension(p, t, first, NULL);
+  } else {
+    n->kind = ND_SET;
+    tl_vec_push(p->arena, &n->list, first);
+    while (accept(p, TK_COMMA) && !at(p, TK_RBRACE) && !p->failed)
+      tl_vec_push(p->arena, &n->list, expr(p));
+  }
+  expect(p, TK_RBRACE, "to close the braces");
+  return n;
 }
 
 // atom = NAME | INT | FLOAT | STRING+ | "True" | "False" | "None"
@@ -227,11 +303,18 @@ static TlNode *atom(Parser *p) {
   case TK_NONE:
     advance(p);
     return new_node(p, ND_NONE, t->loc);
+  case TK_LBRACE:
+    return brace(p);
   case TK_LPAREN: {
     advance(p);
     if (accept(p, TK_RPAREN))
       return new_node(p, ND_TUPLE, t->loc);
     TlNode *n = exprlist(p);
+    if (n->kind != ND_TUPLE && at(p, TK_FOR)) {
+      n = comprehension(p, t, n, NULL);
+      expect(p, TK_RPAREN, "to close the generator");
+      return n;
+    }
     if (n->kind == ND_TUPLE)
       n->loc = t->loc; // a parenthesized tuple starts at its '('
     expect(p, TK_RPAREN, "to close the parenthesis");
@@ -242,6 +325,10 @@ static TlNode *atom(Parser *p) {
     TlNode *n = new_node(p, ND_LIST, t->loc);
     while (!at(p, TK_RBRACKET) && !p->failed) {
       tl_vec_push(p->arena, &n->list, expr(p));
+      if (n->list.len == 1 && at(p, TK_FOR)) { // [x for x in xs]
+        n = comprehension(p, t, TL_VEC_AT(n->list, TlNode, 0), NULL);
+        break;
+      }
       if (!accept(p, TK_COMMA))
         break;
     }

@@ -21,7 +21,7 @@ const char *tl_value_kind_article(TlValueKind k) {
 const char *tl_value_kind_name(TlValueKind k) {
   static const char *names[] = {"int",    "float",  "bool",   "str",   "None",      "tuple",
                                 "dtype",  "function", "module", "kernel", "macro", "host code",
-                                "error"};
+                                "dict",   "error"};
   return names[k];
 }
 
@@ -332,12 +332,18 @@ bool tl_value_truthy(const TlValue *v) {
   case VAL_STR:
     return v->s[0] != '\0';
   case VAL_TUPLE:
+  case VAL_DICT:
     return v->items.len > 0;
   case VAL_NONE:
     return false;
   default:
     return true;
   }
+}
+
+static bool values_equal(const TlValue *a, const TlValue *b);
+bool tl_value_equal(const TlValue *a, const TlValue *b) {
+  return values_equal(a, b);
 }
 
 static bool values_equal(const TlValue *a, const TlValue *b) {
@@ -365,6 +371,24 @@ static bool values_equal(const TlValue *a, const TlValue *b) {
   }
 }
 
+TlValue *tl_value_dict_get(const TlValue *dict, const TlValue *key) {
+  for (int i = 0; i < dict->items.len; i++)
+    if (values_equal(TL_VEC_AT(dict->items, TlValue, i), key))
+      return TL_VEC_AT(dict->values, TlValue, i);
+  return NULL;
+}
+
+// d[k] = v: replaces the value of an equal key, else appends.
+void tl_value_dict_set(Sema *s, TlValue *dict, TlValue *key, TlValue *value) {
+  for (int i = 0; i < dict->items.len; i++)
+    if (values_equal(TL_VEC_AT(dict->items, TlValue, i), key)) {
+      dict->values.items[i] = value;
+      return;
+    }
+  tl_vec_push(s->arena, &dict->items, key);
+  tl_vec_push(s->arena, &dict->values, value);
+}
+
 static TlValue *bool_value(Sema *s, TlLoc loc, bool b) {
   TlValue *v = tl_value_new(s, VAL_BOOL, loc);
   v->i = b;
@@ -378,7 +402,7 @@ static TlValue *compare(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
     return bool_value(s, n->loc, (l->kind == r->kind && values_equal(l, r)) != (n->ival != 0));
   if (n->op == TK_IN) {
     bool found = false;
-    if (r->kind == VAL_TUPLE) {
+    if (r->kind == VAL_TUPLE || r->kind == VAL_DICT) {
       for (int i = 0; i < r->items.len && !found; i++)
         found = values_equal(l, TL_VEC_AT(r->items, TlValue, i));
     } else if (r->kind == VAL_STR && l->kind == VAL_STR) {
@@ -451,6 +475,109 @@ static TlValue *range_value(Sema *s, const TlNode *n, int nargs, TlValue **args)
   return v;
 }
 
+TlValue *tl_value_iterable(Sema *s, TlValue *v) {
+  if (v->kind == VAL_TUPLE)
+    return v;
+  if (v->kind == VAL_DICT) {
+    TlValue *keys = tuple_value(s, v->loc, true);
+    keys->items = v->items;
+    return keys;
+  }
+  if (v->kind == VAL_STR) {
+    TlValue *chars = tuple_value(s, v->loc, true);
+    for (const char *p = v->s; *p; p++)
+      tl_vec_push(s->arena, &chars->items,
+                  (void *)tl_value_str(s, v->loc, tl_arena_printf(s->arena, "%c", *p)));
+    return chars;
+  }
+  return NULL;
+}
+
+static TlValue *eval_args(Sema *s, const TlNode *n, TlVec *out) {
+  for (int i = 0; i < n->list.len; i++) {
+    TlValue *v = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
+    if (v->kind == VAL_ERROR)
+      return v;
+    tl_vec_push(s->arena, out, v);
+  }
+  return NULL;
+}
+
+static bool all_sequences(Sema *s, const TlNode *n, const TlVec *args, const char *what) {
+  for (int i = 0; i < args->len; i++)
+    if (TL_VEC_AT(*args, TlValue, i)->kind != VAL_TUPLE) {
+      tl_error(s->diag, n->loc, "'%s' takes lists or tuples", what);
+      return false;
+    }
+  return true;
+}
+
+// itertools.product(a, b, ...): the tuples of the cartesian product.
+static TlValue *product(Sema *s, const TlNode *n) {
+  TlVec args = {0};
+  TlValue *bad = eval_args(s, n, &args);
+  if (bad)
+    return bad;
+  if (!all_sequences(s, n, &args, "itertools.product"))
+    return error_value(s, n->loc);
+  int64_t total = 1;
+  for (int i = 0; i < args.len; i++) {
+    total *= TL_VEC_AT(args, TlValue, i)->items.len;
+    if (total > MAX_SEQUENCE) {
+      tl_error(s->diag, n->loc, "this product has more than %d tuples", MAX_SEQUENCE);
+      return error_value(s, n->loc);
+    }
+  }
+  TlValue *v = tuple_value(s, n->loc, true);
+  for (int64_t k = 0; k < total; k++) {
+    TlValue *t = tuple_value(s, n->loc, false);
+    int64_t rest = k;
+    for (int i = args.len - 1; i >= 0; i--) { // the last iterable varies fastest
+      TlValue *seq = TL_VEC_AT(args, TlValue, i);
+      int64_t len = seq->items.len;
+      tl_vec_push(s->arena, &t->items, NULL);
+      for (int j = t->items.len - 1; j > 0; j--)
+        t->items.items[j] = t->items.items[j - 1];
+      t->items.items[0] = seq->items.items[rest % len];
+      rest /= len;
+    }
+    tl_vec_push(s->arena, &v->items, t);
+  }
+  return v;
+}
+
+// Methods on compile-time values: dict.items/keys/values/get.
+static TlValue *method(Sema *s, const TlNode *n, TlValue *self) {
+  const char *m = n->a->name;
+  TlVec args = {0};
+  TlValue *bad = eval_args(s, n, &args);
+  if (bad)
+    return bad;
+  if (self->kind == VAL_DICT && args.len == 0 &&
+      (strcmp(m, "items") == 0 || strcmp(m, "keys") == 0 || strcmp(m, "values") == 0)) {
+    TlValue *v = tuple_value(s, n->loc, true);
+    for (int i = 0; i < self->items.len; i++) {
+      TlValue *k = TL_VEC_AT(self->items, TlValue, i), *x = TL_VEC_AT(self->values, TlValue, i);
+      if (m[0] == 'i') {
+        TlValue *pair = tuple_value(s, n->loc, false);
+        tl_vec_push(s->arena, &pair->items, k);
+        tl_vec_push(s->arena, &pair->items, x);
+        tl_vec_push(s->arena, &v->items, pair);
+      } else {
+        tl_vec_push(s->arena, &v->items, m[0] == 'k' ? k : x);
+      }
+    }
+    return v;
+  }
+  if (self->kind == VAL_DICT && strcmp(m, "get") == 0 && (args.len == 1 || args.len == 2)) {
+    TlValue *x = tl_value_dict_get(self, TL_VEC_AT(args, TlValue, 0));
+    return x ? x : args.len == 2 ? TL_VEC_AT(args, TlValue, 1) : tl_value_new(s, VAL_NONE, n->loc);
+  }
+  tl_error(s->diag, n->loc, "tlc cannot call '.%s' on %s %s at compile time", m,
+           tl_value_kind_article(self->kind), tl_value_kind_name(self->kind));
+  return error_value(s, n->loc);
+}
+
 // Python builtins and math functions on compile-time values; NULL when
 // fname is not one of them.
 static TlValue *builtin(Sema *s, const TlNode *n, const char *fname, bool math, int nargs,
@@ -483,10 +610,39 @@ static TlValue *builtin(Sema *s, const TlNode *n, const char *fname, bool math, 
   }
   if (strcmp(fname, "range") == 0)
     return range_value(s, n, nargs, args);
+  if (strcmp(fname, "zip") == 0 || strcmp(fname, "enumerate") == 0) {
+    bool en = fname[0] == 'e';
+    for (int i = 0; i < nargs; i++)
+      if (!(args[i] = tl_value_iterable(s, args[i]))) {
+        tl_error(s->diag, n->loc, "'%s' takes lists, tuples, dicts or strings", fname);
+        return error_value(s, n->loc);
+      }
+    if (en && nargs != 1) {
+      tl_error(s->diag, n->loc, "'enumerate' takes one list here");
+      return error_value(s, n->loc);
+    }
+    int len = nargs ? args[0]->items.len : 0;
+    for (int i = 1; i < nargs; i++)
+      len = args[i]->items.len < len ? args[i]->items.len : len;
+    TlValue *v = tuple_value(s, n->loc, true);
+    for (int k = 0; k < len; k++) {
+      TlValue *t = tuple_value(s, n->loc, false);
+      if (en)
+        tl_vec_push(s->arena, &t->items, int_value(s, n->loc, k));
+      for (int i = 0; i < nargs; i++)
+        tl_vec_push(s->arena, &t->items, args[i]->items.items[k]);
+      tl_vec_push(s->arena, &v->items, t);
+    }
+    return v;
+  }
+  if (strcmp(fname, "dict") == 0 && nargs == 0)
+    return tl_value_new(s, VAL_DICT, n->loc);
   if (strcmp(fname, "print") == 0)
     return tl_value_new(s, VAL_NONE, n->loc); // host output: nothing at compile time
   if ((strcmp(fname, "list") == 0 || strcmp(fname, "tuple") == 0) && nargs <= 1) {
     TlValue *v = tuple_value(s, n->loc, fname[0] == 'l');
+    if (nargs == 1 && args[0]->kind != VAL_TUPLE && tl_value_iterable(s, args[0]))
+      args[0] = tl_value_iterable(s, args[0]);
     if (nargs == 1 && args[0]->kind != VAL_TUPLE) {
       tl_error(s->diag, n->loc, "'%s' takes a list or tuple here", fname);
       return error_value(s, n->loc);
@@ -570,12 +726,36 @@ static TlValue *call(Sema *s, const TlNode *n) {
       return f;
     return tl_sema_call_user(s, n, f);
   }
-  bool math = false;
+  // Functions of Python modules tlc knows (math.*, itertools.product),
+  // spelled m.f(...) or imported with `from m import f`.
+  const char *qualified = NULL;
+  if (!t && n->a->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, n->a->name);
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE)
+      qualified = y->value->s;
+  }
   if (!t && n->a->kind == ND_ATTR && n->a->a->kind == ND_NAME) {
     TlSym *y = tl_scope_lookup(s, n->a->a->name);
-    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE && strcmp(y->value->s, "math") == 0)
-      math = true;
-    else if (y && y->kind == SYM_VALUE && y->value->kind == VAL_OPAQUE) {
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE)
+      qualified = tl_arena_printf(s->arena, "%s.%s", y->value->s, n->a->name);
+  }
+  if (qualified && strcmp(qualified, "itertools.product") == 0)
+    return product(s, n);
+  if (!t && n->a->kind == ND_ATTR && !qualified) { // d.items(), d.get(k, default)
+    TlSym *y = n->a->a->kind == ND_NAME ? tl_scope_lookup(s, n->a->a->name) : NULL;
+    if (!y || y->kind == SYM_VALUE) {
+      TlValue *self = tl_sema_eval_const(s, n->a->a);
+      if (self->kind == VAL_ERROR)
+        return self;
+      return method(s, n, self);
+    }
+  }
+  bool math = false;
+  if (qualified && strncmp(qualified, "math.", 5) == 0) {
+    math = true;
+  } else if (!t && n->a->kind == ND_ATTR && n->a->a->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, n->a->a->name);
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_OPAQUE) {
       tl_sema_report_opaque(s, n->a->a->loc, y->value);
       return error_value(s, n->loc);
     } else if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE) {
@@ -584,11 +764,31 @@ static TlValue *call(Sema *s, const TlNode *n) {
       return error_value(s, n->loc);
     }
   }
-  const char *fname = t ? t : n->a->kind == ND_NAME ? n->a->name : math ? n->a->name : NULL;
+  const char *fname = t ? t : math ? strrchr(qualified, '.') + 1 : n->a->kind == ND_NAME ? n->a->name : NULL;
   int nargs = n->list.len;
   TlValue *args[8];
   if (!t && fname && strcmp(fname, "print") == 0 && n->a->kind == ND_NAME)
     return tl_value_new(s, VAL_NONE, n->loc); // host output: nothing at compile time
+  if (!t && fname && strcmp(fname, "dict") == 0 && n->a->kind == ND_NAME && n->list.len == 0) {
+    TlValue *d = tl_value_new(s, VAL_DICT, n->loc); // dict(block_M=64, threads=128)
+    for (int k = 0; k < n->list2.len; k++) {
+      TlNode *kw = TL_VEC_AT(n->list2, TlNode, k);
+      TlValue *x = tl_sema_eval_const(s, kw->a);
+      if (x->kind == VAL_ERROR)
+        return x;
+      if (kw->op == TK_STARSTAR) {
+        if (x->kind != VAL_DICT) {
+          tl_error(s->diag, kw->loc, "'**' needs a dict");
+          return error_value(s, n->loc);
+        }
+        for (int i = 0; i < x->items.len; i++)
+          tl_value_dict_set(s, d, TL_VEC_AT(x->items, TlValue, i), TL_VEC_AT(x->values, TlValue, i));
+        continue;
+      }
+      tl_value_dict_set(s, d, (TlValue *)tl_value_str(s, kw->loc, kw->name), x);
+    }
+    return d;
+  }
   if (!fname) {
     tl_error(s->diag, n->loc, "this call cannot be evaluated at compile time");
     return error_value(s, n->loc);
@@ -660,7 +860,7 @@ static TlValue *call(Sema *s, const TlNode *n) {
     }
     TlValue *x = args[0];
     if (fname[0] == 'l') {
-      if (x->kind == VAL_TUPLE)
+      if (x->kind == VAL_TUPLE || x->kind == VAL_DICT)
         return int_value(s, n->loc, x->items.len);
       if (x->kind == VAL_STR)
         return int_value(s, n->loc, (int64_t)strlen(x->s));
@@ -753,6 +953,18 @@ static TlValue *subscript(Sema *s, const TlNode *n) {
   TlValue *seq = tl_sema_eval_const(s, n->a);
   if (seq->kind == VAL_ERROR)
     return seq;
+  if (seq->kind == VAL_DICT && n->list.len == 1) {
+    TlValue *key = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, 0));
+    if (key->kind == VAL_ERROR)
+      return key;
+    TlValue *v = tl_value_dict_get(seq, key);
+    if (!v) {
+      tl_error(s->diag, n->loc, "key %s%s%s is not in the dict", key->kind == VAL_STR ? "'" : "",
+               key->kind == VAL_STR ? key->s : "(this key)", key->kind == VAL_STR ? "'" : "");
+      return error_value(s, n->loc);
+    }
+    return v;
+  }
   if (seq->kind != VAL_TUPLE && seq->kind != VAL_STR) {
     tl_error(s->diag, n->loc, "%s %s cannot be indexed at compile time",
              tl_value_kind_article(seq->kind), tl_value_kind_name(seq->kind));
@@ -878,6 +1090,33 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
     }
     return v;
   }
+  case ND_DICT: {
+    TlValue *v = tl_value_new(s, VAL_DICT, n->loc);
+    for (int i = 0; i < n->list.len; i++) {
+      TlValue *k = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
+      TlValue *x = tl_sema_eval_const(s, TL_VEC_AT(n->list2, TlNode, i));
+      if (k->kind == VAL_ERROR || x->kind == VAL_ERROR)
+        return error_value(s, n->loc);
+      tl_value_dict_set(s, v, k, x);
+    }
+    return v;
+  }
+  case ND_SET: { // a set: its distinct items, in order (tlc has no set type)
+    TlValue *v = tuple_value(s, n->loc, true);
+    for (int i = 0; i < n->list.len; i++) {
+      TlValue *x = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
+      if (x->kind == VAL_ERROR)
+        return x;
+      bool seen = false;
+      for (int j = 0; j < v->items.len && !seen; j++)
+        seen = values_equal(TL_VEC_AT(v->items, TlValue, j), x);
+      if (!seen)
+        tl_vec_push(s->arena, &v->items, x);
+    }
+    return v;
+  }
+  case ND_COMP:
+    return tl_sema_eval_comprehension(s, n);
   case ND_UNARY: {
     TlValue *x = tl_sema_eval_const(s, n->a);
     if (x->kind == VAL_ERROR)

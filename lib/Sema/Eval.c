@@ -167,9 +167,12 @@ static DecoratorKind decorator_kind(Sema *s, const TlNode *d) {
 
 static Flow def_stmt(Sema *s, const TlNode *st) {
   TlValueKind kind = VAL_FUNC;
+  const TlNode *configs = NULL;
   for (int d = 0; d < st->list2.len; d++) {
     TlNode *dec = TL_VEC_AT(st->list2, TlNode, d);
     DecoratorKind k = decorator_kind(s, dec);
+    if (k == DEC_TRANSPARENT && dec->kind == ND_CALL) // @autotune(configs=...)
+      configs = configs ? configs : tl_sema_kwarg(dec, "configs");
     if (k == DEC_KERNEL)
       kind = VAL_KERNEL;
     else if (k == DEC_MACRO)
@@ -190,6 +193,7 @@ static Flow def_stmt(Sema *s, const TlNode *st) {
   v->fn = (TlNode *)st;
   v->s = st->name;
   v->env = s->scope;
+  v->autotune = configs;
   // Defaults are evaluated once, where the def runs (as in Python). A
   // kernel's parameters are tensors; their defaults are reported there.
   for (int i = 0; i < st->params.len && kind != VAL_KERNEL; i++) {
@@ -214,7 +218,9 @@ static Flow for_stmt(Sema *s, const TlNode *st, TlValue **ret) {
   TlValue *it = tl_sema_eval_const(s, st->a);
   if (it->kind == VAL_ERROR)
     return FLOW_ERROR;
-  if (it->kind != VAL_TUPLE) {
+  if (tl_value_iterable(s, it))
+    it = tl_value_iterable(s, it);
+  else {
     tl_error(s->diag, st->a->loc, "a compile-time loop iterates over a list, tuple or range, "
                                   "not %s %s", tl_value_kind_article(it->kind),
              tl_value_kind_name(it->kind));
@@ -353,6 +359,48 @@ static Flow exec_block(Sema *s, const TlVec *stmts, TlValue **ret) {
   return FLOW_NEXT;
 }
 
+// @autotune(configs=...) on a factory called without some of the tuned
+// parameters: TileLang would benchmark every config; tlc cannot run
+// kernels while compiling, so it takes the first config and says so.
+static const TlValue *autotune_config(Sema *s, const TlValue *fn, TlValue **bound, TlLoc loc) {
+  if (!fn->autotune)
+    return NULL;
+  const TlNode *def = fn->fn;
+  bool missing = false;
+  for (int i = 0; i < def->params.len; i++)
+    missing = missing || !bound[i];
+  if (!missing)
+    return NULL;
+  TlSymScope *saved = s->scope;
+  s->scope = fn->env;
+  TlValue *configs = tl_sema_eval_const(s, fn->autotune);
+  s->scope = saved;
+  if (configs->kind == VAL_ERROR)
+    return NULL;
+  if (configs->kind != VAL_TUPLE || configs->items.len == 0 ||
+      TL_VEC_AT(configs->items, TlValue, 0)->kind != VAL_DICT) {
+    tl_warning(s->diag, fn->autotune->loc, "@autotune configs= is not a list of dicts; tlc "
+                                           "ignores it");
+    return NULL;
+  }
+  const TlValue *first = TL_VEC_AT(configs->items, TlValue, 0);
+  TlBuf used;
+  tl_buf_init(&used, s->arena);
+  tl_buf_puts(&used, "");
+  for (int i = 0; i < def->params.len; i++) {
+    const char *name = TL_VEC_AT(def->params, TlNode, i)->name;
+    TlValue key = {.kind = VAL_STR, .s = name};
+    if (!bound[i] && tl_value_dict_get(first, &key))
+      tl_buf_printf(&used, "%s%s", used.len ? ", " : "", name);
+  }
+  if (used.len) {
+    tl_warning(s->diag, loc, "'%s' is autotuned; tlc does not tune, it takes the first of %d "
+                             "configs for %s", fn->s, configs->items.len, used.data);
+    tl_note(s->diag, fn->autotune->loc, "pass them in the call to choose another config");
+  }
+  return first;
+}
+
 TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **args, int nkw,
                        const char **kwnames, TlValue **kwvals) {
   if (fn->kind == VAL_OPAQUE) {
@@ -403,9 +451,19 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
     }
     bound[at] = kwvals[k];
   }
+  const TlValue *tuned = autotune_config(s, fn, bound, loc);
   for (int i = 0; i < np; i++) {
     if (bound[i])
       continue;
+    TlValue *from_config = NULL;
+    if (tuned) {
+      TlValue key = {.kind = VAL_STR, .s = TL_VEC_AT(def->params, TlNode, i)->name};
+      from_config = tl_value_dict_get(tuned, &key);
+    }
+    if (from_config) {
+      bound[i] = from_config;
+      continue;
+    }
     if (i < fn->defaults.len && TL_VEC_AT(fn->defaults, TlValue, i)) {
       bound[i] = TL_VEC_AT(fn->defaults, TlValue, i);
       continue;
@@ -445,6 +503,73 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
   return ret ? ret : tl_value_new(s, VAL_NONE, loc);
 }
 
+// Runs the comprehension's clauses from index `at`, collecting elements.
+static bool comprehend(Sema *s, const TlNode *n, int at, TlValue *out) {
+  if (at == n->list.len) {
+    TlValue *x = tl_sema_eval_const(s, n->a);
+    if (x->kind == VAL_ERROR)
+      return false;
+    if (out->kind == VAL_DICT) {
+      TlValue *v = tl_sema_eval_const(s, n->b);
+      if (v->kind == VAL_ERROR)
+        return false;
+      tl_value_dict_set(s, out, x, v);
+    } else {
+      tl_vec_push(s->arena, &out->items, x);
+    }
+    return true;
+  }
+  const TlNode *c = TL_VEC_AT(n->list, TlNode, at);
+  if (c->kind == ND_IF) {
+    TlValue *v = tl_sema_eval_const(s, c->a);
+    if (v->kind == VAL_ERROR)
+      return false;
+    return !tl_value_truthy(v) || comprehend(s, n, at + 1, out);
+  }
+  TlValue *it = tl_sema_eval_const(s, c->a);
+  if (it->kind == VAL_ERROR)
+    return false;
+  if (tl_value_iterable(s, it))
+    it = tl_value_iterable(s, it);
+  else {
+    tl_error(s->diag, c->a->loc, "a comprehension iterates over a list, tuple, dict or range, "
+                                 "not %s %s", tl_value_kind_article(it->kind),
+             tl_value_kind_name(it->kind));
+    return false;
+  }
+  const TlNode *target = TL_VEC_AT(c->list2, TlNode, 0);
+  TlNode tuple = {0};
+  if (c->list2.len > 1) {
+    tuple.kind = ND_TUPLE;
+    tuple.loc = target->loc;
+    tuple.list = c->list2;
+    target = &tuple;
+  }
+  for (int i = 0; i < it->items.len; i++) {
+    if (out->items.len >= (1 << 20)) {
+      tl_error(s->diag, n->loc, "this comprehension makes more than %d items", 1 << 20);
+      return false;
+    }
+    bind(s, target, TL_VEC_AT(it->items, TlValue, i));
+    if (!comprehend(s, n, at + 1, out))
+      return false;
+  }
+  return true;
+}
+
+TlValue *tl_sema_eval_comprehension(Sema *s, const TlNode *n) {
+  // Its variables live in a scope of their own, as in Python 3.
+  TlSymScope *saved = s->scope;
+  TlSymScope *sc = TL_NEW(s->arena, TlSymScope);
+  sc->parent = current(s);
+  s->scope = sc;
+  TlValue *out = tl_value_new(s, n->op == TK_LBRACE ? VAL_DICT : VAL_TUPLE, n->loc);
+  out->is_list = true;
+  bool ok = comprehend(s, n, 0, out);
+  s->scope = saved;
+  return ok ? out : err_value(s, n->loc);
+}
+
 TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee) {
   TlVec args = {0};
   for (int i = 0; i < call->list.len; i++) {
@@ -464,20 +589,40 @@ TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee) {
       tl_vec_push(s->arena, &args, v);
     }
   }
-  int nkw = call->list2.len;
-  const char **names = TL_NEW_ARRAY(s->arena, const char *, nkw + 1);
-  TlValue **vals = TL_NEW_ARRAY(s->arena, TlValue *, nkw + 1);
-  for (int k = 0; k < nkw; k++) {
+  TlVec names = {0}, vals = {0};
+  for (int k = 0; k < call->list2.len; k++) {
     TlNode *kw = TL_VEC_AT(call->list2, TlNode, k);
-    names[k] = kw->name;
     TlValue *v = tl_sema_eval_const(s, kw->a);
     if (v->kind == VAL_ERROR)
       return v;
-    vals[k] = TL_NEW(s->arena, TlValue);
-    *vals[k] = *v;
-    vals[k]->loc = kw->loc; // errors about a keyword point at its name
+    if (kw->op == TK_STARSTAR) { // **config: the dict's string keys are keywords
+      if (v->kind != VAL_DICT) {
+        tl_error(s->diag, kw->loc, "'**' needs a dict, found %s %s", tl_value_kind_article(v->kind),
+                 tl_value_kind_name(v->kind));
+        return err_value(s, kw->loc);
+      }
+      for (int i = 0; i < v->items.len; i++) {
+        TlValue *key = TL_VEC_AT(v->items, TlValue, i);
+        if (key->kind != VAL_STR) {
+          tl_error(s->diag, kw->loc, "'**' needs a dict with string keys");
+          return err_value(s, kw->loc);
+        }
+        TlValue *x = TL_NEW(s->arena, TlValue);
+        *x = *TL_VEC_AT(v->values, TlValue, i);
+        x->loc = kw->loc;
+        tl_vec_push(s->arena, &names, (void *)key->s);
+        tl_vec_push(s->arena, &vals, x);
+      }
+      continue;
+    }
+    TlValue *x = TL_NEW(s->arena, TlValue);
+    *x = *v;
+    x->loc = kw->loc; // errors about a keyword point at its name
+    tl_vec_push(s->arena, &names, (void *)kw->name);
+    tl_vec_push(s->arena, &vals, x);
   }
-  return tl_sema_apply(s, callee, call->loc, args.len, (TlValue **)args.items, nkw, names, vals);
+  return tl_sema_apply(s, callee, call->loc, args.len, (TlValue **)args.items, names.len,
+                       (const char **)names.items, (TlValue **)vals.items);
 }
 
 // True when st is a module-level def decorated with @T.prim_func: its

@@ -20,6 +20,7 @@ typedef enum {
   VAL_KERNEL, // an @T.prim_func
   VAL_MACRO,  // a @T.macro: inlined into the kernel at each call
   VAL_OPAQUE, // .py host code tlc skipped or could not evaluate; an error if used
+  VAL_DICT,   // keys in items, values in values (insertion order, as Python)
   VAL_ERROR,  // evaluation failed (already reported)
 } TlValueKind;
 
@@ -32,12 +33,14 @@ typedef struct TlValue {
   double f;
   const char *s;    // str value; function, kernel, macro or skipped name
   TlDtype dtype;
-  TlVec items;      // TlValue*: tuple/list items
+  TlVec items;      // TlValue*: tuple/list items, dict keys
+  TlVec values;     // TlValue*: dict values
   TlNode *fn;       // VAL_FUNC, VAL_KERNEL, VAL_MACRO: the def (or lambda)
   struct TlSymScope *env; // functions: the scope they close over (NULL: module)
   TlVec defaults;   // VAL_FUNC/VAL_MACRO: per parameter, its default or NULL
   bool is_list;     // VAL_TUPLE made by [...] or list()
   const char *text; // VAL_OPAQUE: the diagnostics that made it host code
+  const TlNode *autotune; // VAL_FUNC: the configs= of its @autotune, or NULL
   int nerrors;      // VAL_OPAQUE: how many errors text holds
 } TlValue;
 
@@ -90,6 +93,11 @@ bool tl_value_truthy(const TlValue *v);
 bool tl_sema_is_constant_expr(Sema *s, const TlNode *n);
 const char *tl_value_kind_name(TlValueKind k);
 const char *tl_value_kind_article(TlValueKind k); // "a" or "an"
+TlValue *tl_value_dict_get(const TlValue *dict, const TlValue *key); // NULL if absent
+void tl_value_dict_set(Sema *s, TlValue *dict, TlValue *key, TlValue *value);
+// What `for x in v` walks: a list/tuple itself, a dict's keys, a string's
+// characters; NULL for anything else.
+TlValue *tl_value_iterable(Sema *s, TlValue *v);
 bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
 // T.<name> attribute recognition: returns the attribute name when n is T.x
 // (or tilelang.language.x), else NULL.
@@ -99,6 +107,10 @@ const char *tl_sema_t_attr(Sema *s, const TlNode *n);
 // Calls a function value with evaluated arguments; VAL_ERROR after reporting.
 TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **args, int nkw,
                        const char **kwnames, TlValue **kwvals);
+// [x for ...], {k: v for ...}, (x for ...): a list (or dict) value.
+TlValue *tl_sema_eval_comprehension(Sema *s, const TlNode *n);
+// Python equality on compile-time values (numbers across int/float/bool).
+bool tl_value_equal(const TlValue *a, const TlValue *b);
 // Evaluates a call node whose callee is a user function/kernel value.
 TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee);
 // Runs the module's top-level statements, then compiles the kernels asked for.

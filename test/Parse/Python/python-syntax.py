@@ -57,9 +57,12 @@ def k(A: T.Tensor((16,), "float32")):
             A[i] = 1.0
 # CHECK: import typing.Optional @10:21
 # CHECK: skipped x @12:1
-# CHECK: skipped z @15:1
-# CHECK: skipped w @16:1
-# CHECK: skipped s @17:1
+# CHECK: assign @15:3
+# CHECK: value: comprehension @15:5
+# CHECK: assign @16:3
+# CHECK: value: comprehension @16:5
+# CHECK: assign @17:3
+# CHECK: value: set @17:5
 # CHECK: skipped lam @18:1
 # CHECK: skipped @19:1
 # CHECK: skipped coro @21:1
