@@ -415,6 +415,13 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
       return error_expr(s, n->loc);
     }
   }
+  if (t) {
+    tl_error(s->diag, n->loc, "'%s' is not supported by tlc (yet)", full);
+    tl_note(s->diag, n->loc, "in expressions tlc compiles T.exp, exp2, log, log2, sqrt, rsqrt, "
+                             "tanh, sigmoid, abs, min, max, ceildiv, cast, if_then_else, "
+                             "infinity, max_value, min_value");
+    return error_expr(s, n->loc);
+  }
   tl_error(s->diag, n->loc, "unknown function '%s'", full[0] ? full : "(expression)");
   return error_expr(s, n->loc);
 }
@@ -592,7 +599,11 @@ TlExpr *tl_sema_expr(Sema *s, const TlNode *n) {
     return lower_call(s, n);
   case ND_ATTR: {
     const char *t = tl_sema_t_attr(s, n);
-    tl_error(s->diag, n->loc, "'%s%s' is not a value here", t ? "T." : "", n->name);
+    if (t) {
+      tl_error(s->diag, n->loc, "'T.%s' is not supported by tlc (yet) as a value", n->name);
+      return error_expr(s, n->loc);
+    }
+    tl_error(s->diag, n->loc, "'%s' is not a value here", n->name);
     return error_expr(s, n->loc);
   }
   case ND_STR:
