@@ -4,7 +4,9 @@
 usage: check_doc_examples.py TLC DOCS_DIR [--nvcc NVCC --out DIR]
 
 Every fenced block in DOCS_DIR/*.md whose info string is `python` must be a
-whole .tl program that compiles (tlc exits 0). Every block marked
+whole .tl program that compiles (tlc exits 0). A block whose first line is
+`# tlc: ARGS` is a TileLang Python file instead: it is written as a .py file
+and compiled with ARGS added (e.g. `# tlc: --call 'matmul(1024, 1024, 1024)'`). Every block marked
 `tl-error` must be rejected with a located error (tlc exits 1, prints
 "FILE:LINE:COL: error:", writes no output file, and does not crash). Other
 blocks (```text, ```c, ```yaml, plain ```) are not checked.
@@ -24,6 +26,7 @@ With --nvcc, the CUDA of every python block is also compiled with
 import glob
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -89,13 +92,17 @@ def main(argv):
                 checked += 1
                 where = "%s:%d" % (name, line)
                 stem = "%s_%d" % (os.path.splitext(name)[0], line)
-                src = os.path.join(tmp, stem + ".tl")
+                extra = []
+                first = text.split("\n", 1)[0]
+                if first.startswith("# tlc:"):
+                    extra = shlex.split(first[len("# tlc:"):])
+                src = os.path.join(tmp, stem + (".py" if extra else ".tl"))
                 cu = os.path.join(out_dir or tmp, stem + ".cu")
                 with open(src, "w", encoding="utf-8") as f:
                     f.write(text)
                 if os.path.exists(cu):
                     os.remove(cu)
-                rc, output = run([tlc, src, "-o", cu])
+                rc, output = run([tlc, src, "-o", cu] + extra)
                 if info == "python":
                     problem = None if rc == 0 else "tlc exited with %d" % rc
                     if not problem and nvcc:
@@ -107,7 +114,8 @@ def main(argv):
                         failed += 1
                         print("FAIL %s: %s\n%s" % (where, problem, output))
                     else:
-                        kernels = KERNEL.findall(text)
+                        kernels = KERNEL.findall(text) if not extra else [
+                            "call:" + a.split("(")[0].split("=")[-1] for a in extra if "(" in a]
                         print("ok %s %s" % (where, " ".join(kernels) or "(no kernel)"))
                 else:
                     err = ERROR.search(output)
