@@ -26,7 +26,7 @@ if [ "$fuzz" -gt 0 ]; then
     cmake --build build-fuzz -j"$(nproc)" --target fuzz_tlc >/dev/null
     corpus=build-fuzz/corpus
     mkdir -p "$corpus" build-fuzz/artifacts
-    cp examples/*.tl test/Fuzz/Inputs/*.tl "$corpus"/ 2>/dev/null || true
+    cp examples/*.tl test/Fuzz/Inputs/* "$corpus"/ 2>/dev/null || true
     TLC_TARGETS_DIR="$PWD/targets" build-fuzz/bin/fuzz_tlc -max_total_time="$fuzz" -timeout=10 \
       -rss_limit_mb=4096 -artifact_prefix=build-fuzz/artifacts/ "$corpus" 2>&1 | tail -3
   else

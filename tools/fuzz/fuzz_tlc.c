@@ -12,6 +12,8 @@
 #include "tlc/Sema.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static void compile_once(const uint8_t *data, size_t size, int python, FILE *devnull,
+                         const TlTarget *target);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static FILE *devnull;
@@ -26,15 +28,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (!have_target || size > 64 * 1024 || memchr(data, 0, size))
     return 0;
+  // Each input runs twice: as a .tl file and as a TileLang Python file
+  // (host code skipped, errors captured). A line "#call EXPR" adds --call.
+  for (int python = 0; python < 2; python++)
+    compile_once(data, size, python, devnull, &target);
+  return 0;
+}
+
+static void compile_once(const uint8_t *data, size_t size, int python, FILE *devnull,
+                         const TlTarget *target) {
   TlArena a;
   tl_arena_init(&a);
   char *text = tl_arena_strndup(&a, (const char *)data, size);
-  TlSource *src = tl_source_from_string(&a, "fuzz.tl", text);
+  TlSource *src = tl_source_from_string(&a, python ? "fuzz.py" : "fuzz.tl", text);
+  src->python = python;
+  const char *calls[1];
+  TlSemaOptions opts = {calls, 0, NULL, 0};
+  const char *c = strstr(text, "#call ");
+  if (python && c) {
+    size_t n = strcspn(c + 6, "\n");
+    calls[0] = tl_arena_strndup(&a, c + 6, n);
+    opts.ncalls = 1;
+  }
   TlDiag d;
   tl_diag_init(&d, devnull);
   TlTokens toks = tl_lex(&a, src, &d);
   TlNode *ast = d.nerrors ? NULL : tl_parse(&a, toks, &d);
-  TlModule *m = (ast && !d.nerrors) ? tl_sema(&a, ast, src, &target, NULL, &d) : NULL;
+  TlModule *m = (ast && !d.nerrors) ? tl_sema(&a, ast, src, target, &opts, &d) : NULL;
   if (m && !d.nerrors) {
     TlOptions o = {0};
     o.verify_each = true;
@@ -47,5 +67,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   tl_arena_free(&a);
-  return 0;
 }
