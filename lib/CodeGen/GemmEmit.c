@@ -93,13 +93,20 @@ static void mma_rs_helper(TlBuf *out, const TlStmt *g) {
                 (long long)MI, (long long)NI, half ? "half" : "bf16", (long long)NI);
 }
 
+// T.gemm with shared A and B. The ldmatrix fragments are double-buffered
+// across the k16 steps: the loads of step s+1 are issued before the mma of
+// step s, so the shared-memory latency overlaps the tensor-core work (the
+// loops are fully unrolled: every fragment index is a constant, the buffers
+// are registers). Within a step the mma walk the N atoms in serpentine order
+// (reversed on odd M atoms) so neighbouring mma share an operand.
 static void mma_helper(TlBuf *out, const TlStmt *g) {
   const TlFragLayout *L = g->c->layout;
   int64_t M = L->rows, N = L->cols, K = g->trans_a ? g->a->shape[0] : g->a->shape[1];
-  int64_t WM = M / L->wm, WN = N / L->wn, MI = WM / 16, NI = WN / 8;
+  int64_t WM = M / L->wm, WN = N / L->wn, MI = WM / 16, NI = WN / 8, KS = K / 16;
   const char *T = tl_dtype_cuda(g->a->dtype);
   const char *mma = g->a->dtype == TY_FLOAT16 ? "half" : "bf16";
   int64_t ca = g->a->shape[1], cb = g->b->shape[1];
+  int id = g->gemm_id;
   tl_buf_printf(out,
                 "// T.gemm at line %d: C[%lldx%lld] += A[%lldx%lld]%s @ B[%lldx%lld]%s on tensor cores:\n"
                 "// %lld warps as %lldx%lld, warp tile %lldx%lld = %lldx%lld mma.m16n8k16 atoms per k-step of 16.\n",
@@ -107,39 +114,52 @@ static void mma_helper(TlBuf *out, const TlStmt *g) {
                 g->trans_a ? "^T" : "", (long long)g->b->shape[0], (long long)g->b->shape[1],
                 g->trans_b ? "^T" : "", (long long)(L->wm * L->wn), (long long)L->wm, (long long)L->wn,
                 (long long)WM, (long long)WN, (long long)MI, (long long)NI);
+  // The fragments of one k16 step (kk: its first column of A / row of B).
   tl_buf_printf(out,
-                "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
-                "float* __restrict__ C) {\n",
-                g->gemm_id, T, T);
+                "__device__ __forceinline__ void tl_gemm_%d_frags(const %s* __restrict__ A, const %s* __restrict__ B,\n"
+                "    unsigned (*a)[4], unsigned (*b)[2], unsigned kk) {\n",
+                id, T, T);
   tl_buf_printf(out, "  const unsigned lane = threadIdx.x %% 32, warp = threadIdx.x / 32;\n"
                      "  const unsigned wi = warp / %lld, wj = warp %% %lld;\n"
                      "  const unsigned j = lane / 8, r = lane %% 8; // this lane's 8x8 matrix and row in it\n",
                 (long long)L->wn, (long long)L->wn);
-  tl_buf_printf(out, "  #pragma unroll\n  for (unsigned kk = 0; kk < %lld; kk += 16) {\n", (long long)K);
-  tl_buf_printf(out, "    unsigned a[%lld][4], b[%lld][2];\n", (long long)MI, (long long)NI);
-  tl_buf_printf(out, "    #pragma unroll\n    for (int mi = 0; mi < %lld; ++mi) {\n", (long long)MI);
-  tl_buf_printf(out, "      const unsigned m0 = wi * %lld + mi * 16;\n", (long long)WM);
+  tl_buf_printf(out, "  #pragma unroll\n  for (int mi = 0; mi < %lld; ++mi) {\n", (long long)MI);
+  tl_buf_printf(out, "    const unsigned m0 = wi * %lld + mi * 16;\n", (long long)WM);
   if (!g->trans_a)
-    tl_buf_printf(out, "      tl_ldmatrix_x4(a[mi], &A[tl_swz<%lld, 8, %d>(m0 + (j %% 2) * 8 + r, kk + (j / 2) * 8)]);\n",
+    tl_buf_printf(out, "    tl_ldmatrix_x4(a[mi], &A[tl_swz<%lld, 8, %d>(m0 + (j %% 2) * 8 + r, kk + (j / 2) * 8)]);\n",
                   (long long)ca, swz(g->a));
   else
-    tl_buf_printf(out, "      tl_ldmatrix_x4_trans(a[mi], &A[tl_swz<%lld, 8, %d>(kk + (j / 2) * 8 + r, m0 + (j %% 2) * 8)]);\n",
+    tl_buf_printf(out, "    tl_ldmatrix_x4_trans(a[mi], &A[tl_swz<%lld, 8, %d>(kk + (j / 2) * 8 + r, m0 + (j %% 2) * 8)]);\n",
                   (long long)ca, swz(g->a));
-  tl_buf_puts(out, "    }\n");
-  tl_buf_printf(out, "    #pragma unroll\n    for (int nj = 0; nj < %lld; ++nj) {\n", (long long)(NI / 2));
-  tl_buf_printf(out, "      const unsigned n0 = wj * %lld + nj * 16;\n      unsigned t[4];\n", (long long)WN);
+  tl_buf_puts(out, "  }\n");
+  tl_buf_printf(out, "  #pragma unroll\n  for (int nj = 0; nj < %lld; ++nj) {\n", (long long)(NI / 2));
+  tl_buf_printf(out, "    const unsigned n0 = wj * %lld + nj * 16;\n    unsigned t[4];\n", (long long)WN);
   if (!g->trans_b)
-    tl_buf_printf(out, "      tl_ldmatrix_x4_trans(t, &B[tl_swz<%lld, 8, %d>(kk + (j %% 2) * 8 + r, n0 + (j / 2) * 8)]);\n",
+    tl_buf_printf(out, "    tl_ldmatrix_x4_trans(t, &B[tl_swz<%lld, 8, %d>(kk + (j %% 2) * 8 + r, n0 + (j / 2) * 8)]);\n",
                   (long long)cb, swz(g->b));
   else
-    tl_buf_printf(out, "      tl_ldmatrix_x4(t, &B[tl_swz<%lld, 8, %d>(n0 + (j / 2) * 8 + r, kk + (j %% 2) * 8)]);\n",
+    tl_buf_printf(out, "    tl_ldmatrix_x4(t, &B[tl_swz<%lld, 8, %d>(n0 + (j / 2) * 8 + r, kk + (j %% 2) * 8)]);\n",
                   (long long)cb, swz(g->b));
-  tl_buf_puts(out, "      b[2 * nj][0] = t[0], b[2 * nj][1] = t[1], b[2 * nj + 1][0] = t[2], b[2 * nj + 1][1] = t[3];\n"
-                   "    }\n");
+  tl_buf_puts(out, "    b[2 * nj][0] = t[0], b[2 * nj][1] = t[1], b[2 * nj + 1][0] = t[2], b[2 * nj + 1][1] = t[3];\n"
+                   "  }\n}\n");
+  tl_buf_printf(out,
+                "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
+                "float* __restrict__ C) {\n",
+                id, T, T);
+  tl_buf_printf(out, "  unsigned a[2][%lld][4], b[2][%lld][2]; // two k16 steps of fragments\n",
+                (long long)MI, (long long)NI);
+  tl_buf_printf(out, "  tl_gemm_%d_frags(A, B, a[0], b[0], 0);\n", id);
+  tl_buf_printf(out, "  #pragma unroll\n  for (int ks = 0; ks < %lld; ++ks) {\n", (long long)KS);
+  if (KS > 1)
+    tl_buf_printf(out, "    if (ks + 1 < %lld) // the next step's fragments load while this step's mma run\n"
+                       "      tl_gemm_%d_frags(A, B, a[(ks + 1) %% 2], b[(ks + 1) %% 2], (ks + 1) * 16);\n",
+                  (long long)KS, id);
   tl_buf_printf(out, "    #pragma unroll\n    for (int mi = 0; mi < %lld; ++mi)\n"
-                     "      #pragma unroll\n      for (int ni = 0; ni < %lld; ++ni)\n"
-                     "        tl_mma_%s(&C[(mi * %lld + ni) * 4], a[mi], b[ni]);\n  }\n}\n\n",
-                (long long)MI, (long long)NI, mma, (long long)NI);
+                     "      #pragma unroll\n      for (int n = 0; n < %lld; ++n) {\n"
+                     "        const int ni = mi %% 2 ? %lld - n : n; // serpentine: reuse b[ni] across mi\n"
+                     "        tl_mma_%s(&C[(mi * %lld + ni) * 4], a[ks %% 2][mi], b[ks %% 2][ni]);\n"
+                     "      }\n  }\n}\n\n",
+                (long long)MI, (long long)NI, (long long)(NI - 1), mma, (long long)NI);
 }
 
 static void cuda_core_helper(TlBuf *out, TlArena *a, const TlStmt *g,

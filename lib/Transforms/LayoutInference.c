@@ -190,11 +190,16 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
     // Warp tiling: when the accumulator's rows are reduced later, all warps
     // go along M (a row stays inside one warp: lane shuffles suffice);
     // otherwise the tiling with the fewest ldmatrix per mma, i.e. the
-    // smallest 1/NI + 1/(2 MI) for warp tiles of MI x NI atoms.
+    // smallest 1/NI + 1/(2 MI) for warp tiles of MI x NI atoms. A warp tile
+    // whose accumulator and two k16 steps of fragments (double-buffered) fit
+    // in the 255 registers of a thread wins over one that does not: at most
+    // 128 accumulator registers per thread, a 64x64 warp tile, when some
+    // tiling allows it.
     int64_t wm = 0, wn = 0;
     bool mma = mma_dtypes(s) && K % 16 == 0;
     bool rows_reduced = reduced_later(c->kernel_body, s->c);
     double best = 1e30;
+    bool best_fits = false;
     for (int64_t m = warps; m >= 1; m--) {
       if (warps % m)
         continue;
@@ -202,8 +207,10 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
       if (M % (16 * m) != 0 || N % ((mma ? 16 : 8) * n) != 0 || (rows_reduced && n != 1))
         continue;
       double cost = 1.0 / (double)(N / n / 8) + 0.5 / (double)(M / m / 16);
-      if (cost < best - 1e-12) {
+      bool fits = (M / m) * (N / n) / 32 <= 128;
+      if ((fits && !best_fits) || (fits == best_fits && cost < best - 1e-12)) {
         best = cost;
+        best_fits = fits;
         wm = m, wn = n;
       }
     }
