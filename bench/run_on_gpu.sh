@@ -15,7 +15,7 @@
 # logs are copied there too. Takes about 2-4 minutes on an H200.
 #
 # Env: ITERS=100 (timed runs per kernel), JOBS=8 (parallel nvcc),
-#      NVCC=nvcc, NO_PEERS=1 (skip torch/Triton).
+#      NVCC=nvcc, NO_PEERS=1 (skip torch/Triton), PEERS_TIMEOUT=S (stop them after S s).
 set -u
 cd "$(dirname "$0")/.."
 GEN=bench/gen
@@ -90,7 +90,8 @@ nvidia-smi -q -d CLOCK,POWER >"$RUN/clocks-after.txt" 2>&1
 
 if [ "${NO_PEERS:-0}" != 1 ]; then
   echo "== torch and Triton on the same shapes (bench/peers.py)"
-  python3 bench/peers.py "$GEN/kernels.json" "$RUN/peers.json" 2>"$RUN/peers.log" || {
+  # PEERS_TIMEOUT=S stops peers.py after S seconds (a lease's time is short).
+  ${PEERS_TIMEOUT:+timeout "$PEERS_TIMEOUT"} python3 bench/peers.py "$GEN/kernels.json" "$RUN/peers.json" 2>"$RUN/peers.log" || {
     echo "   peers.py failed (see $RUN/peers.log):"
     tail -5 "$RUN/peers.log"
   }
