@@ -36,4 +36,13 @@ bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d);
 /* lib/Transforms/PlanShared.c: offsets in the dynamic shared block, budget */
 bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d);
 
+/* lib/Transforms/ReduceViaShared.c: the general T.reduce_* lowering */
+// Appends to out the two T.Parallel nests (source -> shared scratch tile,
+// then a serial reduction per destination element) that replace `red`.
+void tl_reduce_via_shared(TlArena *a, TlKernel *k, const TlStmt *red, TlVec *out);
+TlExpr *tl_reduce_init(TlArena *a, TlReduceKind kind, TlDtype t, TlLoc loc);
+TlExpr *tl_reduce_combine(TlArena *a, TlReduceKind kind, TlExpr *acc, TlExpr *x, TlLoc loc);
+// Replaces item i of v by the items of with.
+void tl_vec_splice(TlArena *a, TlVec *v, int i, const TlVec *with);
+
 #endif

@@ -364,6 +364,13 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   if (!flag(s, call, "clear", 3, true, &clear))
     return;
   TlBuffer *src = st->src.buf, *dst = st->dst.buf;
+  if (src->scope == SCOPE_LOCAL || dst->scope == SCOPE_LOCAL || dst->scope == SCOPE_GLOBAL) {
+    TlBuffer *b = src->scope == SCOPE_LOCAL ? src : dst;
+    tl_error(s->diag, call->loc, "T.%s %s a %s buffer '%s'; reduce fragments or shared tiles into "
+                                 "a fragment or shared tile (per-thread buffers: use a T.serial loop)",
+             op, b == src ? "from" : "into", tl_scope_name(b->scope), b->name);
+    return;
+  }
   if (dim < 0)
     dim += src->ndims;
   if (dim < 0 || dim >= src->ndims) {

@@ -363,21 +363,19 @@ static void check_reduces(Ctx *c, TlVec *body) {
       c->ok = false;
       return;
     }
+    // The register path needs the destination to hold the source's rows
+    // and each row in one warp; otherwise the reduction goes through shared
+    // memory (ReduceViaShared.c), whose nests follow the layouts as they are.
     const TlFragLayout *d = s->dst.buf->layout;
-    if (!d || d->kind != LAYOUT_ROW_OF || !tl_layout_same_rows(d->parent, s->src.buf->layout)) {
-      tl_error(c->diag, s->loc, "the destination '%s' of this reduction already has a layout that "
-                                "does not follow the rows of '%s'", s->dst.buf->name, s->src.buf->name);
-      c->ok = false;
-      return;
-    }
     int64_t offs[8];
-    bool in_warp;
-    tl_layout_row_shuffles(s->src.buf->layout, offs, &in_warp);
+    bool in_warp = false;
+    if (d && d->kind == LAYOUT_ROW_OF && tl_layout_same_rows(d->parent, s->src.buf->layout))
+      tl_layout_row_shuffles(s->src.buf->layout, offs, &in_warp);
     if (!in_warp) {
-      tl_error(c->diag, s->loc, "reducing rows of '%s' that span several warps is not supported yet",
-               s->src.buf->name);
-      c->ok = false;
-      return;
+      TlVec two = {0};
+      tl_reduce_via_shared(c->arena, c->kernel, s, &two);
+      tl_vec_splice(c->arena, body, i, &two);
+      i += two.len - 1;
     }
   }
 }
@@ -418,10 +416,10 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
       else if (phase == 1)
         defaults(&c, 1);
     }
+    if (c.ok) // first: it may turn reductions into nests, which check_nests checks
+      check_reduces(&c, &c.kernel->body);
     if (c.ok)
       check_nests(&c, &c.kernel->body);
-    if (c.ok)
-      check_reduces(&c, &c.kernel->body);
   }
   return c.ok;
 }

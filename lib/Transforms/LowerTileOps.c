@@ -8,7 +8,9 @@
 // loads are zero-filled and stores skipped, per dimension.
 //
 // T.gemm and T.reduce_* stay tile operators: they need the fragment layouts
-// that layout-inference computes, and are lowered by the partition pass.
+// that layout-inference computes, and are lowered by the partition pass;
+// except reductions the register path cannot do (dim 0, shared or 1-D
+// sources), which become nests around a shared tile here (ReduceViaShared.c).
 #include "tlc/Passes.h"
 
 static const char *const PASS = "lower-tile-ops";
@@ -49,9 +51,12 @@ static TlStmt *nest_over(Ctx *c, const TlStmt *op, const TlRegion *r, TlOrigin o
 // Indices of r at the nest's point: start_d + var for non-unit dims.
 static void indices_at(Ctx *c, const TlRegion *r, const TlStmt *nest, TlExpr **out) {
   int v = 0;
+  // A one-element tile: its nest's single variable (extent 1) indexes
+  // dimension 0, so a 1-element fragment is accessed directly.
+  bool single = nest->nvars == 1 && nest->extents[0] == 1;
   for (int d = 0; d < r->ndims; d++) {
     TlDtype t = r->start[d]->dtype;
-    if (r->extent[d] == 1) {
+    if (r->extent[d] == 1 && !(single && d == 0)) {
       out[d] = r->start[d];
       continue;
     }
@@ -153,6 +158,18 @@ static void lower_body(Ctx *c, TlVec *body) {
         body->items[i] = n;
       break;
     }
+    case ST_REDUCE:
+      // The register fast path needs a 2-D fragment reduced along dim=1
+      // (layout-inference sends cross-warp rows here too); the rest goes
+      // through a shared scratch tile.
+      if (s->src.buf->scope != SCOPE_FRAGMENT || s->dst.buf->scope != SCOPE_FRAGMENT ||
+          s->src.buf->ndims != 2 || s->reduce_dim != 1) {
+        TlVec two = {0};
+        tl_reduce_via_shared(c->arena, c->kernel, s, &two);
+        tl_vec_splice(c->arena, body, i, &two);
+        i += two.len - 1;
+      }
+      break;
     default:
       lower_body(c, &s->body);
       lower_body(c, &s->else_body);

@@ -292,34 +292,6 @@ TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag
   return seq;
 }
 
-static TlExpr *combine(TlArena *a, TlReduceKind kind, TlExpr *acc, TlExpr *x, TlLoc loc) {
-  TlDtype t = acc->dtype;
-  switch (kind) {
-  case REDUCE_SUM:
-  case REDUCE_ABSSUM:
-    return tl_expr_binary(a, loc, OP_ADD, acc, x, t);
-  case REDUCE_MAX:
-  case REDUCE_ABSMAX:
-    return tl_expr_binary(a, loc, OP_MAX, acc, x, t);
-  default:
-    return tl_expr_binary(a, loc, OP_MIN, acc, x, t);
-  }
-}
-
-static TlExpr *init_value(TlArena *a, TlReduceKind kind, TlDtype t, TlLoc loc) {
-  bool f = tl_dtype_is_float(t);
-  if (kind == REDUCE_SUM || kind == REDUCE_ABSSUM || kind == REDUCE_ABSMAX)
-    return f ? tl_expr_float(a, loc, 0, t) : tl_expr_int(a, loc, 0, t);
-  bool mx = kind == REDUCE_MAX;
-  if (f)
-    return tl_expr_float(a, loc, mx ? -INFINITY : INFINITY, t);
-  int bits = tl_dtype_bits(t);
-  int64_t lo = tl_dtype_is_signed(t) ? -(int64_t)((~0ULL) >> (65 - bits)) - 1 : 0;
-  int64_t hi = tl_dtype_is_signed(t) ? (int64_t)((~0ULL) >> (65 - bits))
-                                     : (bits == 64 ? INT64_MAX : (int64_t)((1ULL << bits) - 1));
-  return tl_expr_int(a, loc, mx ? lo : hi, t);
-}
-
 static TlExpr *elem(TlArena *a, TlVar *arr, TlExpr *idx, TlLoc loc) {
   TlExpr *e = tl_expr_new(a, EX_ELEM, loc, arr->dtype, 1);
   e->var = arr;
@@ -364,7 +336,7 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   // acc[lr] = init
   TlVar *lr;
   TlStmt *init = unrolled_loop(a, k, "r", R->locals, loc, &lr);
-  tl_vec_push(a, &init->body, set_elem(a, acc, tl_expr_var(a, loc, lr), init_value(a, red->reduce, t, loc), loc));
+  tl_vec_push(a, &init->body, set_elem(a, acc, tl_expr_var(a, loc, lr), tl_reduce_init(a, red->reduce, t, loc), loc));
   tl_vec_push(a, &seq->body, init);
   // acc[row_local(l)] = op(acc[row_local(l)], src[l])
   TlVar *l;
@@ -377,7 +349,7 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
     abs->args[0] = x;
     x = abs;
   }
-  tl_vec_push(a, &fold->body, set_elem(a, acc, rl, combine(a, red->reduce, elem(a, acc, rl, loc), x, loc), loc));
+  tl_vec_push(a, &fold->body, set_elem(a, acc, rl, tl_reduce_combine(a, red->reduce, elem(a, acc, rl, loc), x, loc), loc));
   tl_vec_push(a, &seq->body, fold);
   // Combine the lanes that share a row.
   int64_t offs[8];
@@ -392,13 +364,13 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
     sh->args[0] = cur;
     sh->args[1] = tl_expr_int(a, loc, offs[i], TY_INT32);
     tl_vec_push(a, &shuf->body, set_elem(a, acc, tl_expr_var(a, loc, lr2),
-                                         combine(a, red->reduce, elem(a, acc, tl_expr_var(a, loc, lr2), loc), sh, loc), loc));
+                                         tl_reduce_combine(a, red->reduce, elem(a, acc, tl_expr_var(a, loc, lr2), loc), sh, loc), loc));
   }
   // dst[lr] = acc[lr] (clear) or op(dst[lr], acc[lr])
   TlExpr *res = elem(a, acc, tl_expr_var(a, loc, lr2), loc);
   if (!red->reduce_clear) {
     TlReduceKind k2 = red->reduce == REDUCE_ABSSUM ? REDUCE_SUM : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX : red->reduce;
-    res = combine(a, k2, reg(a, dst, tl_expr_var(a, loc, lr2), loc), res, loc);
+    res = tl_reduce_combine(a, k2, reg(a, dst, tl_expr_var(a, loc, lr2), loc), res, loc);
   }
   TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
   st->buf = dst;

@@ -1,0 +1,214 @@
+// The general T.reduce_* lowering, through shared memory. The fast path
+// (PartitionFragment.c) reduces a 2-D fragment along dim=1 in registers and
+// lane shuffles when each row lives in one warp. Every other reduction
+// (along dim 0, of a shared or 1-D tile, or of a fragment whose rows span
+// several warps) becomes two ordinary T.Parallel nests around a shared
+// scratch tile:
+//
+//   S_red = shared tile of the source's extents
+//   for i, j in T.Parallel(M, N): S_red[i, j] = S[start + (i, j)]
+//   for j in T.Parallel(N):                       # dst's extents
+//       acc = clear ? init : D[j]
+//       for r in T.serial(M): acc = op(acc, f(S_red[r, j]))
+//       D[j] = acc
+//
+// which the partition pass maps onto threads (following the fragments'
+// layouts) and the thread-sync pass separates with a barrier. Each output
+// element is reduced by its owner(s) serially: simple, any layout, any
+// dimension, at the cost of a shared tile and O(extent) steps per thread.
+#include "tlc/Passes.h"
+
+#include <math.h>
+
+TlExpr *tl_reduce_combine(TlArena *a, TlReduceKind kind, TlExpr *acc, TlExpr *x, TlLoc loc) {
+  TlDtype t = acc->dtype;
+  switch (kind) {
+  case REDUCE_SUM:
+  case REDUCE_ABSSUM:
+    return tl_expr_binary(a, loc, OP_ADD, acc, x, t);
+  case REDUCE_MAX:
+  case REDUCE_ABSMAX:
+    return tl_expr_binary(a, loc, OP_MAX, acc, x, t);
+  default:
+    return tl_expr_binary(a, loc, OP_MIN, acc, x, t);
+  }
+}
+
+TlExpr *tl_reduce_init(TlArena *a, TlReduceKind kind, TlDtype t, TlLoc loc) {
+  bool f = tl_dtype_is_float(t);
+  if (kind == REDUCE_SUM || kind == REDUCE_ABSSUM || kind == REDUCE_ABSMAX)
+    return f ? tl_expr_float(a, loc, 0, t) : tl_expr_int(a, loc, 0, t);
+  bool mx = kind == REDUCE_MAX;
+  if (f)
+    return tl_expr_float(a, loc, mx ? -INFINITY : INFINITY, t);
+  int bits = tl_dtype_bits(t);
+  int64_t lo = tl_dtype_is_signed(t) ? -(int64_t)((~0ULL) >> (65 - bits)) - 1 : 0;
+  int64_t hi = tl_dtype_is_signed(t) ? (int64_t)((~0ULL) >> (65 - bits))
+                                     : (bits == 64 ? INT64_MAX : (int64_t)((1ULL << bits) - 1));
+  return tl_expr_int(a, loc, mx ? lo : hi, t);
+}
+
+static const char *const VAR_NAMES[] = {"i", "j", "k", "l", "m", "n", "o", "p"};
+
+// A T.Parallel over the given extents (unit extents skipped, at least one).
+static TlStmt *nest(TlArena *a, TlKernel *k, const int64_t *extents, int n, TlLoc loc) {
+  TlStmt *p = tl_stmt_new(a, ST_PARALLEL, loc);
+  p->origin = ORIGIN_REDUCE;
+  for (int d = 0; d < n; d++) {
+    if (extents[d] == 1)
+      continue;
+    TlVar *v = tl_var_new(a, k, VAR_NAMES[p->nvars], VAR_LOOP, TY_INT32, loc);
+    v->extent = extents[d];
+    p->vars[p->nvars] = v;
+    p->extents[p->nvars++] = extents[d];
+  }
+  if (p->nvars == 0) {
+    TlVar *v = tl_var_new(a, k, "i", VAR_LOOP, TY_INT32, loc);
+    v->extent = 1;
+    p->vars[p->nvars] = v;
+    p->extents[p->nvars++] = 1;
+  }
+  return p;
+}
+
+// The nest's coordinate of dimension d of `extents` (0 for a unit extent).
+static TlExpr *coord(TlArena *a, const TlStmt *p, const int64_t *extents, int d, TlLoc loc) {
+  if (p->nvars == 1 && p->extents[0] == 1 && d == 0) // all unit: the nest's one variable
+    return tl_expr_var(a, loc, p->vars[0]);
+  if (extents[d] == 1)
+    return tl_expr_int(a, loc, 0, TY_INT32);
+  int v = 0;
+  for (int e = 0; e < d; e++)
+    v += extents[e] != 1;
+  return tl_expr_var(a, loc, p->vars[v]);
+}
+
+static TlExpr *offset(TlArena *a, TlExpr *start, TlExpr *x, TlLoc loc) {
+  TlDtype t = start->dtype;
+  return tl_simplify(a, tl_expr_binary(a, loc, OP_ADD, start, tl_expr_cast(a, loc, x, t), t));
+}
+
+static TlStmt *store(TlArena *a, TlBuffer *b, TlExpr **idx, int n, TlExpr *v, TlLoc loc) {
+  TlStmt *s = tl_stmt_new(a, ST_STORE, loc);
+  s->buf = b;
+  s->indices = TL_NEW_ARRAY(a, TlExpr *, n);
+  for (int i = 0; i < n; i++)
+    s->indices[i] = idx[i];
+  s->nindices = n;
+  s->value = v;
+  s->update_op = OP_EQ;
+  return s;
+}
+
+void tl_reduce_via_shared(TlArena *a, TlKernel *k, const TlStmt *red, TlVec *out) {
+  TlLoc loc = red->loc;
+  const TlRegion *src = &red->src, *dst = &red->dst;
+  TlBuffer *S = src->buf, *D = dst->buf;
+  int dim = red->reduce_dim;
+
+  // A shared source is read in place (the thread-sync pass puts the
+  // barrier after whatever wrote it); others are first staged in a scratch
+  // tile, so that every thread can read the elements other threads own.
+  TlExpr *sbase[TL_MAX_DIMS];
+  TlBuffer *scratch = S;
+  if (S->scope == SCOPE_SHARED) {
+    for (int d = 0; d < src->ndims; d++)
+      sbase[d] = src->start[d];
+    goto reduce_rows;
+  }
+  for (int d = 0; d < src->ndims; d++)
+    sbase[d] = tl_expr_int(a, loc, 0, TY_INT32);
+  scratch = TL_NEW(a, TlBuffer);
+  scratch->name = tl_arena_printf(a, "%s_red%d", S->name, k->buffers.len);
+  scratch->loc = loc;
+  scratch->scope = SCOPE_SHARED;
+  scratch->dtype = S->dtype;
+  scratch->stages = 1;
+  scratch->ndims = src->ndims;
+  for (int d = 0; d < src->ndims; d++)
+    scratch->shape[d] = src->extent[d];
+  scratch->read = scratch->written = true;
+  tl_vec_push(a, &k->buffers, scratch);
+
+  // 1. every element of the source tile into the scratch tile
+  TlStmt *fill = nest(a, k, src->extent, src->ndims, loc);
+  TlExpr *sidx[TL_MAX_DIMS], *ridx[TL_MAX_DIMS];
+  for (int d = 0; d < src->ndims; d++) {
+    TlExpr *c = coord(a, fill, src->extent, d, loc);
+    sidx[d] = offset(a, src->start[d], c, loc);
+    ridx[d] = c;
+  }
+  tl_vec_push(a, &fill->body,
+              store(a, scratch, ridx, src->ndims, tl_expr_load(a, loc, S, sidx, src->ndims), loc));
+  tl_vec_push(a, out, fill);
+
+reduce_rows:;
+  // 2. each destination element reduced serially along `dim` by its owner
+  TlStmt *reduce = nest(a, k, dst->extent, dst->ndims, loc);
+  TlExpr *didx[TL_MAX_DIMS];
+  for (int d = 0; d < dst->ndims; d++)
+    didx[d] = offset(a, dst->start[d], coord(a, reduce, dst->extent, d, loc), loc);
+  TlDtype t = D->dtype;
+  TlVar *acc = tl_var_new(a, k, "acc", VAR_SCALAR, t, loc);
+  TlStmt *init = tl_stmt_new(a, ST_LET, loc);
+  init->var = acc;
+  init->value = red->reduce_clear ? tl_reduce_init(a, red->reduce, t, loc)
+                                  : tl_expr_load(a, loc, D, didx, dst->ndims);
+  tl_vec_push(a, &reduce->body, init);
+
+  TlStmt *loop = tl_stmt_new(a, ST_FOR, loc);
+  loop->loop_kind = LOOP_SERIAL;
+  loop->var = tl_var_new(a, k, "r", VAR_LOOP, TY_INT32, loc);
+  loop->var->extent = src->extent[dim];
+  loop->start = tl_expr_int(a, loc, 0, TY_INT32);
+  loop->stop = tl_expr_int(a, loc, src->extent[dim], TY_INT32);
+  loop->step = tl_expr_int(a, loc, 1, TY_INT32);
+  // The source coordinates: the reduced dimension is r, the others follow
+  // the destination's nest in order.
+  TlExpr *at[TL_MAX_DIMS];
+  int64_t kept[TL_MAX_DIMS];
+  int nk = 0;
+  for (int d = 0; d < src->ndims; d++)
+    if (d != dim)
+      kept[nk++] = src->extent[d];
+  for (int d = 0, e = 0; d < src->ndims; d++) {
+    if (d == dim) {
+      at[d] = tl_expr_var(a, loc, loop->var);
+      continue;
+    }
+    // dst dimension e has src extent kept[e]; dst may hold it as a unit
+    // dimension (a 1-element destination), then the coordinate is 0
+    at[d] = e < dst->ndims && dst->extent[e] == kept[e] ? coord(a, reduce, dst->extent, e, loc)
+                                                        : tl_expr_int(a, loc, 0, TY_INT32);
+    e++;
+  }
+  for (int d = 0; d < src->ndims; d++)
+    at[d] = offset(a, sbase[d], at[d], loc);
+  TlExpr *x = tl_expr_cast(a, loc, tl_expr_load(a, loc, scratch, at, src->ndims), t);
+  if (red->reduce == REDUCE_ABSSUM || red->reduce == REDUCE_ABSMAX) {
+    TlExpr *abs = tl_expr_new(a, EX_CALL, loc, t, 1);
+    abs->fn = FN_ABS;
+    abs->args[0] = x;
+    x = abs;
+  }
+  TlStmt *step = tl_stmt_new(a, ST_SET, loc);
+  step->var = acc;
+  step->value = tl_reduce_combine(a, red->reduce, tl_expr_var(a, loc, acc), x, loc);
+  tl_vec_push(a, &loop->body, step);
+  tl_vec_push(a, &reduce->body, loop);
+  tl_vec_push(a, &reduce->body, store(a, D, didx, dst->ndims, tl_expr_var(a, loc, acc), loc));
+  tl_vec_push(a, out, reduce);
+}
+
+void tl_vec_splice(TlArena *a, TlVec *v, int i, const TlVec *with) {
+  TlVec out = {0};
+  for (int j = 0; j < v->len; j++) {
+    if (j != i) {
+      tl_vec_push(a, &out, v->items[j]);
+      continue;
+    }
+    for (int w = 0; w < with->len; w++)
+      tl_vec_push(a, &out, with->items[w]);
+  }
+  *v = out;
+}
