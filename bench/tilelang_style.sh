@@ -8,7 +8,9 @@
 #                                        nvcc builds each .cu into a shared
 #                                        library and a harness; runs the
 #                                        harnesses (tlc's own reference), then
-#                                        bench/tilelang_style_check.py (torch)
+#                                        bench/tilelang_style_check.py (torch),
+#                                        then the general-reduction harnesses and
+#                                        compute-sanitizer memcheck + racecheck
 set -eu
 cd "$(dirname "$0")/.."
 GEN=bench/gen-ts
@@ -38,6 +40,15 @@ attn_big flash_attention.py flashattn(4,16,4096,64,False,block_M=128,block_N=64,
 rms rms_norm.py rms_norm(4096,2048,2) rmsnorm 4096 2048 1e-6
 rms_b4 rms_norm.py rms_norm(1000,1024,block_M=4,eps=1e-5) rmsnorm 1000 1024 1e-5
 EOF
+  # the general reductions, and small harnesses (--iters=1) for compute-sanitizer
+  mkdir -p "$GEN/extra"
+  for f in reduce_cross_warp reduce_general reduce_dim0; do
+    "$TLC" "test/GPU/Inputs/$f.tl" --harness -o "$GEN/extra/$f.cu"
+    "$TLC" "test/GPU/Inputs/$f.tl" --harness --iters=1 -o "$GEN/extra/san_$f.cu"
+  done
+  "$TLC" -w "$E/flash_attention.py" --call 'flashattn(1,2,256,64,is_causal=True,block_M=128,block_N=64,num_stages=2)' \
+    --harness --iters=1 -o "$GEN/extra/san_attn.cu"
+  "$TLC" "$E/rms_norm.py" --call 'rms_norm(256,512,2)' --harness --iters=1 -o "$GEN/extra/san_rms.cu"
   echo "prepared $(wc -l <"$GEN/manifest.txt") kernels in $GEN"
   ;;
 run)
@@ -54,7 +65,22 @@ run)
     echo "== $(basename "$h")"
     "$h" | tail -3
   done
-  python3 bench/tilelang_style_check.py "$GEN"
+  status=0
+  python3 bench/tilelang_style_check.py "$GEN" || status=1
+  for cu in "$GEN"/extra/*.cu; do "$NVCC" -arch=sm_90 -O3 -o "${cu%.cu}" "$cu" & done
+  wait
+  for f in reduce_cross_warp reduce_general reduce_dim0; do
+    echo "== $f"
+    "$GEN/extra/$f" | grep -E "^check|^perf"
+  done
+  for h in "$GEN"/extra/san_*; do
+    case "$h" in *.cu) continue ;; esac
+    echo "== memcheck $(basename "$h")"
+    compute-sanitizer --tool memcheck "$h" 2>&1 | grep -E "ERROR SUMMARY|^check "
+    echo "== racecheck $(basename "$h")"
+    compute-sanitizer --tool racecheck "$h" 2>&1 | grep -E "RACECHECK SUMMARY|hazard"
+  done
+  exit $status
   ;;
 *)
   echo "usage: sh bench/tilelang_style.sh prepare|run" >&2
