@@ -179,12 +179,7 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
       c->ok = false;
       return;
     }
-    if (s->b->scope == SCOPE_FRAGMENT) {
-      tl_error(c->diag, s->loc, "T.gemm with a fragment B operand is not supported yet; "
-                                "copy the operand into a T.alloc_shared tile");
-      c->ok = false;
-      return;
-    }
+    TL_ASSERT("layout-inference", s->b->scope != SCOPE_FRAGMENT); // lower-tile-ops staged it in shared memory
     if (s->a->scope == SCOPE_FRAGMENT)
       continue; // gemm_rs_layouts, once the fragment A has its layout
     // Warp tiling: when the accumulator's rows are reduced later, all warps

@@ -142,6 +142,30 @@ static TlStmt *lower_fill(Ctx *c, TlStmt *op) {
   return nest;
 }
 
+// A T.copy of the whole of `b` into a new shared tile of its shape.
+static TlStmt *stage_in_shared(Ctx *c, TlBuffer *b, TlLoc loc) {
+  TlBuffer *t = TL_NEW(c->arena, TlBuffer);
+  *t = *b;
+  t->name = tl_arena_printf(c->arena, "%s_smem%d", b->name, c->kernel->buffers.len);
+  t->scope = SCOPE_SHARED;
+  t->layout = NULL;
+  t->loc = loc;
+  t->read = t->written = true;
+  tl_vec_push(c->arena, &c->kernel->buffers, t);
+  TlStmt *copy = tl_stmt_new(c->arena, ST_COPY, loc);
+  TlRegion *r[2] = {&copy->src, &copy->dst};
+  for (int k = 0; k < 2; k++) {
+    r[k]->buf = k ? t : b;
+    r[k]->loc = loc;
+    r[k]->ndims = b->ndims;
+    for (int d = 0; d < b->ndims; d++) {
+      r[k]->start[d] = tl_expr_int(c->arena, loc, 0, TY_INT32);
+      r[k]->extent[d] = b->shape[d];
+    }
+  }
+  return copy;
+}
+
 static void lower_body(Ctx *c, TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
@@ -158,6 +182,20 @@ static void lower_body(Ctx *c, TlVec *body) {
         body->items[i] = n;
       break;
     }
+    case ST_GEMM:
+      // mma.sync reads B from shared memory (ldmatrix) or, on CUDA cores,
+      // any thread reads any element of B: a fragment B is first staged in
+      // a shared tile (a copy nest that follows the fragment's layout).
+      if (s->b->scope == SCOPE_FRAGMENT) {
+        TlStmt *copy = stage_in_shared(c, s->b, s->loc);
+        s->b = copy->dst.buf;
+        TlVec two = {0};
+        tl_vec_push(c->arena, &two, lower_copy(c, copy));
+        tl_vec_push(c->arena, &two, s);
+        tl_vec_splice(c->arena, body, i, &two);
+        i++;
+      }
+      break;
     case ST_REDUCE:
       // The register fast path needs a 2-D fragment reduced along dim=1
       // (layout-inference sends cross-warp rows here too); the rest goes
