@@ -36,7 +36,10 @@ bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d);
 /* lib/Transforms/PlanShared.c: offsets in the dynamic shared block, budget */
 bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d);
 
-/* lib/Transforms/ReduceViaShared.c: the general T.reduce_* lowering */
+/* lib/Transforms/ViaShared.c: lowerings through a shared tile */
+// Appends to out a nest copying the whole of `frag` into a new shared tile
+// of its shape and dtype (added to the kernel's buffers), and returns it.
+TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc, TlVec *out);
 // Appends to out the two T.Parallel nests (source -> shared scratch tile,
 // then a serial reduction per destination element) that replace `red`.
 void tl_reduce_via_shared(TlArena *a, TlKernel *k, const TlStmt *red, TlVec *out);

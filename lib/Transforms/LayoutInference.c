@@ -163,13 +163,10 @@ static bool reduced_later(const TlVec *body, const TlBuffer *b) {
   return false;
 }
 
-static void gemm_layouts(Ctx *c, TlVec *body) {
-  for (int i = 0; i < body->len; i++) {
-    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    gemm_layouts(c, &s->body);
-    gemm_layouts(c, &s->else_body);
-    if (s->kind != ST_GEMM)
-      continue;
+// The accumulator layout and operand swizzles of a gemm whose A and B are
+// shared tiles.
+static void gemm_shared_layout(Ctx *c, TlStmt *s) {
+  {
     int64_t M = s->c->shape[0], N = s->c->shape[1];
     int64_t K = s->trans_a ? s->a->shape[0] : s->a->shape[1];
     int64_t warps = c->threads / 32;
@@ -180,8 +177,6 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
       return;
     }
     TL_ASSERT("layout-inference", s->b->scope != SCOPE_FRAGMENT); // lower-tile-ops staged it in shared memory
-    if (s->a->scope == SCOPE_FRAGMENT)
-      continue; // gemm_rs_layouts, once the fragment A has its layout
     // Warp tiling: when the accumulator's rows are reduced later, all warps
     // go along M (a row stays inside one warp: lane shuffles suffice);
     // otherwise the tiling with the fewest ldmatrix per mma, i.e. the
@@ -242,6 +237,17 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
   }
 }
 
+static void gemm_layouts(Ctx *c, TlVec *body) {
+  for (int i = 0; i < body->len && c->ok; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    gemm_layouts(c, &s->body);
+    gemm_layouts(c, &s->else_body);
+    // A fragment A waits for gemm_rs_layouts, once it has its layout.
+    if (s->kind == ST_GEMM && s->a->scope != SCOPE_FRAGMENT)
+      gemm_shared_layout(c, s);
+  }
+}
+
 // T.gemm(A_frag, B_shared, C): A's registers are fed to mma.sync directly.
 // The accumulator layout of an m16n8 atom is the A operand layout of half a
 // k16 step, so A must be another gemm's accumulator layout (cast through a
@@ -270,11 +276,16 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
     else if (K % 16 != 0 || N % (16 * (warps / A->wm)) != 0)
       why = "the tile shape does not fit the mma atoms";
     if (why) {
-      tl_error(c->diag, s->loc, "T.gemm with a fragment A operand: %s", why);
-      tl_note(c->diag, s->a->loc, "make '%s' the cast of a T.gemm accumulator whose rows are reduced "
-                                  "(rows in one warp), or copy it into a T.alloc_shared tile", s->a->name);
-      c->ok = false;
-      return;
+      // Registers cannot feed mma.sync here: stage A in a shared tile
+      // right before the gemm (a copy nest that follows A's layout).
+      TlVec two = {0};
+      s->a = tl_stage_in_shared(c->arena, c->kernel, s->a, s->loc, &two);
+      tl_vec_push(c->arena, &two, s);
+      tl_vec_splice(c->arena, body, i, &two);
+      i++;
+      gemm_shared_layout(c, s);
+      c->changed = true;
+      continue;
     }
     TlFragLayout *l = tl_layout_gemm_c(c->arena, M, N, c->threads, A->wm, warps / A->wm);
     if (s->c->layout && !tl_layout_equal(s->c->layout, l)) {
@@ -360,7 +371,7 @@ static void check_reduces(Ctx *c, TlVec *body) {
     }
     // The register path needs the destination to hold the source's rows
     // and each row in one warp; otherwise the reduction goes through shared
-    // memory (ReduceViaShared.c), whose nests follow the layouts as they are.
+    // memory (ViaShared.c), whose nests follow the layouts as they are.
     const TlFragLayout *d = s->dst.buf->layout;
     int64_t offs[8];
     bool in_warp = false;

@@ -10,7 +10,8 @@
 // T.gemm and T.reduce_* stay tile operators: they need the fragment layouts
 // that layout-inference computes, and are lowered by the partition pass;
 // except reductions the register path cannot do (dim 0, shared or 1-D
-// sources), which become nests around a shared tile here (ReduceViaShared.c).
+// sources), which become nests around a shared tile here (ViaShared.c), and
+// a fragment B of T.gemm, staged in a shared tile (ViaShared.c).
 #include "tlc/Passes.h"
 
 static const char *const PASS = "lower-tile-ops";
@@ -142,30 +143,6 @@ static TlStmt *lower_fill(Ctx *c, TlStmt *op) {
   return nest;
 }
 
-// A T.copy of the whole of `b` into a new shared tile of its shape.
-static TlStmt *stage_in_shared(Ctx *c, TlBuffer *b, TlLoc loc) {
-  TlBuffer *t = TL_NEW(c->arena, TlBuffer);
-  *t = *b;
-  t->name = tl_arena_printf(c->arena, "%s_smem%d", b->name, c->kernel->buffers.len);
-  t->scope = SCOPE_SHARED;
-  t->layout = NULL;
-  t->loc = loc;
-  t->read = t->written = true;
-  tl_vec_push(c->arena, &c->kernel->buffers, t);
-  TlStmt *copy = tl_stmt_new(c->arena, ST_COPY, loc);
-  TlRegion *r[2] = {&copy->src, &copy->dst};
-  for (int k = 0; k < 2; k++) {
-    r[k]->buf = k ? t : b;
-    r[k]->loc = loc;
-    r[k]->ndims = b->ndims;
-    for (int d = 0; d < b->ndims; d++) {
-      r[k]->start[d] = tl_expr_int(c->arena, loc, 0, TY_INT32);
-      r[k]->extent[d] = b->shape[d];
-    }
-  }
-  return copy;
-}
-
 static void lower_body(Ctx *c, TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
@@ -187,10 +164,8 @@ static void lower_body(Ctx *c, TlVec *body) {
       // any thread reads any element of B: a fragment B is first staged in
       // a shared tile (a copy nest that follows the fragment's layout).
       if (s->b->scope == SCOPE_FRAGMENT) {
-        TlStmt *copy = stage_in_shared(c, s->b, s->loc);
-        s->b = copy->dst.buf;
         TlVec two = {0};
-        tl_vec_push(c->arena, &two, lower_copy(c, copy));
+        s->b = tl_stage_in_shared(c->arena, c->kernel, s->b, s->loc, &two);
         tl_vec_push(c->arena, &two, s);
         tl_vec_splice(c->arena, body, i, &two);
         i++;

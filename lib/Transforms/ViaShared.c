@@ -1,3 +1,9 @@
+// Lowerings through a shared tile, for what registers cannot do:
+//  * tl_stage_in_shared: a fragment gemm operand the mma path cannot read
+//    from registers (any B, an A that is not a gemm accumulator with its
+//    rows in one warp) is copied into a new shared tile before the gemm;
+//  * tl_reduce_via_shared: the general T.reduce_* lowering.
+//
 // The general T.reduce_* lowering, through shared memory. The fast path
 // (PartitionFragment.c) reduces a 2-D fragment along dim=1 in registers and
 // lane shuffles when each row lives in one warp. Every other reduction
@@ -211,4 +217,24 @@ void tl_vec_splice(TlArena *a, TlVec *v, int i, const TlVec *with) {
       tl_vec_push(a, &out, with->items[w]);
   }
   *v = out;
+}
+
+TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc, TlVec *out) {
+  TlBuffer *t = TL_NEW(a, TlBuffer);
+  *t = *frag;
+  t->name = tl_arena_printf(a, "%s_smem%d", frag->name, k->buffers.len);
+  t->scope = SCOPE_SHARED;
+  t->layout = NULL;
+  t->swizzle = 0;
+  t->loc = loc;
+  t->read = t->written = true;
+  tl_vec_push(a, &k->buffers, t);
+  TlStmt *copy = nest(a, k, frag->shape, frag->ndims, loc);
+  copy->origin = ORIGIN_COPY;
+  TlExpr *idx[TL_MAX_DIMS];
+  for (int d = 0; d < frag->ndims; d++)
+    idx[d] = coord(a, copy, frag->shape, d, loc);
+  tl_vec_push(a, &copy->body, store(a, t, idx, frag->ndims, tl_expr_load(a, loc, frag, idx, frag->ndims), loc));
+  tl_vec_push(a, out, copy);
+  return t;
 }
