@@ -159,6 +159,8 @@ static TlValue *sequence_binop(Sema *s, const TlNode *n, TlValue *l, TlValue *r)
   if (n->op == TK_PLUS && l->kind == VAL_STR && r->kind == VAL_STR)
     return (TlValue *)tl_value_str(s, n->loc, tl_arena_printf(s->arena, "%s%s", l->s, r->s));
   if (n->op == TK_PLUS && l->kind == VAL_TUPLE && r->kind == VAL_TUPLE) {
+    if (!tl_sema_spend_items(s, l->items.len + r->items.len, n->loc))
+      return error_value(s, n->loc);
     TlValue *v = tuple_value(s, n->loc, l->is_list);
     for (int i = 0; i < l->items.len; i++)
       tl_vec_push(s->arena, &v->items, TL_VEC_AT(l->items, TlValue, i));
@@ -175,6 +177,8 @@ static TlValue *sequence_binop(Sema *s, const TlNode *n, TlValue *l, TlValue *r)
         tl_error(s->diag, n->loc, "this repetition makes more than %d items", MAX_SEQUENCE);
         return error_value(s, n->loc);
       }
+      if (times > 0 && !tl_sema_spend_items(s, times * len, n->loc))
+        return error_value(s, n->loc);
       if (seq->kind == VAL_STR) {
         TlBuf b;
         tl_buf_init(&b, s->arena);
@@ -468,6 +472,8 @@ static TlValue *range_value(Sema *s, const TlNode *n, int nargs, TlValue **args)
       tl_error(s->diag, n->loc, "this range has more than %d values", MAX_SEQUENCE);
       return error_value(s, n->loc);
     }
+    if (!tl_sema_spend_items(s, 1, n->loc))
+      return error_value(s, n->loc);
     tl_vec_push(s->arena, &v->items, int_value(s, n->loc, x));
     if ((r[2] > 0 && x > INT64_MAX - r[2]) || (r[2] < 0 && x < INT64_MIN - r[2]))
       break;
@@ -528,6 +534,8 @@ static TlValue *product(Sema *s, const TlNode *n) {
       return error_value(s, n->loc);
     }
   }
+  if (!tl_sema_spend_items(s, total * (args.len + 1), n->loc))
+    return error_value(s, n->loc);
   TlValue *v = tuple_value(s, n->loc, true);
   for (int64_t k = 0; k < total; k++) {
     TlValue *t = tuple_value(s, n->loc, false);

@@ -17,7 +17,20 @@
 
 #include "SemaInternal.h"
 
-enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 2000000 };
+enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 2000000, MAX_ITEMS = 1 << 21 };
+
+bool tl_sema_spend_items(Sema *s, int64_t n, TlLoc loc) {
+  if (s->items <= MAX_ITEMS && n > MAX_ITEMS - s->items) {
+    tl_error(s->diag, loc, "compile-time evaluation made more than %d list items; is a loop "
+                           "building lists without end?", MAX_ITEMS);
+    s->items = (int64_t)MAX_ITEMS + 1; // reported once
+    return false;
+  }
+  if (s->items > MAX_ITEMS)
+    return false;
+  s->items += n;
+  return true;
+}
 
 typedef enum { FLOW_NEXT, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE, FLOW_ERROR } Flow;
 
@@ -550,6 +563,8 @@ static bool comprehend(Sema *s, const TlNode *n, int at, TlValue *out) {
       tl_error(s->diag, n->loc, "this comprehension makes more than %d items", 1 << 20);
       return false;
     }
+    if (!tl_sema_spend_items(s, 1, n->loc))
+      return false;
     bind(s, target, TL_VEC_AT(it->items, TlValue, i));
     if (!comprehend(s, n, at + 1, out))
       return false;

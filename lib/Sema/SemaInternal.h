@@ -81,6 +81,7 @@ typedef struct Sema {
   TlNode **define_nodes; // per -D, its parsed value (NULL if it did not parse)
   int call_depth;        // compile-time function calls in progress
   int64_t steps;         // statements executed at compile time (bounded)
+  int64_t items;         // list/tuple items made at compile time (bounded)
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL
 } Sema;
 
@@ -104,6 +105,9 @@ bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
 const char *tl_sema_t_attr(Sema *s, const TlNode *n);
 
 /* Eval.c: the compile-time Python evaluator (statements, calls, --call) */
+// Counts n more list items against the evaluator's memory budget; false
+// (after reporting at loc) when it is spent.
+bool tl_sema_spend_items(Sema *s, int64_t n, TlLoc loc);
 // Calls a function value with evaluated arguments; VAL_ERROR after reporting.
 TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **args, int nkw,
                        const char **kwnames, TlValue **kwvals);
