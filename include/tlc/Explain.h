@@ -6,6 +6,7 @@
 #include "tlc/PartitionPlan.h"
 #include "tlc/PipelineModel.h"
 #include "tlc/Support.h"
+#include "tlc/Sema.h"
 
 typedef enum { TL_EXPLAIN_TABLE, TL_EXPLAIN_YAML, TL_EXPLAIN_SVG } TlExplainFormat;
 
@@ -35,7 +36,10 @@ int tl_explain_pipeline_main(int argc, char **argv);
 
 /* lib/Driver/ExplainFile.c: the FILE.tl modes of the explain tools; they
    compile the file, then call the renderers above for every loop. */
-int tl_driver_explain_partition_file(const char *path, int line, TlExplainFormat f);
-int tl_driver_explain_pipeline_file(const char *path, TlExplainFormat f);
+// `sema` (may be NULL) carries --call and -D for TileLang Python files.
+int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema, int line,
+                                     TlExplainFormat f);
+int tl_driver_explain_pipeline_file(const char *path, const TlSemaOptions *sema,
+                                    TlExplainFormat f);
 
 #endif

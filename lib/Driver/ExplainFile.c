@@ -15,9 +15,12 @@
 #include "tlc/Driver.h"
 #include "tlc/Explain.h"
 
-static TlModule *compile_file(TlArena *a, const char *path, TlDiag *d, TlTarget *target) {
+static TlModule *compile_file(TlArena *a, const char *path, const TlSemaOptions *sema, TlDiag *d,
+                              TlTarget *target) {
   TlOptions o = {0};
   o.input = path;
+  if (sema)
+    o.sema = *sema;
   o.target = "sm_90";
   o.verify_each = true;
   char err[256];
@@ -75,13 +78,14 @@ static void partition_loops(Found *f, const TlVec *body) {
   }
 }
 
-int tl_driver_explain_partition_file(const char *path, int line, TlExplainFormat format) {
+int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema, int line,
+                                     TlExplainFormat format) {
   TlArena a;
   tl_arena_init(&a);
   TlDiag d;
   tl_diag_init(&d, stderr);
   TlTarget target;
-  TlModule *m = compile_file(&a, path, &d, &target);
+  TlModule *m = compile_file(&a, path, sema, &d, &target);
   int rc = 1;
   if (m) {
     TlBuf out;
@@ -202,13 +206,14 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
   }
 }
 
-int tl_driver_explain_pipeline_file(const char *path, TlExplainFormat format) {
+int tl_driver_explain_pipeline_file(const char *path, const TlSemaOptions *sema,
+                                    TlExplainFormat format) {
   TlArena a;
   tl_arena_init(&a);
   TlDiag d;
   tl_diag_init(&d, stderr);
   TlTarget target;
-  TlModule *m = compile_file(&a, path, &d, &target);
+  TlModule *m = compile_file(&a, path, sema, &d, &target);
   int rc = 1;
   if (m) {
     TlBuf out;

@@ -531,12 +531,15 @@ typedef struct Args {
   bool has_extents, has_threads, has_vector, has_line, compare;
   TlExplainFormat format;
   const char *out_path, *file;
+  const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
+  TlSemaOptions sema;
 } Args;
 
 static const char kUsage[] =
     "usage: tlc explain-partition [--extents E0 [E1 ...]] [--threads T] [--vector V]\n"
     "                             [--format table|yaml|svg] [--compare] [-o FILE]\n"
     "       tlc explain-partition FILE.tl [--line N] [--format table|yaml|svg] [-o FILE]\n"
+    "       tlc explain-partition FILE.py --call 'F(ARGS)' [-D NAME=VALUE] [--line N] ...\n"
     "\n"
     "Shows how TileLang's default loop partition maps a T.Parallel nest onto threads:\n"
     "  flat = row-major index, thread = (flat / V) % T, slot = (flat / V / T) * V + flat % V\n"
@@ -547,6 +550,8 @@ static const char kUsage[] =
     "  --format F             table (default; the seed model's text), yaml, or svg\n"
     "  --compare              the same 64 points in five nest shapes\n"
     "  --line N               FILE mode: only the T.Parallel loop on line N\n"
+    "  --call 'F(ARGS)'       FILE mode: the kernel a factory call returns (as tlc --call)\n"
+    "  -D NAME=VALUE          FILE mode: override a module-level constant (as tlc -D)\n"
     "  -o FILE                write to FILE instead of stdout\n"
     "  -h, --help             show this help\n";
 
@@ -605,7 +610,8 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
     snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), arg);
     const char *inline_val = n < strlen(arg) ? arg + n + 1 : NULL;
     bool takes_value = !strcmp(name, "--threads") || !strcmp(name, "--vector") ||
-                       !strcmp(name, "--format") || !strcmp(name, "--line") || !strcmp(name, "-o");
+                       !strcmp(name, "--format") || !strcmp(name, "--line") || !strcmp(name, "-o") ||
+                       !strcmp(name, "--call") || !strcmp(name, "-D");
     const char *val = inline_val;
     if (takes_value && !val) {
       if (i + 1 >= argc || is_option(argv[i + 1]))
@@ -654,6 +660,13 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
         return reject("unknown format '%s' (expected table, yaml or svg)", val);
     } else if (!strcmp(name, "-o")) {
       a->out_path = val;
+    } else if (!strcmp(name, "--call") || !strcmp(name, "-D")) {
+      int *count = name[1] == 'D' ? &a->sema.ndefines : &a->sema.ncalls;
+      if (*count == 64)
+        return reject("more than 64 %s options", name);
+      (name[1] == 'D' ? a->defines : a->calls)[(*count)++] = val;
+      a->sema.calls = a->calls;
+      a->sema.defines = a->defines;
     } else if (!strcmp(name, "--compare") && !inline_val) {
       a->compare = true;
     } else if (is_option(arg)) {
@@ -707,7 +720,7 @@ static int file_mode(TlArena *ar, const Args *a) {
   if (!a->out_path || device) {
     if (device && !freopen(a->out_path, "w", stdout))
       return fail("cannot write '%s': %s", a->out_path, strerror(errno));
-    return tl_driver_explain_partition_file(a->file, (int)a->line, a->format);
+    return tl_driver_explain_partition_file(a->file, &a->sema, (int)a->line, a->format);
   }
   char *tmp = tl_arena_printf(ar, "%s.tmp", a->out_path);
   fflush(stdout);
@@ -721,7 +734,7 @@ static int file_mode(TlArena *ar, const Args *a) {
     return fail("cannot redirect output to '%s': %s", tmp, strerror(errno));
   }
   close(fd);
-  int rc = tl_driver_explain_partition_file(a->file, (int)a->line, a->format);
+  int rc = tl_driver_explain_partition_file(a->file, &a->sema, (int)a->line, a->format);
   bool flushed = fflush(stdout) == 0;
   dup2(saved, STDOUT_FILENO);
   close(saved);
@@ -741,6 +754,8 @@ static int run(TlArena *ar, Args *a) {
   }
   if (a->has_line)
     return fail("--line needs a FILE");
+  if (!a->file && (a->sema.ncalls || a->sema.ndefines))
+    return fail("--call and -D need a FILE (a TileLang Python file or a .tl file)");
   // The seed's --compare is fixed at 8 threads, vector 2; explicit values win.
   if (a->compare) {
     if (a->has_extents)

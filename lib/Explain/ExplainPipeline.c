@@ -799,6 +799,7 @@ static const char usage[] =
     "                            [--stages S [S ...] | --sweep] [--format table|yaml|svg]\n"
     "                            [-o FILE]\n"
     "       tlc explain-pipeline FILE.tl [--format table|yaml|svg]\n"
+    "       tlc explain-pipeline FILE.py --call 'F(ARGS)' [-D NAME=VALUE] [--format ...]\n"
     "\n"
     "Simulates a software-pipelined copy -> compute loop with a greedy list schedule\n"
     "and prints each schedule. Every number is a model cycle count, not a measurement.\n"
@@ -813,6 +814,8 @@ static const char usage[] =
     "  --format F       table (default, the seed script's layout), yaml (every\n"
     "                   iteration, at most 1000000), or svg (Gantt charts)\n"
     "  -o FILE          write to FILE (replaced only when everything succeeded)\n"
+    "  --call 'F(ARGS)' FILE mode: the kernel a factory call returns (as tlc --call)\n"
+    "  -D NAME=VALUE    FILE mode: override a module-level constant (as tlc -D)\n"
     "  -h, --help       show this help\n"
     "\n"
     "With FILE.tl, every T.Pipelined loop of the file is explained with the model\n"
@@ -871,6 +874,8 @@ typedef struct Args {
   TlExplainFormat format;
   const char *output;
   const char *input;
+  const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
+  TlSemaOptions sema;
 } Args;
 
 // Reads "--opt VALUE" or "--opt=VALUE"; *i is advanced past what was used.
@@ -989,6 +994,21 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
     }
     if (matched)
       continue;
+    if (option_is(arg, "--call") || strcmp(arg, "-D") == 0) {
+      bool define = arg[1] == 'D';
+      ok = true;
+      const char *v = define ? (i + 1 < argc ? argv[++i] : NULL)
+                             : option_value(argc, argv, &i, "--call", &ok);
+      if (!v || !ok)
+        return arg_error("%s: expected a value", define ? "-D" : "--call");
+      int *n = define ? &args->sema.ndefines : &args->sema.ncalls;
+      if (*n == 64)
+        return arg_error("more than 64 %s options", define ? "-D" : "--call");
+      (define ? args->defines : args->calls)[(*n)++] = v;
+      args->sema.calls = args->calls;
+      args->sema.defines = args->defines;
+      continue;
+    }
     if (option_is(arg, "--format")) {
       const char *v = option_value(argc, argv, &i, "--format", &ok);
       if (!ok)
@@ -1126,6 +1146,10 @@ int tl_explain_pipeline_main(int argc, char **argv) {
   }
   int status;
   char err[512];
+  if (!args.input && (args.sema.ncalls || args.sema.ndefines)) {
+    tl_arena_free(&arena);
+    return fail("--call and -D need a FILE (a TileLang Python file or a .tl file)");
+  }
   if (args.input) {
     if (args.model_given)
       status = fail("the model options (--iterations, --issue, --latency, --compute, --stages, "
@@ -1134,7 +1158,7 @@ int tl_explain_pipeline_main(int argc, char **argv) {
     else if (args.output)
       status = fail("-o is not supported with a .tl file; redirect the output instead");
     else
-      status = tl_driver_explain_pipeline_file(args.input, args.format);
+      status = tl_driver_explain_pipeline_file(args.input, &args.sema, args.format);
     tl_arena_free(&arena);
     return status;
   }
