@@ -39,6 +39,7 @@
   X(ND_EXPR_STMT, "expr")      /* a */                                                             \
   X(ND_IF, "if")               /* if a: list else: list2 (elif nests an ND_IF in list2) */         \
   X(ND_FOR, "for")             /* for list2 (targets) in a: list */                                \
+  X(ND_WHILE, "while")         /* while a: list else: list2 */                                     \
   X(ND_WITH, "with")           /* with a as b: list */                                             \
   X(ND_DEF, "def")             /* def name(params) -> a: list, decorators in list2 */              \
   X(ND_PARAM, "param")         /* name: a = b */                                                   \

@@ -36,6 +36,7 @@
   X(TK_RAISE, "raise")                                                                             \
   X(TK_RETURN, "return")                                                                           \
   X(TK_TRUE, "True")                                                                               \
+  X(TK_WHILE, "while")                                                                             \
   X(TK_WITH, "with")                                                                               \
   /* punctuation, longest first within a prefix family */                                          \
   X(TK_STARSTAR_EQ, "**=")                                                                         \

@@ -863,6 +863,22 @@ static TlNode *for_stmt(Parser *p) {
   return n;
 }
 
+// while_stmt = "while" expr ":" block ("else" ":" block)?
+static TlNode *while_stmt(Parser *p) {
+  TlToken *kw = advance(p);
+  TlNode *n = new_node(p, ND_WHILE, kw->loc);
+  n->a = expr(p);
+  if (!expect(p, TK_COLON, "after the condition"))
+    return n;
+  block(p, &n->list);
+  if (at(p, TK_ELSE)) {
+    advance(p);
+    if (expect(p, TK_COLON, "after 'else'"))
+      block(p, &n->list2);
+  }
+  return n;
+}
+
 // with_stmt = "with" expr ("as" (postfix | "(" postfix ("," postfix)* ")"))? ":" block
 static TlNode *with_stmt(Parser *p) {
   TlToken *kw = advance(p);
@@ -922,7 +938,7 @@ static void synchronize(Parser *p) {
   }
 }
 
-// stmt = decorated | def_stmt | if_stmt | for_stmt | with_stmt | simple_stmts
+// stmt = decorated | def_stmt | if_stmt | for_stmt | while_stmt | with_stmt | simple_stmts
 // decorated = ("@" expr NEWLINE)+ def_stmt
 static TlNode *stmt_list(Parser *p, TlVec *out) {
   p->failed = false;
@@ -957,6 +973,9 @@ static TlNode *stmt_list(Parser *p, TlVec *out) {
     break;
   case TK_WITH:
     tl_vec_push(p->arena, out, with_stmt(p));
+    break;
+  case TK_WHILE:
+    tl_vec_push(p->arena, out, while_stmt(p));
     break;
   case TK_INDENT:
     error_at_tok(p, t, "unexpected indentation%s (found %s)", "");
@@ -1011,7 +1030,7 @@ static bool decorated_kernel(const TlToken *t) {
 // The name a skipped top-level statement defines: `def NAME`, `class NAME`
 // (after decorators) or the first target of `NAME = ...`; NULL otherwise.
 static bool python_keyword(const char *s) {
-  static const char *const kws[] = {"class", "try", "except", "finally", "while", "async",
+  static const char *const kws[] = {"class", "try", "except", "finally", "async",
                                     "await", "del", "global", "nonlocal", "yield", "break",
                                     "continue", "match", "case", "type", NULL};
   for (int i = 0; kws[i]; i++)

@@ -299,6 +299,24 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
   }
   case ND_FOR:
     return for_stmt(s, st, ret);
+  case ND_WHILE:
+    for (;;) { // bounded by the statement budget of exec_stmt
+      TlValue *c = tl_sema_eval_const(s, st->a);
+      if (c->kind == VAL_ERROR)
+        return FLOW_ERROR;
+      if (!tl_value_truthy(c))
+        return exec_block(s, &st->list2, ret); // the else block: no break happened
+      Flow f = exec_block(s, &st->list, ret);
+      if (f == FLOW_BREAK)
+        return FLOW_NEXT;
+      if (f != FLOW_NEXT && f != FLOW_CONTINUE)
+        return f;
+      if (++s->steps > MAX_STEPS) {
+        tl_error(s->diag, st->loc, "compile-time evaluation ran more than %d statements; is there "
+                                   "an endless loop?", MAX_STEPS);
+        return FLOW_ERROR;
+      }
+    }
   case ND_DEF:
     return def_stmt(s, st);
   case ND_RETURN:

@@ -591,6 +591,10 @@ static void stmt(Sema *s, const TlNode *n, TlVec *out) {
   case ND_WITH:
     tl_error(s->diag, n->loc, "'with' inside a kernel; T.Kernel cannot nest");
     return;
+  case ND_WHILE:
+    tl_error(s->diag, n->loc, "'while' loops are not supported in kernels yet; use T.serial "
+                              "with a bound and an if");
+    return;
   case ND_RETURN:
     tl_error(s->diag, n->loc, "'return' inside a kernel");
     return;
