@@ -638,6 +638,34 @@ static TlNode *exprlist(Parser *p) {
 // param  = NAME (":" expr)? ("=" expr)?      (no annotation in a lambda)
 static void params(Parser *p, TlVec *out, TlTokenKind closer) {
   while (!at(p, closer) && !p->failed) {
+    // *args (ival 1), **kwargs (ival 2), a bare * before keyword-only
+    // parameters (ival 3, name "*"); a / (positional-only) is skipped.
+    if (at(p, TK_SLASH)) {
+      advance(p);
+      if (!accept(p, TK_COMMA))
+        break;
+      continue;
+    }
+    if (at(p, TK_STAR) || at(p, TK_STARSTAR)) {
+      TlToken *star = advance(p);
+      TlNode *prm = new_node(p, ND_PARAM, star->loc);
+      prm->ival = star->kind == TK_STAR ? 1 : 2;
+      if (at(p, TK_NAME)) {
+        prm->name = advance(p)->text;
+        if (closer == TK_RPAREN && accept(p, TK_COLON))
+          prm->a = expr(p);
+      } else if (star->kind == TK_STAR) {
+        prm->name = "*";
+        prm->ival = 3;
+      } else {
+        error_at_tok(p, p->tok, "expected a parameter name after '**'%s, found %s", "");
+        return;
+      }
+      tl_vec_push(p->arena, out, prm);
+      if (!accept(p, TK_COMMA))
+        break;
+      continue;
+    }
     if (!at(p, TK_NAME)) {
       error_at_tok(p, p->tok, "expected a parameter name%s, found %s", "");
       return;

@@ -432,6 +432,22 @@ static const TlValue *autotune_config(Sema *s, const TlValue *fn, TlValue **boun
   return first;
 }
 
+bool tl_sema_plain_params(Sema *s, const TlNode *def, const char *what) {
+  for (int i = 0; i < def->params.len; i++) {
+    const TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    if (p->ival != 0) {
+      tl_error(s->diag, p->loc, "a %s takes named parameters only, not '%s%s'", what,
+               p->ival == 2 ? "**" : "*", p->ival == 3 ? "" : p->name);
+      return false;
+    }
+  }
+  return true;
+}
+
+static TlValue *tuple_of(Sema *s, TlLoc loc) {
+  return tl_value_new(s, VAL_TUPLE, loc);
+}
+
 TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **args, int nkw,
                        const char **kwnames, TlValue **kwvals) {
   if (fn->kind == VAL_OPAQUE) {
@@ -456,20 +472,51 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
              MAX_CALL_DEPTH, fn->s);
     return err_value(s, loc);
   }
-  if (nargs > np) {
-    tl_error(s->diag, loc, "'%s' takes %d argument%s, %d given", fn->s, np, np == 1 ? "" : "s",
-             nargs);
+  // Python's binding: positional arguments fill the parameters before a
+  // *args (or a bare *), the rest go to *args; keywords match by name, the
+  // unknown ones go to **kwargs.
+  int star = -1, dstar = -1, npos = np;
+  for (int i = 0; i < np; i++) {
+    int kind = (int)TL_VEC_AT(def->params, TlNode, i)->ival;
+    if ((kind == 1 || kind == 3) && star < 0)
+      star = i, npos = i;
+    if (kind == 2)
+      dstar = i;
+  }
+  TlValue **bound = TL_NEW_ARRAY(s->arena, TlValue *, np > 0 ? np : 1);
+  TlValue *extra = NULL, *extra_kw = NULL;
+  if (star >= 0 && TL_VEC_AT(def->params, TlNode, star)->ival == 1)
+    bound[star] = extra = tuple_of(s, loc);
+  if (dstar >= 0)
+    bound[dstar] = extra_kw = tl_value_new(s, VAL_DICT, loc);
+  if (nargs > npos && !extra) {
+    tl_error(s->diag, loc, "'%s' takes %d positional argument%s, %d given", fn->s, npos,
+             npos == 1 ? "" : "s", nargs);
     tl_note(s->diag, def->loc, "'%s' defined here", fn->s);
     return err_value(s, loc);
   }
-  TlValue **bound = TL_NEW_ARRAY(s->arena, TlValue *, np > 0 ? np : 1);
-  for (int i = 0; i < nargs; i++)
-    bound[i] = args[i];
+  for (int i = 0; i < nargs; i++) {
+    if (i < npos)
+      bound[i] = args[i];
+    else
+      tl_vec_push(s->arena, &extra->items, args[i]);
+  }
   for (int k = 0; k < nkw; k++) {
     int at = -1;
     for (int i = 0; i < np; i++)
-      if (strcmp(TL_VEC_AT(def->params, TlNode, i)->name, kwnames[k]) == 0)
+      if (TL_VEC_AT(def->params, TlNode, i)->ival == 0 &&
+          strcmp(TL_VEC_AT(def->params, TlNode, i)->name, kwnames[k]) == 0)
         at = i;
+    if (at < 0 && extra_kw) {
+      TlValue *key = tl_value_new(s, VAL_STR, kwvals[k]->loc);
+      key->s = kwnames[k];
+      if (tl_value_dict_get(extra_kw, key)) {
+        tl_error(s->diag, kwvals[k]->loc, "'%s' got two values for '%s'", fn->s, kwnames[k]);
+        return err_value(s, loc);
+      }
+      tl_value_dict_set(s, extra_kw, key, kwvals[k]);
+      continue;
+    }
     if (at < 0) {
       tl_error(s->diag, kwvals[k]->loc, "'%s' has no parameter '%s'", fn->s, kwnames[k]);
       tl_note(s->diag, def->loc, "'%s' defined here", fn->s);
@@ -482,6 +529,8 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
     }
     bound[at] = kwvals[k];
   }
+  if (star >= 0 && !bound[star]) // a bare *: binds nothing
+    bound[star] = tl_value_new(s, VAL_NONE, loc);
   const TlValue *tuned = autotune_config(s, fn, bound, loc);
   for (int i = 0; i < np; i++) {
     if (bound[i])
@@ -508,6 +557,8 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
   sc->parent = fn->env ? fn->env : s->globals;
   for (int i = 0; i < np; i++) {
     TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    if (p->ival == 3)
+      continue; // the bare * of keyword-only parameters
     TlSym *y = tl_scope_define(s, sc, p->name, SYM_VALUE, p->loc);
     y->value = bound[i];
   }

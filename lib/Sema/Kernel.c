@@ -246,6 +246,8 @@ static void kernel(Sema *s, const TlValue *kv) {
     else
       tl_note(s->diag, def->loc, "rename the kernel, e.g. '%s_op'", name);
   }
+  if (!tl_sema_plain_params(s, def, "@T.prim_func kernel"))
+    return;
   TlKernel *k = TL_NEW(s->arena, TlKernel);
   k->name = name;
   k->loc = def->loc;

@@ -59,6 +59,8 @@ bool tl_sema_inline_macro(Sema *s, const TlValue *m, const TlNode *call, TlVec *
     tl_error(s->diag, call->loc, "macros nested more than 32 calls deep");
     return false;
   }
+  if (!tl_sema_plain_params(s, def, "@T.macro"))
+    return false;
   int np = def->params.len;
   const TlNode **args = TL_NEW_ARRAY(s->arena, const TlNode *, np > 0 ? np : 1);
   if (call->list.len > np) {

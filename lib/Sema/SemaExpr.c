@@ -636,6 +636,8 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
     tl_error(s->diag, call_loc, "helpers nested more than 32 calls deep");
     return false;
   }
+  if (!tl_sema_plain_params(s, def, "helper inlined in a kernel"))
+    return false;
   if (def->params.len != nargs) {
     tl_error(s->diag, call_loc, "'%s' takes %d argument%s, %d given", fn->s, def->params.len,
              def->params.len == 1 ? "" : "s", nargs);

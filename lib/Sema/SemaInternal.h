@@ -117,6 +117,9 @@ TlValue *tl_sema_eval_comprehension(Sema *s, const TlNode *n);
 bool tl_value_equal(const TlValue *a, const TlValue *b);
 // Evaluates a call node whose callee is a user function/kernel value.
 TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee);
+// False (after reporting) when def has *args, **kwargs or a bare *: kernels,
+// macros and kernel helpers bind their parameters one to one.
+bool tl_sema_plain_params(Sema *s, const TlNode *def, const char *what);
 // Runs the module's top-level statements, then compiles the kernels asked for.
 void tl_sema_run_module(Sema *s, const TlNode *module);
 // Reports the use of host code tlc skipped, replaying why it was skipped.

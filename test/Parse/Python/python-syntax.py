@@ -63,7 +63,8 @@ def k(A: T.Tensor((16,), "float32")):
 # CHECK: value: comprehension @16:5
 # CHECK: assign @17:3
 # CHECK: value: set @17:5
-# CHECK: skipped lam @18:1
+# CHECK: assign @18:5
+# CHECK: value: lambda @18:7
 # CHECK: skipped @19:1
 # CHECK: skipped coro @21:1
 # CHECK: skipped A @23:1
