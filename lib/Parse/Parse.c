@@ -776,6 +776,22 @@ static void simple_stmt(Parser *p, TlVec *out) {
   }
   TlNode *first = exprlist(p);
   TlTokenKind k = p->tok->kind;
+  // An annotated assignment `x: int = 5` (the annotation is not checked);
+  // a bare `x: int` declares nothing and assigns nothing.
+  if (k == TK_COLON && first->kind == ND_NAME) {
+    advance(p);
+    expr(p);
+    if (!at(p, TK_ASSIGN)) {
+      tl_vec_push(p->arena, out, new_node(p, ND_PASS, first->loc));
+      return;
+    }
+    TlToken *eq = advance(p);
+    TlNode *n = new_node(p, ND_ASSIGN, eq->loc);
+    tl_vec_push(p->arena, &n->list, first);
+    n->a = exprlist(p);
+    tl_vec_push(p->arena, out, n);
+    return;
+  }
   if (k == TK_ASSIGN) {
     TlNode *n = new_node(p, ND_ASSIGN, p->tok->loc);
     TlNode *value = first;

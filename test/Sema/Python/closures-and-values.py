@@ -34,7 +34,7 @@ def outer(level):
         threads = 128 | 0
     else:
         threads = 32
-    total = 0
+    total: int = 0  # an annotated assignment
     for k in range(1, 4):
         total += k * 2
     assert total == 12, "loop evaluation"
