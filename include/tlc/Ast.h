@@ -38,7 +38,7 @@
   X(ND_AUGASSIGN, "augassign") /* a op= b */                                                       \
   X(ND_EXPR_STMT, "expr")      /* a */                                                             \
   X(ND_IF, "if")               /* if a: list else: list2 (elif nests an ND_IF in list2) */         \
-  X(ND_FOR, "for")             /* for list2 (targets) in a: list */                                \
+  X(ND_FOR, "for")             /* for list2 (targets) in a: list else: params */                   \
   X(ND_WHILE, "while")         /* while a: list else: list2 */                                     \
   X(ND_WITH, "with")           /* with a as b: list */                                             \
   X(ND_DEF, "def")             /* def name(params) -> a: list, decorators in list2 */              \

@@ -59,6 +59,7 @@ static void print_node(TlBuf *out, const TlNode *n, int level, const char *role)
     print_list(out, &n->list2, level + 1, "target");
     print_node(out, n->a, level + 1, "iter");
     print_list(out, &n->list, level + 1, NULL);
+    print_list(out, &n->params, level + 1, "else");
     return;
   case ND_IF:
     print_node(out, n->a, level + 1, "cond");

@@ -640,8 +640,10 @@ static void params(Parser *p, TlVec *out, TlTokenKind closer) {
   while (!at(p, closer) && !p->failed) {
     // *args (ival 1), **kwargs (ival 2), a bare * before keyword-only
     // parameters (ival 3, name "*"); a / (positional-only) is skipped.
-    if (at(p, TK_SLASH)) {
+    if (at(p, TK_SLASH)) { // the parameters before it are positional-only
       advance(p);
+      for (int i = 0; i < out->len; i++)
+        TL_VEC_AT(*out, TlNode, i)->op = TK_SLASH;
       if (!accept(p, TK_COMMA))
         break;
       continue;
@@ -904,6 +906,11 @@ static TlNode *for_stmt(Parser *p) {
   if (!expect(p, TK_COLON, "after the loop header"))
     return n;
   block(p, &n->list);
+  if (at(p, TK_ELSE)) { // for-else: runs when the loop ends without break
+    advance(p);
+    if (expect(p, TK_COLON, "after 'else'"))
+      block(p, &n->params);
+  }
   return n;
 }
 

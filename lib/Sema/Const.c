@@ -363,8 +363,17 @@ static bool values_equal(const TlValue *a, const TlValue *b) {
     return true;
   case VAL_DTYPE:
     return a->dtype == b->dtype;
-  case VAL_TUPLE:
+  case VAL_DICT:
     if (a->items.len != b->items.len)
+      return false;
+    for (int i = 0; i < a->items.len; i++) {
+      TlValue *other = tl_value_dict_get(b, TL_VEC_AT(a->items, TlValue, i));
+      if (!other || !values_equal(TL_VEC_AT(a->values, TlValue, i), other))
+        return false;
+    }
+    return true;
+  case VAL_TUPLE:
+    if (a->items.len != b->items.len || a->is_list != b->is_list) // [1] != (1,)
       return false;
     for (int i = 0; i < a->items.len; i++)
       if (!values_equal(TL_VEC_AT(a->items, TlValue, i), TL_VEC_AT(b->items, TlValue, i)))
@@ -839,8 +848,10 @@ static TlValue *call(Sema *s, const TlNode *n) {
     }
     if (args[0]->kind != VAL_INT || args[1]->kind != VAL_INT) {
       if (is_minmax && is_number(args[0]) && is_number(args[1])) {
+        // Python returns the winning argument itself: max(3, 2.5) is the int 3
         double a = as_double(args[0]), b = as_double(args[1]);
-        return float_value(s, n->loc, (fname[1] == 'i') == (a < b) ? a : b);
+        bool first = fname[1] == 'i' ? a <= b : a >= b; // ties go to the first
+        return first ? args[0] : args[1];
       }
       tl_error(s->diag, n->loc, "'%s' needs integer arguments", fname);
       return error_value(s, n->loc);
@@ -994,6 +1005,7 @@ static TlValue *subscript(Sema *s, const TlNode *n) {
     return TL_VEC_AT(seq->items, TlValue, i);
   }
   int64_t bound[3] = {0, len, 1};
+  bool given[3] = {false, false, false}; // present and not None
   const TlNode *parts[3] = {ix->a, ix->b, ix->c};
   for (int k = 2; k >= 0; k--) {
     if (!parts[k])
@@ -1003,26 +1015,28 @@ static TlValue *subscript(Sema *s, const TlNode *n) {
       return v;
     if (v->kind == VAL_NONE)
       continue;
-    if (v->kind != VAL_INT) {
+    if (v->kind != VAL_INT && v->kind != VAL_BOOL) {
       tl_error(s->diag, parts[k]->loc, "slice bounds must be integers");
       return error_value(s, n->loc);
     }
     bound[k] = v->i;
+    given[k] = true;
   }
-  int64_t step = bound[2];
+  int64_t step = given[2] ? bound[2] : 1;
   if (step == 0) {
     tl_error(s->diag, ix->loc, "slice step cannot be zero");
     return error_value(s, n->loc);
   }
-  // Python's clamping: negative bounds count from the end.
+  // Python's rules: a bound left out (or None) is the end the step starts
+  // from; a negative bound counts from the end; then clamp.
   int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? len : len - 1;
-  int64_t b[2] = {parts[0] && bound[0] != 0 ? bound[0] : (step > 0 ? 0 : len - 1),
-                  parts[1] ? bound[1] : (step > 0 ? len : -1 - len)};
-  if (parts[0] && bound[0] == 0)
-    b[0] = 0;
+  int64_t b[2];
   for (int k = 0; k < 2; k++) {
-    if (b[k] < 0)
-      b[k] += len;
+    if (!given[k]) {
+      b[k] = k == 0 ? (step > 0 ? 0 : len - 1) : (step > 0 ? len : -1);
+      continue;
+    }
+    b[k] = bound[k] < 0 ? bound[k] + len : bound[k];
     if (b[k] < lo)
       b[k] = lo;
     if (b[k] > hi)

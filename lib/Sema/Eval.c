@@ -99,6 +99,21 @@ static TlValue *define_override(Sema *s, const char *name, TlLoc at) {
   return NULL;
 }
 
+static void bind(Sema *s, const TlNode *target, TlValue *v);
+
+// -D for names bound by unpacking: each overridden name is rebound.
+static void override_unpacked(Sema *s, const TlNode *target, TlLoc at) {
+  if (target->kind == ND_NAME) {
+    TlValue *v = define_override(s, target->name, at);
+    if (v)
+      bind(s, target, v);
+    return;
+  }
+  if (target->kind == ND_TUPLE || target->kind == ND_LIST)
+    for (int i = 0; i < target->list.len; i++)
+      override_unpacked(s, TL_VEC_AT(target->list, TlNode, i), at);
+}
+
 static void bind(Sema *s, const TlNode *target, TlValue *v) {
   if (target->kind == ND_NAME) {
     TlSym *y = tl_scope_define(s, current(s), target->name, SYM_VALUE, target->loc);
@@ -255,7 +270,7 @@ static Flow for_stmt(Sema *s, const TlNode *st, TlValue **ret) {
     if (f != FLOW_NEXT && f != FLOW_CONTINUE)
       return f;
   }
-  return FLOW_NEXT;
+  return exec_block(s, &st->params, ret); // the else block
 }
 
 static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
@@ -276,8 +291,12 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
     }
     if (!v)
       v = tl_sema_eval_const(s, st->a);
-    for (int t = 0; t < st->list.len; t++)
-      bind(s, TL_VEC_AT(st->list, TlNode, t), v);
+    for (int t = 0; t < st->list.len; t++) {
+      const TlNode *target = TL_VEC_AT(st->list, TlNode, t);
+      bind(s, target, v);
+      if (target->kind != ND_NAME) // `block_M, block_N = 128, 128` with -D block_M=64
+        override_unpacked(s, target, st->a->loc);
+    }
     return v->kind == VAL_ERROR || s->diag->nerrors > before ? FLOW_ERROR : FLOW_NEXT;
   }
   case ND_AUGASSIGN: {
@@ -344,8 +363,9 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
     if (st->a && st->a->kind == ND_CALL && st->a->list.len == 1 &&
         TL_VEC_AT(st->a->list, TlNode, 0)->kind == ND_STR)
       m = tl_sema_eval_const(s, TL_VEC_AT(st->a->list, TlNode, 0));
+    bool text = m && m->kind == VAL_STR;
     tl_error(s->diag, st->loc, "the code tlc evaluates raised an exception%s%s",
-             m ? ": " : "", m ? m->s : "");
+             text ? ": " : "", text ? m->s : "");
     return FLOW_ERROR;
   }
   case ND_IMPORT:
@@ -402,9 +422,16 @@ static const TlValue *autotune_config(Sema *s, const TlValue *fn, TlValue **boun
     missing = missing || !bound[i];
   if (!missing)
     return NULL;
+  if (s->call_depth >= MAX_CALL_DEPTH) {
+    tl_error(s->diag, loc, "compile-time calls nested more than %d deep (recursion in '%s'?)",
+             MAX_CALL_DEPTH, fn->s);
+    return NULL;
+  }
   TlSymScope *saved = s->scope;
   s->scope = fn->env;
+  s->call_depth++; // configs= may call functions, even this one
   TlValue *configs = tl_sema_eval_const(s, fn->autotune);
+  s->call_depth--;
   s->scope = saved;
   if (configs->kind == VAL_ERROR)
     return NULL;
@@ -480,8 +507,11 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
     int kind = (int)TL_VEC_AT(def->params, TlNode, i)->ival;
     if ((kind == 1 || kind == 3) && star < 0)
       star = i, npos = i;
-    if (kind == 2)
+    if (kind == 2) {
       dstar = i;
+      if (npos > i)
+        npos = i;
+    }
   }
   TlValue **bound = TL_NEW_ARRAY(s->arena, TlValue *, np > 0 ? np : 1);
   TlValue *extra = NULL, *extra_kw = NULL;
@@ -503,10 +533,11 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
   }
   for (int k = 0; k < nkw; k++) {
     int at = -1;
-    for (int i = 0; i < np; i++)
-      if (TL_VEC_AT(def->params, TlNode, i)->ival == 0 &&
-          strcmp(TL_VEC_AT(def->params, TlNode, i)->name, kwnames[k]) == 0)
-        at = i;
+    for (int i = 0; i < np; i++) {
+      const TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+      if (p->ival == 0 && p->op != TK_SLASH && strcmp(p->name, kwnames[k]) == 0)
+        at = i; // positional-only parameters (before a /) take no keyword
+    }
     if (at < 0 && extra_kw) {
       TlValue *key = tl_value_new(s, VAL_STR, kwvals[k]->loc);
       key->s = kwnames[k];
@@ -709,15 +740,77 @@ TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee) {
                        (const char **)names.items, (TlValue **)vals.items);
 }
 
-// True when st is a module-level def decorated with @T.prim_func: its
-// errors are the kernel's and are never deferred as host code.
+// True when st is, or holds (under an if, a for ...), a def decorated with
+// @T.prim_func: its errors are the kernel's and are never deferred as host
+// code.
 static bool is_kernel_def(Sema *s, const TlNode *st) {
-  if (st->kind != ND_DEF)
+  if (st->kind == ND_DEF) {
+    for (int d = 0; d < st->list2.len; d++)
+      if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL)
+        return true;
     return false;
-  for (int d = 0; d < st->list2.len; d++)
-    if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL)
+  }
+  if (st->kind != ND_IF && st->kind != ND_FOR && st->kind != ND_WHILE)
+    return false;
+  for (int i = 0; i < st->list.len; i++)
+    if (is_kernel_def(s, TL_VEC_AT(st->list, TlNode, i)))
+      return true;
+  const TlVec *other = st->kind == ND_FOR ? &st->params : &st->list2; // else blocks
+  for (int i = 0; i < other->len; i++)
+    if (is_kernel_def(s, TL_VEC_AT(*other, TlNode, i)))
       return true;
   return false;
+}
+
+// Every name a failed top-level statement may have bound, at any depth,
+// becomes host code: a kernel that uses one gets the replayed errors
+// instead of a half-evaluated value.
+static void bind_opaque_all(Sema *s, const TlNode *st, const TlNode *top, const char *text,
+                            int nerrors) {
+  switch (st->kind) {
+  case ND_ASSIGN:
+    for (int t = 0; t < st->list.len; t++)
+      bind_opaque(s, TL_VEC_AT(st->list, TlNode, t), top, text, nerrors);
+    return;
+  case ND_AUGASSIGN:
+    bind_opaque(s, st->a, top, text, nerrors);
+    return;
+  case ND_DEF:
+  case ND_SKIPPED: {
+    if (!st->name)
+      return;
+    TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
+    bind_opaque(s, &name, top, text, nerrors);
+    return;
+  }
+  case ND_IMPORT: {
+    const char *last = strrchr(st->name, '.');
+    TlNode name = {.kind = ND_NAME, .loc = st->loc,
+                   .name = st->str ? st->str : st->ival && last ? last + 1 : st->name};
+    if (!st->str && !st->ival && strchr(st->name, '.'))
+      return; // `import a.b` binds a, which may be a real module
+    bind_opaque(s, &name, top, text, nerrors);
+    return;
+  }
+  case ND_FOR: // targets in list2, body in list, else block in params
+    for (int t = 0; t < st->list2.len; t++)
+      bind_opaque(s, TL_VEC_AT(st->list2, TlNode, t), top, text, nerrors);
+    for (int i = 0; i < st->list.len; i++)
+      bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
+    for (int i = 0; i < st->params.len; i++)
+      bind_opaque_all(s, TL_VEC_AT(st->params, TlNode, i), top, text, nerrors);
+    return;
+  case ND_IF:
+  case ND_WHILE:
+  case ND_WITH:
+    for (int i = 0; i < st->list.len; i++)
+      bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
+    for (int i = 0; i < st->list2.len; i++)
+      bind_opaque_all(s, TL_VEC_AT(st->list2, TlNode, i), top, text, nerrors);
+    return;
+  default:
+    return;
+  }
 }
 
 // A top-level statement of a .py file: evaluated with its diagnostics
@@ -731,13 +824,7 @@ static void python_toplevel(Sema *s, const TlNode *st) {
   const char *text = tl_diag_capture_end(s->diag, &cap, s->arena, &nerrors);
   if (nerrors == 0)
     return;
-  if (st->kind == ND_ASSIGN)
-    for (int t = 0; t < st->list.len; t++)
-      bind_opaque(s, TL_VEC_AT(st->list, TlNode, t), st, text, nerrors);
-  if (st->kind == ND_DEF) {
-    TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
-    bind_opaque(s, &name, st, text, nerrors);
-  }
+  bind_opaque_all(s, st, st, text, nerrors);
 }
 
 // `--call 'NAME=factory(args)'` names the kernel NAME; returns the

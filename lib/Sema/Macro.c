@@ -15,7 +15,10 @@ static bool bind_argument(Sema *s, TlSymScope *sc, const TlNode *param, const Tl
                           TlVec *out) {
   if (arg->kind == ND_NAME) {
     TlSym *y = tl_scope_lookup(s, arg->name);
-    if (y && (y->kind == SYM_BUFFER || y->kind == SYM_VAR)) {
+    // Python passes a scalar by value: assigning to the parameter inside
+    // the macro must not change the caller's variable, so only buffers and
+    // loop or block indices (which cannot be assigned) are aliased.
+    if (y && (y->kind == SYM_BUFFER || (y->kind == SYM_VAR && y->var->kind != VAR_SCALAR))) {
       TlSym *p = tl_scope_define(s, sc, param->name, y->kind, param->loc);
       p->buf = y->buf;
       p->var = y->var;

@@ -463,6 +463,11 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
 }
 
 static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
+  if (n->params.len > 0) {
+    tl_error(s->diag, TL_VEC_AT(n->params, TlNode, 0)->loc,
+             "'for ... else' is not supported in a kernel (kernel loops have no break)");
+    return;
+  }
   const TlNode *it = n->a;
   const char *t = it->kind == ND_CALL ? tl_sema_t_attr(s, it->a) : NULL;
   if (it->kind == ND_CALL && !t && it->a->kind == ND_NAME && strcmp(it->a->name, "range") == 0)
