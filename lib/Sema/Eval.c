@@ -17,7 +17,7 @@
 
 #include "SemaInternal.h"
 
-enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 2000000, MAX_ITEMS = 1 << 21 };
+enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 1000000, MAX_ITEMS = 1 << 21 };
 
 bool tl_sema_spend_items(Sema *s, int64_t n, TlLoc loc) {
   if (s->items <= MAX_ITEMS && n > MAX_ITEMS - s->items) {
@@ -627,9 +627,13 @@ static bool comprehend(Sema *s, const TlNode *n, int at, TlValue *out) {
       if (v->kind == VAL_ERROR)
         return false;
       tl_value_dict_set(s, out, x, v);
-    } else {
-      tl_vec_push(s->arena, &out->items, x);
+      return true;
     }
+    if (n->op == TK_LBRACE) // a set comprehension: distinct items, in order
+      for (int i = 0; i < out->items.len; i++)
+        if (tl_value_equal(TL_VEC_AT(out->items, TlValue, i), x))
+          return true;
+    tl_vec_push(s->arena, &out->items, x);
     return true;
   }
   const TlNode *c = TL_VEC_AT(n->list, TlNode, at);
@@ -678,7 +682,7 @@ TlValue *tl_sema_eval_comprehension(Sema *s, const TlNode *n) {
   TlSymScope *sc = TL_NEW(s->arena, TlSymScope);
   sc->parent = current(s);
   s->scope = sc;
-  TlValue *out = tl_value_new(s, n->op == TK_LBRACE ? VAL_DICT : VAL_TUPLE, n->loc);
+  TlValue *out = tl_value_new(s, n->op == TK_LBRACE && n->b ? VAL_DICT : VAL_TUPLE, n->loc);
   out->is_list = true;
   bool ok = comprehend(s, n, 0, out);
   s->scope = saved;

@@ -25,6 +25,7 @@ TABLE = {k: v for k, v in zip("ab", (1, 2))}                        # {'a': 1, '
 EXTRA = dict(c=3, **TABLE)
 TOTAL = sum(v for v in EXTRA.values()) + len({1, 2, 2}) + EXTRA.get("zz", 5)  # 6 + 2 + 5
 ORDER = [i for i, _ in enumerate("xyz")][-1]                         # 2
+assert {x % 3 for x in range(10)} == [0, 1, 2]                       # sets are lists of distinct items
 
 
 @autotune(configs=CONFIGS, warmup=10, rep=20)

@@ -9,7 +9,7 @@ import tilelang.language as T
 
 def endless():
     total = 0
-    steps = range(4000)
+    steps = range(2000)
     for i in steps:
         for j in steps:
             total += 1
@@ -24,6 +24,6 @@ def hoard():
 def deep(n):
     return deep(n + 1)
 
-# STEPS: evaluation-limits.py:15:19: error: compile-time evaluation ran more than 2000000 statements; is there an endless loop?
+# STEPS: evaluation-limits.py:15:19: error: compile-time evaluation ran more than 1000000 statements; is there an endless loop?
 # ITEMS: evaluation-limits.py:21:14: error: compile-time evaluation made more than 2097152 list items; is a loop building lists without end?
 # DEPTH: evaluation-limits.py:25:12: error: compile-time calls nested more than 64 deep (recursion in 'deep'?)
