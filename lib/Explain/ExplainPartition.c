@@ -605,6 +605,14 @@ static bool is_option(const char *s) {
 static bool parse_args(int argc, char **argv, Args *a, bool *help) {
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *eq = strchr(arg, '=');
+    if (strncmp(arg, "-D", 2) == 0 && arg[2]) { // -DNAME=VALUE, as tlc takes it
+      if (a->sema.ndefines == 64)
+        return reject("more than 64 -D options");
+      a->defines[a->sema.ndefines++] = arg + 2;
+      a->sema.defines = a->defines;
+      a->sema.calls = a->calls;
+      continue;
+    }
     char name[32];
     size_t n = (eq && strncmp(arg, "--", 2) == 0) ? (size_t)(eq - arg) : strlen(arg);
     snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), arg);
@@ -661,6 +669,8 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
     } else if (!strcmp(name, "-o")) {
       a->out_path = val;
     } else if (!strcmp(name, "--call") || !strcmp(name, "-D")) {
+      if (!*val)
+        return reject("%s needs a value", name);
       int *count = name[1] == 'D' ? &a->sema.ndefines : &a->sema.ncalls;
       if (*count == 64)
         return reject("more than 64 %s options", name);

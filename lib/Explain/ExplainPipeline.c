@@ -994,12 +994,12 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
     }
     if (matched)
       continue;
-    if (option_is(arg, "--call") || strcmp(arg, "-D") == 0) {
+    if (option_is(arg, "--call") || strncmp(arg, "-D", 2) == 0) {
       bool define = arg[1] == 'D';
       ok = true;
-      const char *v = define ? (i + 1 < argc ? argv[++i] : NULL)
+      const char *v = define ? (arg[2] ? arg + 2 : i + 1 < argc ? argv[++i] : NULL)
                              : option_value(argc, argv, &i, "--call", &ok);
-      if (!v || !ok)
+      if (!v || !ok || !*v)
         return arg_error("%s: expected a value", define ? "-D" : "--call");
       int *n = define ? &args->sema.ndefines : &args->sema.ncalls;
       if (*n == 64)

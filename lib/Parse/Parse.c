@@ -1109,6 +1109,67 @@ static const char *defined_name(const TlToken *t) {
   return NULL;
 }
 
+static void add_name(Parser *p, TlNode *n, const TlToken *t) {
+  if (t->kind != TK_NAME || python_keyword(t->text))
+    return;
+  TlNode *name = new_node(p, ND_NAME, t->loc);
+  name->name = t->text;
+  tl_vec_push(p->arena, &n->list, name);
+}
+
+static bool is_assign_op(TlTokenKind k) {
+  return k == TK_ASSIGN || k == TK_PLUS_EQ || k == TK_MINUS_EQ || k == TK_STAR_EQ ||
+         k == TK_SLASH_EQ || k == TK_SLASHSLASH_EQ || k == TK_PERCENT_EQ || k == TK_STARSTAR_EQ ||
+         k == TK_LSHIFT_EQ || k == TK_RSHIFT_EQ || k == TK_AMP_EQ || k == TK_PIPE_EQ ||
+         k == TK_CARET_EQ || k == TK_AT_EQ || k == TK_COLON_EQ;
+}
+
+// Every module-level name a skipped statement may bind (into n->list):
+// targets of assignments at bracket depth 0 (not keyword arguments), `for`
+// and `as` targets, and def/class names, whose bodies are skipped (their
+// names are local). A `try` block's assignments bind module names too.
+static void skipped_names(Parser *p, const TlToken *t, const TlToken *end, TlNode *n) {
+  int depth = 0;
+  const TlToken *prev = NULL;
+  while (t < end) {
+    if (t->kind == TK_LPAREN || t->kind == TK_LBRACKET || t->kind == TK_LBRACE)
+      depth++;
+    else if ((t->kind == TK_RPAREN || t->kind == TK_RBRACKET || t->kind == TK_RBRACE) && depth > 0)
+      depth--;
+    bool stmt_start = !prev || prev->kind == TK_NEWLINE || prev->kind == TK_INDENT ||
+                      prev->kind == TK_DEDENT || prev->kind == TK_SEMI || prev->kind == TK_COLON;
+    if (t->kind == TK_DEF || (t->kind == TK_NAME && strcmp(t->text, "class") == 0)) {
+      if (t + 1 < end)
+        add_name(p, n, t + 1);
+      // skip to the end of its block: its names are its own
+      while (t < end && t->kind != TK_NEWLINE)
+        t++;
+      if (t + 1 < end && t[1].kind == TK_INDENT) {
+        int level = 0;
+        for (t++; t < end; t++) {
+          if (t->kind == TK_INDENT)
+            level++;
+          else if (t->kind == TK_DEDENT && --level == 0)
+            break;
+        }
+      }
+      prev = t;
+      if (t < end)
+        t++;
+      continue;
+    }
+    if (depth == 0 && t->kind == TK_NAME && t + 1 < end &&
+        (stmt_start || (prev && (prev->kind == TK_ASSIGN || prev->kind == TK_COMMA))) &&
+        (is_assign_op(t[1].kind) || (t[1].kind == TK_COMMA && stmt_start) ||
+         (t[1].kind == TK_COLON && stmt_start)))
+      add_name(p, n, t);
+    if (depth == 0 && (t->kind == TK_AS || t->kind == TK_FOR) && t + 1 < end)
+      add_name(p, n, t + 1);
+    prev = t;
+    t++;
+  }
+}
+
 // One top-level statement of a Python file: parsed with its diagnostics
 // captured; if it fails, it becomes an ND_SKIPPED node (host code).
 static void python_toplevel(Parser *p, TlVec *out) {
@@ -1130,6 +1191,7 @@ static void python_toplevel(Parser *p, TlVec *out) {
   n->name = defined_name(start);
   n->str = text;
   n->ival = nerrors;
+  skipped_names(p, start, p->tok, n);
   tl_vec_push(p->arena, out, n);
 }
 

@@ -63,6 +63,14 @@ static TlNode **parse_defines(Sema *s) {
   for (int i = 0; i < n; i++) {
     const char *d = s->opts->defines[i];
     size_t len = strcspn(d, "=");
+    bool ident = len > 0 && !isdigit((unsigned char)d[0]);
+    for (size_t j = 0; j < len; j++)
+      ident = ident && (isalnum((unsigned char)d[j]) || d[j] == '_');
+    if (!ident) {
+      tl_error_noloc(s->diag, "-D '%s': expected NAME=VALUE with NAME a Python identifier", d);
+      nodes[i] = NULL;
+      continue;
+    }
     const char *text = d[len] == '=' ? d + len + 1 : "1";
     TlSource *src = tl_source_from_string(s->arena, tl_arena_printf(s->arena, "-D %.*s", (int)len, d), text);
     src->python = true;
@@ -77,12 +85,16 @@ static TlNode **parse_defines(Sema *s) {
 static TlValue *define_override(Sema *s, const char *name, TlLoc at) {
   if (!s->opts || s->scope)
     return NULL;
+  int last = -1; // a repeated -D: the last one wins, as with a C compiler
   for (int i = 0; i < s->opts->ndefines; i++) {
     const char *d = s->opts->defines[i];
     size_t n = strcspn(d, "=");
     if (strlen(name) != n || strncmp(d, name, n) != 0)
       continue;
     s->define_used[i] = true;
+    last = i;
+  }
+  for (int i = last; i >= 0; i = -1) {
     TlNode *e = s->define_nodes[i];
     if (!e)
       return tl_value_new(s, VAL_ERROR, at);
@@ -100,6 +112,27 @@ static TlValue *define_override(Sema *s, const char *name, TlLoc at) {
 }
 
 static void bind(Sema *s, const TlNode *target, TlValue *v);
+
+// True when every name of target has a -D (so its right side need not run).
+static bool all_overridden(Sema *s, const TlNode *target) {
+  if (target->kind == ND_NAME) {
+    if (!s->opts || s->scope)
+      return false;
+    for (int i = 0; i < s->opts->ndefines; i++) {
+      const char *d = s->opts->defines[i];
+      size_t n = strcspn(d, "=");
+      if (strlen(target->name) == n && strncmp(d, target->name, n) == 0)
+        return true;
+    }
+    return false;
+  }
+  if (target->kind != ND_TUPLE && target->kind != ND_LIST)
+    return false;
+  for (int i = 0; i < target->list.len; i++)
+    if (!all_overridden(s, TL_VEC_AT(target->list, TlNode, i)))
+      return false;
+  return true;
+}
 
 // -D for names bound by unpacking: each overridden name is rebound.
 static void override_unpacked(Sema *s, const TlNode *target, TlLoc at) {
@@ -283,21 +316,19 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
   int before = s->diag->nerrors;
   switch (st->kind) {
   case ND_ASSIGN: {
-    TlValue *v = NULL;
-    for (int t = 0; t < st->list.len && !v; t++) {
-      const TlNode *target = TL_VEC_AT(st->list, TlNode, t);
-      if (target->kind == ND_NAME)
-        v = define_override(s, target->name, st->a->loc);
-    }
-    if (!v)
-      v = tl_sema_eval_const(s, st->a);
+    // -D NAME=VALUE replaces the value of each overridden name; when every
+    // name has one, the right side (host code, say) is not evaluated.
+    bool all = true;
+    for (int t = 0; t < st->list.len; t++)
+      all = all && all_overridden(s, TL_VEC_AT(st->list, TlNode, t));
+    TlValue *v = all ? NULL : tl_sema_eval_const(s, st->a);
     for (int t = 0; t < st->list.len; t++) {
       const TlNode *target = TL_VEC_AT(st->list, TlNode, t);
-      bind(s, target, v);
-      if (target->kind != ND_NAME) // `block_M, block_N = 128, 128` with -D block_M=64
-        override_unpacked(s, target, st->a->loc);
+      if (v)
+        bind(s, target, v);
+      override_unpacked(s, target, st->a->loc); // a = b = 8 with -D b=16: only b
     }
-    return v->kind == VAL_ERROR || s->diag->nerrors > before ? FLOW_ERROR : FLOW_NEXT;
+    return (v && v->kind == VAL_ERROR) || s->diag->nerrors > before ? FLOW_ERROR : FLOW_NEXT;
   }
   case ND_AUGASSIGN: {
     if (st->a->kind != ND_NAME) {
@@ -359,13 +390,12 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
     return FLOW_ERROR;
   }
   case ND_RAISE: {
-    TlValue *m = NULL;
+    const char *m = NULL; // the message's literal text (an f-string is not interpolated)
     if (st->a && st->a->kind == ND_CALL && st->a->list.len == 1 &&
         TL_VEC_AT(st->a->list, TlNode, 0)->kind == ND_STR)
-      m = tl_sema_eval_const(s, TL_VEC_AT(st->a->list, TlNode, 0));
-    bool text = m && m->kind == VAL_STR;
-    tl_error(s->diag, st->loc, "the code tlc evaluates raised an exception%s%s",
-             text ? ": " : "", text ? m->s : "");
+      m = TL_VEC_AT(st->a->list, TlNode, 0)->str;
+    tl_error(s->diag, st->loc, "the code tlc evaluates raised an exception%s%s", m ? ": " : "",
+             m ? m : "");
     return FLOW_ERROR;
   }
   case ND_IMPORT:
@@ -383,11 +413,9 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
     TlValue *v = tl_sema_eval_const(s, st->a);
     return v->kind == VAL_ERROR ? FLOW_ERROR : FLOW_NEXT;
   }
-  case ND_SKIPPED:
-    if (st->name) {
-      TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
-      bind_opaque(s, &name, st, st->str, (int)st->ival);
-    }
+  case ND_SKIPPED: // every name it may bind is host code
+    for (int i = 0; i < st->list.len; i++)
+      bind_opaque(s, TL_VEC_AT(st->list, TlNode, i), st, st->str, (int)st->ival);
     return FLOW_NEXT;
   case ND_WITH:
     tl_error(s->diag, st->loc, "'with' outside a kernel; 'with T.Kernel(...)' belongs in a "
@@ -779,14 +807,15 @@ static void bind_opaque_all(Sema *s, const TlNode *st, const TlNode *top, const 
   case ND_AUGASSIGN:
     bind_opaque(s, st->a, top, text, nerrors);
     return;
-  case ND_DEF:
-  case ND_SKIPPED: {
-    if (!st->name)
-      return;
+  case ND_DEF: {
     TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
     bind_opaque(s, &name, top, text, nerrors);
     return;
   }
+  case ND_SKIPPED:
+    for (int i = 0; i < st->list.len; i++)
+      bind_opaque(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
+    return;
   case ND_IMPORT: {
     const char *last = strrchr(st->name, '.');
     TlNode name = {.kind = ND_NAME, .loc = st->loc,
@@ -807,6 +836,8 @@ static void bind_opaque_all(Sema *s, const TlNode *st, const TlNode *top, const 
   case ND_IF:
   case ND_WHILE:
   case ND_WITH:
+    if (st->kind == ND_WITH && st->b) // with ... as X
+      bind_opaque(s, st->b, top, text, nerrors);
     for (int i = 0; i < st->list.len; i++)
       bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
     for (int i = 0; i < st->list2.len; i++)
@@ -823,7 +854,9 @@ static void python_toplevel(Sema *s, const TlNode *st) {
   TlDiagCapture cap;
   tl_diag_capture_begin(s->diag, &cap);
   TlValue *ret = NULL;
-  exec_stmt(s, st, &ret);
+  Flow f = exec_stmt(s, st, &ret);
+  if (f == FLOW_BREAK || f == FLOW_CONTINUE)
+    tl_error(s->diag, st->loc, "'break' or 'continue' outside a loop");
   int nerrors;
   const char *text = tl_diag_capture_end(s->diag, &cap, s->arena, &nerrors);
   if (nerrors == 0)
@@ -904,11 +937,12 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
     return;
   for (int i = 0; i < module->list.len && !tl_diag_too_many(s->diag); i++) {
     TlNode *st = TL_VEC_AT(module->list, TlNode, i);
+    s->steps = 0; // each top-level statement has its own budget
     if (s->python && !is_kernel_def(s, st)) {
       python_toplevel(s, st);
       continue;
     }
-    bool allowed = st->kind == ND_IMPORT || st->kind == ND_ASSIGN || st->kind == ND_DEF ||
+    bool allowed = s->python || st->kind == ND_IMPORT || st->kind == ND_ASSIGN || st->kind == ND_DEF ||
                    st->kind == ND_IF || st->kind == ND_ASSERT || st->kind == ND_PASS ||
                    st->kind == ND_AUGASSIGN ||
                    (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR);
@@ -919,7 +953,9 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
       continue;
     }
     TlValue *ret = NULL;
-    exec_stmt(s, st, &ret);
+    Flow f = exec_stmt(s, st, &ret);
+    if (f == FLOW_BREAK || f == FLOW_CONTINUE)
+      tl_error(s->diag, st->loc, "'break' or 'continue' outside a loop");
   }
   for (int i = 0; i < ndefines; i++)
     if (!s->define_used[i]) {
@@ -927,6 +963,8 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
       tl_error_noloc(s->diag, "-D %.*s: the file assigns no module-level '%.*s'",
                      (int)strcspn(d, "="), d, (int)strcspn(d, "="), d);
     }
-  for (int i = 0; s->opts && i < s->opts->ncalls && !tl_diag_too_many(s->diag); i++)
+  for (int i = 0; s->opts && i < s->opts->ncalls && !tl_diag_too_many(s->diag); i++) {
+    s->steps = 0;
     compile_call(s, s->opts->calls[i]);
+  }
 }
