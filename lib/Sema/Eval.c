@@ -17,7 +17,10 @@
 
 #include "SemaInternal.h"
 
-enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 1000000, MAX_ITEMS = 1 << 21 };
+// Statement budgets: a --call (or a .tl module statement) may run a
+// factory's loops; a top-level statement of a .py file is host code or a
+// constant, so a runaway host loop is cut short sooner.
+enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 1000000, MAX_HOST_STEPS = 100000, MAX_ITEMS = 1 << 21 };
 
 bool tl_sema_spend_items(Sema *s, int64_t n, TlLoc loc) {
   if (s->items <= MAX_ITEMS && n > MAX_ITEMS - s->items) {
@@ -307,10 +310,10 @@ static Flow for_stmt(Sema *s, const TlNode *st, TlValue **ret) {
 }
 
 static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
-  if (++s->steps > MAX_STEPS) {
-    if (s->steps == MAX_STEPS + 1)
+  if (++s->steps > s->step_limit) {
+    if (s->steps == s->step_limit + 1)
       tl_error(s->diag, st->loc, "compile-time evaluation ran more than %d statements; is there "
-                                 "an endless loop?", MAX_STEPS);
+                                 "an endless loop?", (int)s->step_limit);
     return FLOW_ERROR;
   }
   int before = s->diag->nerrors;
@@ -361,9 +364,9 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
         return FLOW_NEXT;
       if (f != FLOW_NEXT && f != FLOW_CONTINUE)
         return f;
-      if (++s->steps > MAX_STEPS) {
+      if (++s->steps > s->step_limit) {
         tl_error(s->diag, st->loc, "compile-time evaluation ran more than %d statements; is there "
-                                   "an endless loop?", MAX_STEPS);
+                                   "an endless loop?", (int)s->step_limit);
         return FLOW_ERROR;
       }
     }
@@ -938,6 +941,7 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
   for (int i = 0; i < module->list.len && !tl_diag_too_many(s->diag); i++) {
     TlNode *st = TL_VEC_AT(module->list, TlNode, i);
     s->steps = 0; // each top-level statement has its own budget
+    s->step_limit = s->python && !is_kernel_def(s, st) ? MAX_HOST_STEPS : MAX_STEPS;
     if (s->python && !is_kernel_def(s, st)) {
       python_toplevel(s, st);
       continue;
@@ -965,6 +969,7 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
     }
   for (int i = 0; s->opts && i < s->opts->ncalls && !tl_diag_too_many(s->diag); i++) {
     s->steps = 0;
+    s->step_limit = MAX_STEPS;
     compile_call(s, s->opts->calls[i]);
   }
 }

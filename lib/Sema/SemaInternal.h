@@ -81,6 +81,7 @@ typedef struct Sema {
   TlNode **define_nodes; // per -D, its parsed value (NULL if it did not parse)
   int call_depth;        // compile-time function calls in progress
   int64_t steps;         // statements executed at compile time (bounded)
+  int64_t step_limit;    // the bound for the current top-level statement or --call
   int64_t items;         // list/tuple items made at compile time (bounded)
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL
 } Sema;
