@@ -345,12 +345,7 @@ bool tl_value_truthy(const TlValue *v) {
   }
 }
 
-static bool values_equal(const TlValue *a, const TlValue *b);
 bool tl_value_equal(const TlValue *a, const TlValue *b) {
-  return values_equal(a, b);
-}
-
-static bool values_equal(const TlValue *a, const TlValue *b) {
   if (is_number(a) && is_number(b))
     return (a->kind == VAL_FLOAT || b->kind == VAL_FLOAT) ? as_double(a) == as_double(b)
                                                           : a->i == b->i;
@@ -368,7 +363,7 @@ static bool values_equal(const TlValue *a, const TlValue *b) {
       return false;
     for (int i = 0; i < a->items.len; i++) {
       TlValue *other = tl_value_dict_get(b, TL_VEC_AT(a->items, TlValue, i));
-      if (!other || !values_equal(TL_VEC_AT(a->values, TlValue, i), other))
+      if (!other || !tl_value_equal(TL_VEC_AT(a->values, TlValue, i), other))
         return false;
     }
     return true;
@@ -376,7 +371,7 @@ static bool values_equal(const TlValue *a, const TlValue *b) {
     if (a->items.len != b->items.len || a->is_list != b->is_list) // [1] != (1,)
       return false;
     for (int i = 0; i < a->items.len; i++)
-      if (!values_equal(TL_VEC_AT(a->items, TlValue, i), TL_VEC_AT(b->items, TlValue, i)))
+      if (!tl_value_equal(TL_VEC_AT(a->items, TlValue, i), TL_VEC_AT(b->items, TlValue, i)))
         return false;
     return true;
   default:
@@ -386,7 +381,7 @@ static bool values_equal(const TlValue *a, const TlValue *b) {
 
 TlValue *tl_value_dict_get(const TlValue *dict, const TlValue *key) {
   for (int i = 0; i < dict->items.len; i++)
-    if (values_equal(TL_VEC_AT(dict->items, TlValue, i), key))
+    if (tl_value_equal(TL_VEC_AT(dict->items, TlValue, i), key))
       return TL_VEC_AT(dict->values, TlValue, i);
   return NULL;
 }
@@ -394,7 +389,7 @@ TlValue *tl_value_dict_get(const TlValue *dict, const TlValue *key) {
 // d[k] = v: replaces the value of an equal key, else appends.
 void tl_value_dict_set(Sema *s, TlValue *dict, TlValue *key, TlValue *value) {
   for (int i = 0; i < dict->items.len; i++)
-    if (values_equal(TL_VEC_AT(dict->items, TlValue, i), key)) {
+    if (tl_value_equal(TL_VEC_AT(dict->items, TlValue, i), key)) {
       dict->values.items[i] = value;
       return;
     }
@@ -412,12 +407,12 @@ static TlValue *compare(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
   if (l->kind == VAL_ERROR || r->kind == VAL_ERROR)
     return error_value(s, n->loc);
   if (n->op == TK_IS) // identity: the same for the immutable values tlc has
-    return bool_value(s, n->loc, (l->kind == r->kind && values_equal(l, r)) != (n->ival != 0));
+    return bool_value(s, n->loc, (l->kind == r->kind && tl_value_equal(l, r)) != (n->ival != 0));
   if (n->op == TK_IN) {
     bool found = false;
     if (r->kind == VAL_TUPLE || r->kind == VAL_DICT) {
       for (int i = 0; i < r->items.len && !found; i++)
-        found = values_equal(l, TL_VEC_AT(r->items, TlValue, i));
+        found = tl_value_equal(l, TL_VEC_AT(r->items, TlValue, i));
     } else if (r->kind == VAL_STR && l->kind == VAL_STR) {
       found = strstr(r->s, l->s) != NULL;
     } else {
@@ -429,7 +424,7 @@ static TlValue *compare(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
   }
   if ((n->op == TK_EQEQ || n->op == TK_NE) && !(is_number(l) && is_number(r)) &&
       !(l->kind == VAL_STR && r->kind == VAL_STR))
-    return bool_value(s, n->loc, values_equal(l, r) == (n->op == TK_EQEQ));
+    return bool_value(s, n->loc, tl_value_equal(l, r) == (n->op == TK_EQEQ));
   int c;
   if (l->kind == VAL_STR && r->kind == VAL_STR) {
     c = strcmp(l->s, r->s);
@@ -1131,7 +1126,7 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
         return x;
       bool seen = false;
       for (int j = 0; j < v->items.len && !seen; j++)
-        seen = values_equal(TL_VEC_AT(v->items, TlValue, j), x);
+        seen = tl_value_equal(TL_VEC_AT(v->items, TlValue, j), x);
       if (!seen)
         tl_vec_push(s->arena, &v->items, x);
     }

@@ -309,13 +309,20 @@ static Flow for_stmt(Sema *s, const TlNode *st, TlValue **ret) {
   return exec_block(s, &st->params, ret); // the else block
 }
 
+// Counts one statement (or loop test) against the budget; false, reported
+// once, when it is spent.
+static bool spend_step(Sema *s, TlLoc loc) {
+  if (++s->steps <= s->step_limit)
+    return true;
+  if (s->steps == s->step_limit + 1)
+    tl_error(s->diag, loc, "compile-time evaluation ran more than %d statements; is there an "
+                           "endless loop?", (int)s->step_limit);
+  return false;
+}
+
 static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
-  if (++s->steps > s->step_limit) {
-    if (s->steps == s->step_limit + 1)
-      tl_error(s->diag, st->loc, "compile-time evaluation ran more than %d statements; is there "
-                                 "an endless loop?", (int)s->step_limit);
+  if (!spend_step(s, st->loc))
     return FLOW_ERROR;
-  }
   int before = s->diag->nerrors;
   switch (st->kind) {
   case ND_ASSIGN: {
@@ -364,11 +371,8 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
         return FLOW_NEXT;
       if (f != FLOW_NEXT && f != FLOW_CONTINUE)
         return f;
-      if (++s->steps > s->step_limit) {
-        tl_error(s->diag, st->loc, "compile-time evaluation ran more than %d statements; is there "
-                                   "an endless loop?", (int)s->step_limit);
+      if (!spend_step(s, st->loc))
         return FLOW_ERROR;
-      }
     }
   case ND_DEF:
     return def_stmt(s, st);

@@ -501,19 +501,11 @@ TlExpr *tl_sema_expr(Sema *s, const TlNode *n) {
       tl_sema_report_opaque(s, n->loc, v);
       return error_expr(s, n->loc);
     }
-    if (v->kind == VAL_INT || v->kind == VAL_BOOL) {
-      TlExpr *e = tl_expr_int(s->arena, n->loc, v->i, v->kind == VAL_BOOL ? TY_BOOL : s->index_dtype);
-      e->untyped = v->kind == VAL_INT;
-      return e;
-    }
-    if (v->kind == VAL_FLOAT) {
-      TlExpr *e = tl_expr_float(s->arena, n->loc, v->f, TY_FLOAT32);
-      e->untyped = true;
-      return e;
-    }
-    if (v->kind != VAL_ERROR)
+    if (v->kind != VAL_INT && v->kind != VAL_BOOL && v->kind != VAL_FLOAT && v->kind != VAL_ERROR) {
       tl_error(s->diag, n->loc, "'%s' is a %s, not a number", n->name, tl_value_kind_name(v->kind));
-    return error_expr(s, n->loc);
+      return error_expr(s, n->loc);
+    }
+    return value_expr(s, n, v);
   }
   case ND_SUBSCRIPT:
     return lower_subscript(s, n);

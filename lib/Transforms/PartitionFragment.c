@@ -147,12 +147,27 @@ static void rewrite_body(Rewrite *r, TlVec *body, TlExpr *replica_guard) {
   }
 }
 
-// The layout a fragment nest follows (layout-inference made sure it exists).
-static const TlFragLayout *source_layout(const TlVec *body, const TlStmt *nest) {
+// The layout a fragment load gives the nest: its buffer's when indexed by
+// the nest's variables in order; with `rows`, the parent tile of a
+// replicated row R[i] read by a 2-D nest.
+static const TlFragLayout *load_layout(const TlExpr *e, const TlStmt *nest, bool rows) {
+  if (e->kind != EX_LOAD || e->buf->scope != SCOPE_FRAGMENT || !e->buf->layout)
+    return NULL;
+  if (!rows)
+    return is_direct((const TlExpr *const *)e->args, e->nargs, nest) ? e->buf->layout : NULL;
+  bool row = e->buf->layout->kind == LAYOUT_ROW_OF && nest->nvars == 2 && e->nargs == 1 &&
+             e->args[0]->kind == EX_VAR && e->args[0]->var == nest->vars[0];
+  return row ? e->buf->layout->parent : NULL;
+}
+
+// The layout a fragment nest follows (layout-inference made sure it exists):
+// the first fragment it stores or loads directly; with `rows`, the tile a
+// replicated row it reads came from (RMSNorm's `x[i, j] * inv_rms[i]`).
+static const TlFragLayout *source_layout(const TlVec *body, const TlStmt *nest, bool rows) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT && s->buf->layout &&
-        is_direct((const TlExpr *const *)s->indices, s->nindices, nest))
+    if (!rows && s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT &&
+        s->buf->layout && is_direct((const TlExpr *const *)s->indices, s->nindices, nest))
       return s->buf->layout;
     const TlExpr *stack[256];
     int n = 0;
@@ -164,15 +179,15 @@ static const TlFragLayout *source_layout(const TlVec *body, const TlStmt *nest) 
       stack[n++] = s->indices[d];
     while (n > 0) {
       const TlExpr *e = stack[--n];
-      if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT && e->buf->layout &&
-          is_direct((const TlExpr *const *)e->args, e->nargs, nest))
-        return e->buf->layout;
+      const TlFragLayout *l = load_layout(e, nest, rows);
+      if (l)
+        return l;
       for (int k = 0; k < e->nargs && n < 256; k++)
         stack[n++] = e->args[k];
     }
-    const TlFragLayout *l = source_layout(&s->body, nest);
+    const TlFragLayout *l = source_layout(&s->body, nest, rows);
     if (!l)
-      l = source_layout(&s->else_body, nest);
+      l = source_layout(&s->else_body, nest, rows);
     if (l)
       return l;
   }
@@ -192,41 +207,11 @@ static TlStmt *unrolled_loop(TlArena *a, TlKernel *k, const char *name, int64_t 
   return loop;
 }
 
-// A 2-D nest reading only a replicated row R[i] follows R's parent tile.
-static const TlFragLayout *row_source_layout(const TlVec *body, const TlStmt *nest) {
-  for (int i = 0; i < body->len; i++) {
-    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    const TlExpr *stack[256];
-    int n = 0;
-    if (s->value)
-      stack[n++] = s->value;
-    if (s->cond)
-      stack[n++] = s->cond;
-    for (int d = 0; d < s->nindices && n < 256; d++)
-      stack[n++] = s->indices[d];
-    while (n > 0) {
-      const TlExpr *e = stack[--n];
-      if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT && e->buf->layout &&
-          e->buf->layout->kind == LAYOUT_ROW_OF && nest->nvars == 2 && e->nargs == 1 &&
-          e->args[0]->kind == EX_VAR && e->args[0]->var == nest->vars[0])
-        return e->buf->layout->parent;
-      for (int k = 0; k < e->nargs && n < 256; k++)
-        stack[n++] = e->args[k];
-    }
-    const TlFragLayout *l = row_source_layout(&s->body, nest);
-    if (!l)
-      l = row_source_layout(&s->else_body, nest);
-    if (l)
-      return l;
-  }
-  return NULL;
-}
-
 TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d) {
   TlLoc loc = nest->loc;
-  const TlFragLayout *L = source_layout(&nest->body, nest);
+  const TlFragLayout *L = source_layout(&nest->body, nest, false);
   if (!L)
-    L = row_source_layout(&nest->body, nest);
+    L = source_layout(&nest->body, nest, true);
   if (!L) {
     tl_error(d, loc, "internal error: no fragment layout for this T.Parallel (partition)");
     return NULL;
