@@ -11,6 +11,9 @@
 // (each warp owns a contiguous (m/wm) x (n/wn) block of 16x8 atoms).
 TlFragLayout *tl_layout_gemm_c(TlArena *a, int64_t m, int64_t n, int64_t threads, int64_t wm,
                                int64_t wn);
+// The wgmma accumulator of an (m x n) tile over threads/128 warpgroups, each
+// taking whole 64-row slabs (m a multiple of 64 * warpgroups).
+TlFragLayout *tl_layout_wgmma_c(TlArena *a, int64_t m, int64_t n, int64_t threads);
 // Rows of `cols` elements shared by g threads (g: the largest power of two
 // up to 32 dividing both cols and threads); the threads/g row groups take
 // rows round-robin. A 1-D buffer is rows x 1.

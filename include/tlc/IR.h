@@ -65,6 +65,8 @@ struct TlFragLayout {
   int64_t rows, cols;  // the 2-D shape laid out (ROW_OF: the parent's)
   int64_t threads;     // threads of the block
   int64_t wm, wn;      // GEMM_C: warps along m and n
+  bool wgmma;          // GEMM_C: the wgmma accumulator: each 64-row slab is one
+                       // warpgroup's, its 4 warps own 16-row slices (wn == 1)
   int64_t g;           // ROWS: threads per row group
   int64_t vec;         // ROWS: consecutive columns per run in one thread
   const TlFragLayout *parent; // ROW_OF
@@ -86,6 +88,8 @@ typedef struct TlBuffer {
   const int32_t *table;  // a constant table tlc computed (loop_layout inverse), or NULL
   int64_t table_len;
   int swizzle;           // shared: 0, or the XOR-swizzle chunk count per row (2, 4, 8)
+  bool wgmma_operand;    // shared: swizzle is wgmma's canonical layout (panels of
+                         // swizzle*8 16-bit columns, Swizzle<3|2|1,4,3>), not tl_swz
 } TlBuffer;
 
 int64_t tl_buffer_elems(const TlBuffer *b); // one stage
@@ -219,7 +223,8 @@ struct TlExpr {
   X(ST_COMMENT, "comment")     /* a line of explanation carried to the CUDA */                 \
   X(ST_CP_ASYNC, "cp_async")   /* thread IR: buf[index..+width) <- value's buffer, async */       \
   X(ST_ASYNC_COMMIT, "commit") /* close this thread's group of async copies */                    \
-  X(ST_ASYNC_WAIT, "wait")     /* wait until at most `width` groups are pending */
+  X(ST_ASYNC_WAIT, "wait")     /* wait until at most `width` groups are pending */               \
+  X(ST_WGMMA_WAIT, "wgmma_wait") /* wait for every wgmma group; accumulator `buf` is readable */
 
 typedef enum {
 #define X(k, s) k,
@@ -287,6 +292,7 @@ struct TlStmt {
   TlBuffer *a, *b, *c;        // gemm
   bool trans_a, trans_b;      // gemm
   bool use_mma;               // gemm: tensor cores (mma.sync) or CUDA cores
+  bool use_wgmma;             // gemm: Hopper warpgroup MMA from shared descriptors
   int gemm_id;                // gemm: which emitted helper implements it
   TlReduceKind reduce;        // reduce
   int reduce_dim;             // reduce
@@ -300,6 +306,8 @@ struct TlStmt {
   bool per_thread; // ST_SEQ: what one thread does alone (a partitioned nest); no barrier inside
   bool async_copy;  // ST_PARALLEL / lane loop: a pipeline producer, lowered to cp.async
   TlExpr *stage_a, *stage_b; // ST_GEMM: the pipeline stage of a multi-buffered A / B
+  bool wgmma_in_flight;      // ST_GEMM on wgmma in a pipelined loop: returns with its own
+                             // group in flight; an ST_WGMMA_WAIT after the loop drains it
   TlVec pipe_buffers;        // ST_FOR pipelined: the multi-buffered shared tiles
   int applied_stages;        // ST_FOR pipelined: the schedule actually built
 };
@@ -326,7 +334,9 @@ typedef struct TlModule {
   const TlSource *src;
   TlVec kernels; // TlKernel*
   const char *target_name;
+  const char *nvcc_arch; // what to give nvcc: "-arch=sm_90", "-gencode=arch=compute_90a,code=sm_90a"
   int sm;
+  bool has_wgmma;        // the target has wgmma (sm_90a): T.gemm may use it
   int64_t max_shared_bytes;
   int64_t max_threads;
 } TlModule;

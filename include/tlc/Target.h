@@ -12,6 +12,7 @@
 typedef struct TlTarget {
   const char *name;                 // "sm_90"
   int sm;                           // 90
+  const char *nvcc_arch;            // nvcc's flag for it: "-arch=sm_90", "-gencode=arch=compute_90a,code=sm_90a"
   int64_t max_shared_bytes;         // per block, opt-in maximum (232448 on sm_90)
   int64_t default_shared_bytes;     // without opt-in (49152)
   int64_t max_threads_per_block;    // 1024

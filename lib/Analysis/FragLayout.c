@@ -9,6 +9,12 @@
 // which is mma.m16n8k16's c0..c3 per atom. A row of the tile is held by the
 // 4 lanes with equal lane/4 in each of the wn warps of its warp row.
 //
+// GEMM_C with wgmma (the warpgroup accumulator, wn == 1, wm = 4 x warpgroups):
+// each wgmma.m64nN covers a 64-row slab with one warpgroup, warp w of the
+// group owning rows 16w..16w+15, so the warp slices interleave instead:
+//   row = mi*(16*wm) + wi*16 + lane/4 + 8*(r/2),  col as above
+// (PTX ISA, "Register fragments: wgmma .m64nNk16", accumulator D).
+//
 // ROWS (R x C, T threads, g threads per row, P = T / g row groups, CPR =
 // C / g registers per row, runs of V consecutive columns per thread):
 // register l of thread tid holds, with w = l % CPR,
@@ -50,6 +56,12 @@ TlFragLayout *tl_layout_gemm_c(TlArena *a, int64_t m, int64_t n, int64_t threads
   return l;
 }
 
+TlFragLayout *tl_layout_wgmma_c(TlArena *a, int64_t m, int64_t n, int64_t threads) {
+  TlFragLayout *l = tl_layout_gemm_c(a, m, n, threads, threads / 32, 1);
+  l->wgmma = true;
+  return l;
+}
+
 TlFragLayout *tl_layout_rows(TlArena *a, int64_t rows, int64_t cols, int64_t threads) {
   TlFragLayout *l = TL_NEW(a, TlFragLayout);
   l->kind = LAYOUT_ROWS;
@@ -85,7 +97,7 @@ bool tl_layout_equal(const TlFragLayout *x, const TlFragLayout *y) {
       x->threads != y->threads)
     return false;
   if (x->kind == LAYOUT_GEMM_C)
-    return x->wm == y->wm && x->wn == y->wn;
+    return x->wm == y->wm && x->wn == y->wn && x->wgmma == y->wgmma;
   if (x->kind == LAYOUT_ROW_OF)
     return tl_layout_equal(x->parent, y->parent);
   return x->g == y->g && x->vec == y->vec;
@@ -97,7 +109,7 @@ bool tl_layout_same_rows(const TlFragLayout *x, const TlFragLayout *y) {
   if (!x || !y || x->kind != y->kind || x->rows != y->rows || x->threads != y->threads)
     return false;
   if (x->kind == LAYOUT_GEMM_C)
-    return x->wm == y->wm && x->wn == y->wn;
+    return x->wm == y->wm && x->wn == y->wn && x->wgmma == y->wgmma;
   if (x->kind == LAYOUT_ROWS)
     return x->g == y->g;
   return false;
@@ -106,6 +118,9 @@ bool tl_layout_same_rows(const TlFragLayout *x, const TlFragLayout *y) {
 const char *tl_layout_describe(TlArena *a, const TlFragLayout *l) {
   switch (l->kind) {
   case LAYOUT_GEMM_C:
+    if (l->wgmma)
+      return tl_arena_printf(a, "wgmma_c(%lldx%lld, %lld warpgroup%s, %lld regs)", (long long)l->rows,
+                             (long long)l->cols, (long long)(l->wm / 4), l->wm > 4 ? "s" : "", (long long)l->locals);
     return tl_arena_printf(a, "gemm_c(%lldx%lld, warps %lldx%lld, %lld regs)", (long long)l->rows,
                            (long long)l->cols, (long long)l->wm, (long long)l->wn, (long long)l->locals);
   case LAYOUT_ROWS:
@@ -120,6 +135,14 @@ const char *tl_layout_describe(TlArena *a, const TlFragLayout *l) {
   }
 }
 
+// Row of a GEMM_C register = wi*warp_stride + mi*slab_stride + lane/4 + 8*(r/2).
+static void gemm_c_row_strides(const TlFragLayout *l, int64_t *warp_stride, int64_t *slab_stride) {
+  if (l->wgmma)
+    *warp_stride = 16, *slab_stride = 16 * l->wm;
+  else
+    *warp_stride = l->rows / l->wm, *slab_stride = 16;
+}
+
 static void gemm_c_parts(TlArena *a, const TlFragLayout *l, TlExpr *tid, TlLoc loc, TlExpr **wi,
                          TlExpr **wj, TlExpr **lane) {
   TlExpr *warp = divc(a, loc, tid, 32);
@@ -132,11 +155,12 @@ void tl_layout_coords(TlArena *a, const TlFragLayout *l, TlExpr *tid, TlExpr *lo
                       TlExpr **coords, TlExpr **guard, TlLoc loc) {
   *guard = NULL;
   if (l->kind == LAYOUT_GEMM_C) {
-    int64_t WM = l->rows / l->wm, WN = l->cols / l->wn, NI = WN / 8;
+    int64_t WN = l->cols / l->wn, NI = WN / 8, WS, SS;
+    gemm_c_row_strides(l, &WS, &SS);
     TlExpr *wi, *wj, *lane;
     gemm_c_parts(a, l, tid, loc, &wi, &wj, &lane);
     TlExpr *atom = divc(a, loc, local, 4), *r = modc(a, loc, local, 4);
-    TlExpr *row = add(a, loc, add(a, loc, mulc(a, loc, wi, WM), mulc(a, loc, divc(a, loc, atom, NI), 16)),
+    TlExpr *row = add(a, loc, add(a, loc, mulc(a, loc, wi, WS), mulc(a, loc, divc(a, loc, atom, NI), SS)),
                       add(a, loc, divc(a, loc, lane, 4), mulc(a, loc, divc(a, loc, r, 2), 8)));
     TlExpr *col = add(a, loc, add(a, loc, mulc(a, loc, wj, WN), mulc(a, loc, modc(a, loc, atom, NI), 8)),
                       add(a, loc, mulc(a, loc, modc(a, loc, lane, 4), 2), modc(a, loc, r, 2)));
@@ -146,10 +170,11 @@ void tl_layout_coords(TlArena *a, const TlFragLayout *l, TlExpr *tid, TlExpr *lo
   }
   const TlFragLayout *p = l->kind == LAYOUT_ROW_OF ? l->parent : l;
   if (p->kind == LAYOUT_GEMM_C) { // ROW_OF(GEMM_C)
-    int64_t WM = p->rows / p->wm;
+    int64_t WS, SS;
+    gemm_c_row_strides(p, &WS, &SS);
     TlExpr *wi, *wj, *lane;
     gemm_c_parts(a, p, tid, loc, &wi, &wj, &lane);
-    TlExpr *row = add(a, loc, add(a, loc, mulc(a, loc, wi, WM), mulc(a, loc, divc(a, loc, local, 2), 16)),
+    TlExpr *row = add(a, loc, add(a, loc, mulc(a, loc, wi, WS), mulc(a, loc, divc(a, loc, local, 2), SS)),
                       add(a, loc, divc(a, loc, lane, 4), mulc(a, loc, modc(a, loc, local, 2), 8)));
     coords[0] = tl_simplify(a, row);
     return;

@@ -8,6 +8,7 @@
 #include "tlc/FragLayout.h"
 
 void tl_emit_gemm_ptx(TlBuf *out);
+void tl_emit_wgmma_ptx(TlBuf *out);
 void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
                          void (*print_expr)(TlBuf *, const TlExpr *));
 
@@ -37,6 +38,139 @@ void tl_emit_gemm_ptx(TlBuf *out) {
                   "}\n",
                   types[t][1], types[t][0], types[t][0]);
   tl_buf_puts(out, "\n");
+}
+
+// The warpgroup-level pieces of T.gemm on wgmma (sm_90a). A descriptor
+// names a shared tile in wgmma's canonical layout: its start address, the
+// byte stride between panels (LBO, MN-major only), between 8-row swizzle
+// atoms (SBO) and the swizzle mode (PTX ISA, "Matrix Descriptor Format").
+void tl_emit_wgmma_ptx(TlBuf *out) {
+  tl_buf_puts(out,
+              "// wgmma shared-memory matrix descriptor: start >> 4 (bits 0-13), leading-dimension\n"
+              "// byte offset >> 4 (16-29), stride-dimension byte offset >> 4 (32-45), swizzle mode\n"
+              "// (62-63: 1 = 128B, 2 = 64B, 3 = 32B) (PTX ISA, Matrix Descriptor Format).\n"
+              "__device__ __forceinline__ uint64_t tl_wgmma_desc(const void *smem, unsigned lbo, unsigned sbo, unsigned mode) {\n"
+              "  const uint64_t addr = (uint64_t)__cvta_generic_to_shared(smem);\n"
+              "  return ((addr & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32) |\n"
+              "         ((uint64_t)mode << 62);\n"
+              "}\n"
+              "// Registers written by ordinary code must be visible to the next wgmma, and\n"
+              "// the accumulators must not be touched while one is in flight.\n"
+              "__device__ __forceinline__ void tl_wgmma_fence() {\n"
+              "  asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");\n"
+              "}\n"
+              "__device__ __forceinline__ void tl_wgmma_commit() {\n"
+              "  asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");\n"
+              "}\n"
+              "template <int N> __device__ __forceinline__ void tl_wgmma_wait() {\n"
+              "  asm volatile(\"wgmma.wait_group.sync.aligned %0;\\n\" :: \"n\"(N) : \"memory\");\n"
+              "}\n"
+              "// Keeps the compiler from moving an accumulator register across the wait.\n"
+              "__device__ __forceinline__ void tl_wgmma_pin(float &r) {\n"
+              "  asm volatile(\"\" : \"+f\"(r) :: \"memory\");\n"
+              "}\n\n");
+}
+
+// One operand's descriptor facts. The tile is stored [rows][cols] (cols
+// contiguous) in panels of P = min(cols, 64) columns (lib/Transforms/
+// Swizzle.c). K-major: cols run along K (A, or B^T); MN-major otherwise.
+typedef struct WgOperand {
+  bool k_major;
+  int64_t rows, cols, P, RB; // RB: bytes per panel row
+  int mode;                  // descriptor swizzle mode
+  int64_t lbo, sbo;
+} WgOperand;
+
+static WgOperand wg_operand(const TlBuffer *b, bool k_major) {
+  WgOperand o = {0};
+  o.k_major = k_major;
+  o.cols = b->shape[b->ndims - 1];
+  o.rows = tl_buffer_elems(b) / o.cols;
+  o.P = o.cols < 64 ? o.cols : 64;
+  o.RB = o.P * 2;
+  o.mode = o.RB == 128 ? 1 : o.RB == 64 ? 2 : 3;
+  o.sbo = 8 * o.RB;                        // 8-row swizzle atoms
+  o.lbo = k_major ? 16 : o.rows * o.RB; // MN-major: the next panel along M/N
+  return o;
+}
+
+// T.gemm on wgmma: each warpgroup issues, per k16 step, one
+// wgmma.m64nNWk16 per 64-row slab it owns and per N chunk (NW <= 256), all
+// in one commit group, then waits for them. The accumulator registers of
+// slab mi, chunk nc are C[(mi * N/8 + nc * NW/8) * 4 ...], the order of the
+// wgmma_c layout (lib/Analysis/FragLayout.c).
+static void wgmma_helper(TlBuf *out, const TlStmt *g) {
+  const TlFragLayout *L = g->c->layout;
+  int64_t M = L->rows, N = L->cols, K = g->trans_a ? g->a->shape[0] : g->a->shape[1];
+  int64_t W = L->wm / 4, MI = M / (64 * W), NC = (N + 255) / 256, NW = N / NC, KS = K / 16;
+  WgOperand A = wg_operand(g->a, !g->trans_a), B = wg_operand(g->b, g->trans_b);
+  const char *T = tl_dtype_cuda(g->a->dtype), *ty = g->a->dtype == TY_FLOAT16 ? "f16" : "bf16";
+  int id = g->gemm_id;
+  static const char *const modes[] = {"none", "128B", "64B", "32B"};
+  tl_buf_printf(out,
+                "// T.gemm at line %d: C[%lldx%lld] += A[%lldx%lld]%s @ B[%lldx%lld]%s on wgmma: %lld warpgroup%s,\n"
+                "// each %lld slab%s of 64 rows; per k16 step %lld wgmma.m64n%lldk16 per slab (A %s, %s swizzle;\n"
+                "// B %s, %s swizzle), one commit group per call.\n",
+                g->loc.line, (long long)M, (long long)N, (long long)g->a->shape[0], (long long)g->a->shape[1],
+                g->trans_a ? "^T" : "", (long long)g->b->shape[0], (long long)g->b->shape[1], g->trans_b ? "^T" : "",
+                (long long)W, W > 1 ? "s" : "", (long long)MI, MI > 1 ? "s" : "", (long long)NC, (long long)NW,
+                A.k_major ? "K-major" : "MN-major", modes[A.mode], B.k_major ? "K-major" : "MN-major",
+                modes[B.mode]);
+  // The instruction, with its NW/2 accumulator registers.
+  tl_buf_printf(out, "__device__ __forceinline__ void tl_gemm_%d_mma(float *d, uint64_t da, uint64_t db) {\n", id);
+  tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%lld, 0;\\n\"\n", (long long)(NW / 2 + 2));
+  tl_buf_printf(out, "               \"wgmma.mma_async.sync.aligned.m64n%lldk16.f32.%s.%s {\"\n", (long long)NW, ty, ty);
+  for (int64_t r = 0; r < NW / 2; r++)
+    tl_buf_printf(out, "%s\"%%%lld%s\"", r % 8 == 0 ? "               " : " ", (long long)r,
+                  r + 1 < NW / 2 ? "," : "}, ");
+  tl_buf_puts(out, "\n");
+  tl_buf_printf(out, "               \"%%%lld, %%%lld, p, 1, 1, %d, %d;\\n}\\n\"\n               : ", (long long)(NW / 2),
+                (long long)(NW / 2 + 1), A.k_major ? 0 : 1, B.k_major ? 0 : 1);
+  for (int64_t r = 0; r < NW / 2; r++)
+    tl_buf_printf(out, "%s\"+f\"(d[%lld])%s", r && r % 8 == 0 ? "\n                 " : "", (long long)r,
+                  r + 1 < NW / 2 ? ", " : "");
+  tl_buf_puts(out, "\n               : \"l\"(da), \"l\"(db), \"r\"(1));\n}\n");
+  if (g->wgmma_in_flight)
+    tl_buf_puts(out, "// In a pipelined loop the call returns with its own group still in flight (all\n"
+                     "// earlier ones done); a wgmma wait after the loop drains it.\n");
+  tl_buf_printf(out,
+                "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
+                "float* __restrict__ C) {\n",
+                id, T, T);
+  tl_buf_printf(out, "  const unsigned wg = threadIdx.x / 128;\n");
+  tl_buf_printf(out, "  const uint64_t da = tl_wgmma_desc(A, %lld, %lld, %d), db = tl_wgmma_desc(B, %lld, %lld, %d);\n",
+                (long long)A.lbo, (long long)A.sbo, A.mode, (long long)B.lbo, (long long)B.sbo, B.mode);
+  if (!g->wgmma_in_flight) // (with a group in flight from the last call, C must not be touched)
+    tl_buf_printf(out, "  #pragma unroll\n  for (int l = 0; l < %lld; ++l)\n    tl_wgmma_pin(C[l]);\n", (long long)L->locals);
+  tl_buf_puts(out, "  tl_wgmma_fence();\n");
+  // Offsets are in 16-byte units: the descriptor's address field.
+  tl_buf_printf(out, "  #pragma unroll\n  for (int ks = 0; ks < %lld; ++ks)\n", (long long)KS);
+  tl_buf_printf(out, "    #pragma unroll\n    for (int mi = 0; mi < %lld; ++mi)\n", (long long)MI);
+  tl_buf_printf(out, "      #pragma unroll\n      for (int nc = 0; nc < %lld; ++nc) {\n", (long long)NC);
+  tl_buf_printf(out, "        const unsigned m0 = mi * %lld + wg * 64, n0 = nc * %lld, kk = ks * 16;\n",
+                (long long)(64 * W), (long long)NW);
+  if (A.k_major)
+    tl_buf_printf(out, "        const unsigned oa = (kk / %lld) * %lld + m0 * %lld + (kk %% %lld) * 2;\n", (long long)A.P,
+                  (long long)(A.rows * A.RB), (long long)A.RB, (long long)A.P);
+  else
+    tl_buf_printf(out, "        const unsigned oa = (m0 / %lld) * %lld + kk * %lld;\n", (long long)A.P,
+                  (long long)(A.rows * A.RB), (long long)A.RB);
+  if (B.k_major)
+    tl_buf_printf(out, "        const unsigned ob = (kk / %lld) * %lld + n0 * %lld + (kk %% %lld) * 2;\n", (long long)B.P,
+                  (long long)(B.rows * B.RB), (long long)B.RB, (long long)B.P);
+  else
+    tl_buf_printf(out, "        const unsigned ob = (n0 / %lld) * %lld + kk * %lld;\n", (long long)B.P,
+                  (long long)(B.rows * B.RB), (long long)B.RB);
+  tl_buf_printf(out, "        tl_gemm_%d_mma(&C[(mi * %lld + nc * %lld) * 4], da + oa / 16, db + ob / 16);\n      }\n",
+                id, (long long)(N / 8), (long long)(NW / 8));
+  // The accumulators are pinned once their wgmma are done: while one is in
+  // flight nothing may touch them (ptxas would insert a wait, C7517).
+  if (g->wgmma_in_flight) {
+    tl_buf_puts(out, "  tl_wgmma_commit();\n  tl_wgmma_wait<1>();\n}\n\n");
+    return;
+  }
+  tl_buf_printf(out, "  tl_wgmma_commit();\n  tl_wgmma_wait<0>();\n  #pragma unroll\n  for (int l = 0; l < %lld; ++l)\n    tl_wgmma_pin(C[l]);\n}\n\n",
+                (long long)L->locals);
 }
 
 static int swz(const TlBuffer *b) {
@@ -200,7 +334,9 @@ static void cuda_core_helper(TlBuf *out, TlArena *a, const TlStmt *g,
 
 void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
                          void (*print_expr)(TlBuf *, const TlExpr *)) {
-  if (g->use_mma && g->a->scope == SCOPE_FRAGMENT)
+  if (g->use_wgmma)
+    wgmma_helper(out, g);
+  else if (g->use_mma && g->a->scope == SCOPE_FRAGMENT)
     mma_rs_helper(out, g);
   else if (g->use_mma)
     mma_helper(out, g);

@@ -14,7 +14,7 @@ TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool r
     return NULL;
   }
   TlTarget target;
-  if (!tl_target_load(a, o->target ? o->target : "sm_90", &target, err, sizeof err)) {
+  if (!tl_target_load(a, o->target ? o->target : "sm_90a", &target, err, sizeof err)) {
     tl_error_noloc(d, "%s", err);
     return NULL;
   }

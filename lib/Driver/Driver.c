@@ -26,7 +26,7 @@ static const char *const usage =
     "options:\n"
     "  -o FILE               write the output to FILE (- or absent: stdout)\n"
     "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default)\n"
-    "  --target=SM           sm_90 (default, H100/H200) or sm_80 (A100)\n"
+    "  --target=SM           sm_90a (default: H100/H200 with wgmma), sm_90 (no wgmma) or sm_80 (A100)\n"
     "  --print-after=PASS    print the IR after PASS to stderr (sema or a pass below)\n"
     "  --print-after-all     print the IR after every pass to stderr\n"
     "  --stop-after=PASS     stop the pipeline after PASS (with --emit=ir)\n"
@@ -72,7 +72,7 @@ static int usage_error(const char *fmt, const char *arg) {
 static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   memset(o, 0, sizeof *o);
   o->emit = EMIT_CUDA;
-  o->target = "sm_90";
+  o->target = "sm_90a"; // the H200 with its arch-specific features (wgmma)
 #ifdef TLC_VERIFY_IR
   o->verify_each = true;
 #endif
@@ -83,7 +83,7 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       return -1;
     }
     if (strcmp(a, "--version") == 0) {
-      printf("tlc %s (targets: sm_80, sm_90)\n", TLC_VERSION);
+      printf("tlc %s (targets: sm_80, sm_90, sm_90a)\n", TLC_VERSION);
       return -1;
     }
     if (strcmp(a, "-o") == 0) {
@@ -104,8 +104,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->emit = (TlEmitKind)found;
     } else if (strncmp(a, "--target=", 9) == 0) {
       o->target = a + 9;
-      if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0)
-        return usage_error("unknown --target '%s'; tlc knows sm_80 and sm_90", o->target);
+      if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0 && strcmp(o->target, "sm_90a") != 0)
+        return usage_error("unknown --target '%s'; tlc knows sm_80, sm_90 and sm_90a", o->target);
     } else if (strncmp(a, "--print-after=", 14) == 0) {
       o->print_after = a + 14;
       if (!valid_pass(o->print_after))

@@ -21,7 +21,7 @@ static TlModule *compile_file(TlArena *a, const char *path, const TlSemaOptions 
   o.input = path;
   if (sema)
     o.sema = *sema;
-  o.target = "sm_90";
+  o.target = "sm_90a";
   o.verify_each = true;
   char err[256];
   if (!tl_target_load(a, o.target, target, err, sizeof err)) {

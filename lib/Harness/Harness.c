@@ -129,12 +129,13 @@ bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *compiled,
                 TLC_VERSION, o->cublas ? " --cublas" : "", file, ref->target_name);
   tl_buf_printf(out, "// It checks every compiled kernel against a naive reference lowering of the\n"
                      "// same program on seeded random data, then times it. Build and run:\n"
-                     "//   nvcc -O3 -arch=sm_90 this.cu -o test%s\n"
+                     "//   nvcc -O3 %s this.cu -o test%s\n"
                      "//   ./test [--iters N] [--no-perf] [--kernel NAME] [--seed N]\n"
                      "// Output: check <kernel>: PASS|FAIL rel_err= max_abs= nan=, then\n"
                      "// perf <kernel>: median_ms= tflops= tbps=%s. Exit status 1 if a check fails.\n"
                      "// See docs/harness.md.\n",
-                o->cublas ? " -lcublas" : "", o->cublas ? " (and cublas <kernel>: ...)" : "");
+                ref->nvcc_arch ? ref->nvcc_arch : "-arch=sm_90", o->cublas ? " -lcublas" : "",
+                o->cublas ? " (and cublas <kernel>: ...)" : "");
   for (int i = 0; i < nk; i++)
     meta(out, TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i]);
   tl_buf_printf(out, "#define TLH_ITERS %d\n#define TLH_SEED %uull\n#define TLH_REF_ONLY %d\n",

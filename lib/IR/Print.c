@@ -200,8 +200,12 @@ static void print_stmt(TlBuf *out, const TlStmt *s, int level) {
   case ST_GEMM:
     tl_buf_printf(out, "gemm %s%s, %s%s -> %s%s @%d:%d\n", s->a->name, s->trans_a ? "^T" : "",
                   s->b->name, s->trans_b ? "^T" : "", s->c->name,
-                  s->c->layout ? (s->use_mma ? " (tensor cores)" : " (CUDA cores)") : "", s->loc.line,
-                  s->loc.col);
+                  !s->c->layout         ? ""
+                  : s->wgmma_in_flight  ? " (wgmma, group in flight)"
+                  : s->use_wgmma        ? " (wgmma)"
+                  : s->use_mma          ? " (tensor cores)"
+                                        : " (CUDA cores)",
+                  s->loc.line, s->loc.col);
     return;
   case ST_FILL:
     tl_buf_puts(out, "fill ");
@@ -259,6 +263,9 @@ static void print_stmt(TlBuf *out, const TlStmt *s, int level) {
     return;
   case ST_ASYNC_WAIT:
     tl_buf_printf(out, "async_wait %lld\n", (long long)s->width);
+    return;
+  case ST_WGMMA_WAIT:
+    tl_buf_printf(out, "wgmma_wait %s\n", s->buf->name);
     return;
   }
   tl_buf_indent(out, level);

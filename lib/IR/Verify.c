@@ -120,6 +120,10 @@ static void check_stmt(V *v, const TlStmt *s) {
   case ST_ASYNC_COMMIT:
   case ST_ASYNC_WAIT:
     break;
+  case ST_WGMMA_WAIT:
+    if (!s->buf || s->buf->scope != SCOPE_FRAGMENT || !s->buf->layout || !s->buf->layout->wgmma)
+      fail(v, s->loc, "wgmma_wait names no wgmma accumulator");
+    break;
   case ST_SYNC: // the pipeline pass places barriers in tile IR already
     break;
   case ST_VLOAD:

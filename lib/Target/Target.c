@@ -34,6 +34,7 @@ static const Field fields[] = {
     FIELD(name, FIELD_STRING, false),
     FIELD(description, FIELD_STRING, false),
     FIELD(sm, FIELD_INT, false),
+    FIELD(nvcc_arch, FIELD_STRING, false),
     FIELD(max_shared_bytes, FIELD_INT64, false),
     FIELD(default_shared_bytes, FIELD_INT64, false),
     FIELD(shared_per_sm_bytes, FIELD_INT64, false),

@@ -25,6 +25,7 @@ typedef struct Ctx {
   const TlVec *kernel_body;
   TlDiag *diag;
   int64_t threads;
+  bool has_wgmma; // the target has wgmma (sm_90a)
   bool changed, ok;
 } Ctx;
 
@@ -163,9 +164,63 @@ static bool reduced_later(const TlVec *body, const TlBuffer *b) {
   return false;
 }
 
+// Can a shared operand be read by wgmma through a descriptor? Its stored
+// rows (the contiguous dimension, `cols` elements of 16 bits) must split
+// into panels of 16, 32 or 64 columns (the 32, 64 and 128-byte swizzle
+// modes), and its rows come in whole 8-row swizzle atoms.
+static bool wgmma_operand_ok(const TlBuffer *b) {
+  int64_t cols = b->shape[b->ndims - 1], rows = tl_buffer_elems(b) / cols;
+  if (b->wgmma_operand)
+    return true;
+  if (b->swizzle) // already an ldmatrix operand of an mma.sync gemm
+    return false;
+  return rows % 8 == 0 && (cols == 16 || cols == 32 || cols % 64 == 0);
+}
+
+// The rule for T.gemm on wgmma (shown by --emit=plan and docs/passes.md):
+// a target with wgmma; fp16/bf16 shared operands into an fp32 fragment;
+// whole warpgroups, each taking 64-row slabs of C (M a multiple of 64 per
+// warpgroup); K a multiple of 16; N a multiple of 8 (split into wgmma of at
+// most 256 columns); operands whose rows fit the swizzle modes; and an
+// accumulator that no earlier gemm laid out for mma.sync.
+static const char *wgmma_refusal(const Ctx *c, const TlStmt *s) {
+  int64_t M = s->c->shape[0], N = s->c->shape[1];
+  int64_t K = s->trans_a ? s->a->shape[0] : s->a->shape[1];
+  if (!c->has_wgmma)
+    return "the target has no wgmma";
+  if (!mma_dtypes(s) || s->a->dtype != s->b->dtype)
+    return "wgmma takes float16/bfloat16 shared operands into a float32 fragment";
+  if (c->threads % 128 != 0)
+    return "the block is not whole warpgroups (128 threads)";
+  if (M % (64 * (c->threads / 128)) != 0)
+    return "M is not a multiple of 64 per warpgroup";
+  int64_t chunks = (N + 255) / 256;
+  if (K % 16 != 0 || N % (8 * chunks) != 0)
+    return "K is not a multiple of 16 or N of 8";
+  if (!wgmma_operand_ok(s->a) || !wgmma_operand_ok(s->b))
+    return "an operand's rows do not fit the wgmma swizzle modes";
+  if (!s->trans_b && chunks > 1 && (N / chunks) % 64 != 0)
+    return "an N chunk of an MN-major B would start inside a swizzle panel";
+  if (s->c->layout && !(s->c->layout->kind == LAYOUT_GEMM_C && s->c->layout->wgmma))
+    return "the accumulator already has another layout";
+  return NULL;
+}
+
 // The accumulator layout and operand swizzles of a gemm whose A and B are
 // shared tiles.
 static void gemm_shared_layout(Ctx *c, TlStmt *s) {
+  if (!wgmma_refusal(c, s)) {
+    TlFragLayout *l = tl_layout_wgmma_c(c->arena, s->c->shape[0], s->c->shape[1], c->threads);
+    s->c->layout = l;
+    s->use_wgmma = true;
+    TlBuffer *ops[2] = {s->a, s->b};
+    for (int i = 0; i < 2; i++) {
+      int64_t cols = ops[i]->shape[ops[i]->ndims - 1];
+      ops[i]->wgmma_operand = true;
+      ops[i]->swizzle = (int)((cols < 64 ? cols : 64) / 8); // 16-byte chunks per panel row
+    }
+    return;
+  }
   {
     int64_t M = s->c->shape[0], N = s->c->shape[1];
     int64_t K = s->trans_a ? s->a->shape[0] : s->a->shape[1];
@@ -270,6 +325,8 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
       why = "its fragment A does not hold another T.gemm's accumulator layout";
     else if (A->wn != 1)
       why = "the rows of its fragment A are split across warps";
+    else if (A->wgmma)
+      why = "its fragment A holds a wgmma accumulator (register-A wgmma is not implemented yet)";
     else if ((s->a->dtype != TY_FLOAT16 && s->a->dtype != TY_BFLOAT16) || s->a->dtype != s->b->dtype ||
              s->c->dtype != TY_FLOAT32)
       why = "a fragment A must be float16/bfloat16 like B, with a float32 accumulator";
@@ -387,7 +444,7 @@ static void check_reduces(Ctx *c, TlVec *body) {
 }
 
 bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
-  Ctx c = {a, NULL, NULL, d, 0, false, true};
+  Ctx c = {.arena = a, .diag = d, .ok = true};
   for (int k = 0; k < m->kernels.len && c.ok; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
     c.kernel_body = &c.kernel->body;
@@ -409,6 +466,7 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
     }
     if (!c.ok)
       continue;
+    c.has_wgmma = m->has_wgmma;
     gemm_layouts(&c, &c.kernel->body);
     for (int phase = 0; phase < 3 && c.ok; phase++) {
       do {

@@ -22,6 +22,16 @@
 // with no copies (past the end) keeps the group count aligned, so the wait
 // always covers tile k.
 // Producers are marked async: vectorize turns them into cp.async.
+// A T.gemm on wgmma keeps its tensor-core work running across the barrier
+// when s >= 4 and it is the loop's only gemm (and nothing else in the loop
+// touches its accumulator): tiles are produced d = s-1 iterations ahead
+// instead of s, so the copy issued at iteration k fills the stage consumed
+// at k-2; the gemm's wgmma wait leaves one commit group (iteration k's) in
+// flight and waits for k-1's, and every warpgroup passed iteration k's
+// barrier after that wait at k-1, so group k-2 is complete everywhere
+// before its stage is overwritten. A wgmma_wait after the loop drains the
+// last group (a wait inside the loop on its last iteration would make the
+// accumulators flow through a branch, and ptxas then waits every time).
 // s <= 1 leaves the loop serial (copy, barrier, compute, barrier).
 #include "tlc/Passes.h"
 
@@ -240,6 +250,26 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
   return true;
 }
 
+// The loop's one wgmma gemm whose accumulator no other consumer touches,
+// or NULL (see the schedule above).
+static TlStmt *deferred_wgmma(const TlVec *consumers) {
+  TlStmt *g = NULL;
+  for (int i = 0; i < consumers->len; i++) {
+    TlStmt *st = TL_VEC_AT(*consumers, TlStmt, i);
+    if (st->kind == ST_GEMM) {
+      if (g || !st->use_wgmma)
+        return NULL;
+      g = st;
+    }
+  }
+  for (int i = 0; g && i < consumers->len; i++) {
+    const TlStmt *st = TL_VEC_AT(*consumers, TlStmt, i);
+    if (st != g && (stmt_touches(st, g->c, false) || stmt_touches(st, g->c, true)))
+      return NULL;
+  }
+  return g;
+}
+
 static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   int s = loop->num_stages;
   TlLoc loc = loop->loc;
@@ -296,6 +326,12 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
     tl_vec_push(c->arena, out, loop);
     return;
   }
+  // Only from 4 stages on: two tiles stay in flight besides the wgmma group
+  // (H200, 4096^3 fp16, 128x256x64 over two warpgroups: 4 stages 501 -> 607
+  // TFLOP/s; with 3 stages one tile in flight lost more than the overlap
+  // gained: examples/gemm.tl 405 -> 329; bench/hopper-runs/).
+  TlStmt *wg = s >= 4 ? deferred_wgmma(&consumers) : NULL;
+  int d = wg ? s - 1 : s; // the schedule's depth: tiles in flight + 1
   for (int i = 0; i < nb; i++) {
     bufs[i]->stages = s;
     tl_vec_push(c->arena, &loop->pipe_buffers, bufs[i]);
@@ -308,11 +344,11 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
 
   TlStmt *note = tl_stmt_new(c->arena, ST_COMMENT, loc);
   note->text = tl_arena_printf(c->arena, "T.Pipelined(num_stages=%d) at line %d: %d tile%s in flight, "
-                               "%d shared tile%s multi-buffered", s, loc.line, s - 1, s - 1 == 1 ? "" : "s",
-                               nb, nb == 1 ? "" : "s");
+                               "%d shared tile%s multi-buffered%s", s, loc.line, d - 1, d - 1 == 1 ? "" : "s",
+                               nb, nb == 1 ? "" : "s", wg ? ", one wgmma group in flight across the barrier" : "");
   tl_vec_push(c->arena, out, note);
-  // Prologue: the first s-1 tiles.
-  for (int p = 0; p < s - 1; p++) {
+  // Prologue: the first d-1 tiles.
+  for (int p = 0; p < d - 1; p++) {
     TlExpr *it = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_ADD, tl_expr_clone(c->arena, loop->start), I(c, loc, p, t), t));
     TlVec body = {0};
     produce(c, loop, prods, np, bufs, nb, it, &body);
@@ -326,12 +362,12 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   }
   // The steady state.
   TlStmt *wait = tl_stmt_new(c->arena, ST_ASYNC_WAIT, loc);
-  wait->width = s - 2;
+  wait->width = d - 2;
   TlVec body = {0};
   tl_vec_push(c->arena, &body, wait);
   tl_vec_push(c->arena, &body, tl_stmt_new(c->arena, ST_SYNC, loc));
   TlExpr *kv = tl_expr_var(c->arena, loc, loop->var);
-  TlExpr *next = tl_expr_binary(c->arena, loc, OP_ADD, kv, I(c, loc, s - 1, t), t);
+  TlExpr *next = tl_expr_binary(c->arena, loc, OP_ADD, kv, I(c, loc, d - 1, t), t);
   TlVec issue = {0};
   produce(c, loop, prods, np, bufs, nb, next, &issue);
   TlStmt *produce_next = guarded(c, tl_expr_binary(c->arena, loc, OP_LT, tl_expr_clone(c->arena, next), tl_expr_clone(c->arena, loop->stop), TY_BOOL), issue, loc);
@@ -340,7 +376,7 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   // of first computing copy addresses, and the tile still has s-2 iterations
   // to land (4096^3 fp16 GEMM, 4 stages: 394 -> 415 TFLOP/s). With s = 2 it
   // is issued first, or it would not overlap any compute.
-  bool late = s >= 3;
+  bool late = d >= 3;
   if (!late) {
     tl_vec_push(c->arena, &body, produce_next);
     tl_vec_push(c->arena, &body, tl_stmt_new(c->arena, ST_ASYNC_COMMIT, loc));
@@ -351,6 +387,8 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
     stage_stmt(c, st, bufs, nb, stage);
     tl_vec_push(c->arena, &body, st);
   }
+  if (wg)
+    wg->wgmma_in_flight = true;
   if (late) {
     tl_vec_push(c->arena, &body, produce_next);
     tl_vec_push(c->arena, &body, tl_stmt_new(c->arena, ST_ASYNC_COMMIT, loc));
@@ -360,6 +398,11 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   TlStmt *drain = tl_stmt_new(c->arena, ST_ASYNC_WAIT, loc);
   drain->width = 0;
   tl_vec_push(c->arena, out, drain);
+  if (wg) { // the last gemm's group, before anything reads the accumulator
+    TlStmt *w = tl_stmt_new(c->arena, ST_WGMMA_WAIT, loc);
+    w->buf = wg->c;
+    tl_vec_push(c->arena, out, w);
+  }
 }
 
 static void visit(Ctx *c, TlVec *body) {

@@ -102,7 +102,7 @@ static bool starts_with_barrier(const TlVec *body) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_SYNC)
       return true;
-    if (s->kind != ST_ASYNC_WAIT && s->kind != ST_COMMENT)
+    if (s->kind != ST_ASYNC_WAIT && s->kind != ST_WGMMA_WAIT && s->kind != ST_COMMENT)
       return false;
   }
   return false;

@@ -107,7 +107,7 @@ def main(argv):
                     problem = None if rc == 0 else "tlc exited with %d" % rc
                     if not problem and nvcc:
                         obj = os.path.join(out_dir, stem + ".o")
-                        nrc, noutput = run([nvcc, "-arch=sm_90", "-c", cu, "-o", obj])
+                        nrc, noutput = run([nvcc, "-gencode=arch=compute_90a,code=sm_90a", "-c", cu, "-o", obj])
                         if nrc != 0:
                             problem, output = "nvcc exited with %d" % nrc, noutput
                     if problem:

@@ -19,7 +19,7 @@ for tl in files:
     name = os.path.splitext(os.path.basename(tl))[0]
     cu = os.path.join(out, name + ".cu")
     for cmd in ([tlc, tl, "-o", cu],
-                [nvcc, "-arch=sm_90", "-Werror", "all-warnings", "-c", cu, "-o", os.path.join(out, name + ".o")]):
+                [nvcc, "-gencode=arch=compute_90a,code=sm_90a", "-Werror", "all-warnings", "-c", cu, "-o", os.path.join(out, name + ".o")]):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             print("FAILED:", " ".join(cmd))

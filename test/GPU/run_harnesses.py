@@ -78,7 +78,7 @@ def build(tl):
     exe = os.path.join(args.out, name)
     flags = (["--cublas"] if args.cublas else []) + ["--iters=%d" % args.iters]
     steps = [([gen] + flags + [tl, "-o", cu]) if gen else ([args.tlc, "--harness"] + flags + [tl, "-o", cu]),
-             nvcc + ["-O3", "-arch=sm_90", "-Werror", "all-warnings", cu, "-o", exe]
+             nvcc + ["-O3", "-gencode=arch=compute_90a,code=sm_90a", "-Werror", "all-warnings", cu, "-o", exe]
              + (["-lcublas"] if args.cublas else [])]
     for cmd in steps:
         rc, out = run(cmd)

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     devnull = fopen("/dev/null", "w");
     tl_arena_init(&target_arena);
     char err[256];
-    have_target = tl_target_load(&target_arena, "sm_90", &target, err, sizeof err);
+    have_target = tl_target_load(&target_arena, "sm_90a", &target, err, sizeof err);
   }
   if (!have_target || size > 64 * 1024 || memchr(data, 0, size))
     return 0;

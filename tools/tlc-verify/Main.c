@@ -18,7 +18,7 @@ extern const size_t tv_prelude_len;
 #define PRELUDE_PATH "/tlc-verify-prelude/tlc_verify_prelude.h"
 
 static const char usage[] =
-    "usage: tlc-verify FILE.cu [--target sm_80|sm_90] [--list-undeclared]\n"
+    "usage: tlc-verify FILE.cu [--target sm_80|sm_90|sm_90a] [--list-undeclared]\n"
     "                          [--prelude FILE] [--print-prelude] [--list-prelude-names] [--help]\n"
     "\n"
     "Checks CUDA written by tlc: it parses, barriers are block-uniform, shared\n"
@@ -71,7 +71,7 @@ static char *read_file(const char *path, size_t *len) {
 }
 
 static bool set_target(TvProgram *p, const char *t) {
-  if (!strcmp(t, "sm_90")) {
+  if (!strcmp(t, "sm_90") || !strcmp(t, "sm_90a")) {
     p->target_sm = 90;
     p->smem_limit = 232448;
   } else if (!strcmp(t, "sm_80")) {
@@ -165,10 +165,10 @@ static int run(int argc, char **argv) {
       if (a[2] == 'p')
         prelude = argv[++i];
       else if (!set_target(&p, argv[++i]))
-        return usage_error("unknown target '%s' (sm_80 or sm_90)", argv[i]);
+        return usage_error("unknown target '%s' (sm_80, sm_90 or sm_90a)", argv[i]);
     } else if (!strncmp(a, "--target=", 9)) {
       if (!set_target(&p, a + 9))
-        return usage_error("unknown target '%s' (sm_80 or sm_90)", a + 9);
+        return usage_error("unknown target '%s' (sm_80, sm_90 or sm_90a)", a + 9);
     } else if (!strncmp(a, "--prelude=", 10)) {
       prelude = a + 10;
     } else if (a[0] == '-' && a[1]) {
