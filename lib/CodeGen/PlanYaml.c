@@ -2,15 +2,21 @@
 // per kernel its launch shape, shared bytes, every partitioned loop (where
 // it came from, extents, vector width, steps, guard, layout) and every
 // T.Pipelined loop. Tools and tests read this instead of scraping CUDA.
+// A loop that follows a fragment layout lists the layout and, for every
+// element, the thread and register holding it (lib/Explain/FragNest.c maps
+// them with the layout's own closed form).
 #include <string.h>
 #include <yaml.h>
 
 #include "tlc/CodeGen.h"
+#include "tlc/Explain.h"
+#include "tlc/FragLayout.h"
 
 typedef struct Y {
   yaml_emitter_t em;
   yaml_event_t ev;
   TlBuf *out;
+  TlDiag *diag;
   bool ok;
 } Y;
 
@@ -94,6 +100,26 @@ static void loops(Y *y, const TlVec *body) {
       map_end(y);
       continue;
     }
+    if (s->kind == ST_SEQ && s->plan_frag) {
+      TlFragNest n;
+      char err[256];
+      if (!tl_frag_nest_build(y->out->arena, &n, s, err, sizeof err)) {
+        tl_error(y->diag, s->plan_loc, "--emit=plan: %s", err);
+        y->ok = false;
+        continue;
+      }
+      // A block mapping: the element list is long.
+      map_begin(y, false);
+      key_int(y, "line", s->plan_loc.line);
+      key_int(y, "col", s->plan_loc.col);
+      key_str(y, "kind", "parallel");
+      key_str(y, "origin", tl_origin_name(s->plan_origin));
+      if (y->ok)
+        tl_explain_fragment_yaml_fields(&y->em, &n, tl_layout_describe(y->out->arena, s->plan_frag),
+                                        tl_explain_fragment_name(s), true);
+      map_end(y);
+      continue;
+    }
     loops(y, &s->body);
     loops(y, &s->else_body);
   }
@@ -146,6 +172,7 @@ static void pipelines(Y *y, const TlVec *body) {
 bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
   Y y = {0};
   y.out = out;
+  y.diag = d;
   y.ok = true;
   if (!yaml_emitter_initialize(&y.em)) {
     tl_error_noloc(d, "cannot initialise the YAML emitter");

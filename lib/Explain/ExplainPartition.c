@@ -8,6 +8,7 @@
 // lib/Analysis/PartitionPlan.c, so time and output stay bounded however big
 // the space is: only printed rows and drawn cells are ever computed.
 #include "tlc/Explain.h"
+#include "tlc/FragLayout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -331,6 +332,205 @@ static void compare_yaml(TlBuf *out, int64_t threads, int64_t vector) {
   y_finish(&em);
 }
 
+/* ---- fragment nests: elements placed by a fragment layout ---- */
+
+// The element in register `reg` of `thread` as a tuple, and how many of the
+// thread's registers hold one (a nest over part of a fragment skips some).
+static void frag_owned(TlBuf *b, const TlFragNest *n, int64_t thread) {
+  int64_t count = tl_frag_nest_thread_count(n, thread), shown = 0, idx[2];
+  char s[TUPLE_MAX];
+  tl_buf_printf(b, "  thread %3" PRId64 ": ", thread);
+  for (int64_t r = 0; r < n->registers && shown < OWNED_SHOWN; r++) {
+    int64_t e = tl_frag_nest_element(n, thread, r);
+    if (e < 0)
+      continue;
+    tl_frag_nest_index(n, e, idx);
+    tl_buf_printf(b, "%s%s@%" PRId64, shown++ ? ", " : "", tuple_str(s, idx, n->ndims), r);
+  }
+  if (count > OWNED_SHOWN)
+    tl_buf_printf(b, " ... (+%" PRId64 ")", count - OWNED_SHOWN);
+  tl_buf_putc(b, '\n');
+}
+
+// One element: its holder and register, or for a replicated element the
+// register and the first holders.
+static void frag_row(TlBuf *b, const TlFragNest *n, int64_t flat) {
+  int64_t idx[2], thread, reg, holders = tl_frag_nest_holders(n, flat);
+  char s[TUPLE_MAX];
+  tl_frag_nest_index(n, flat, idx);
+  tl_buf_printf(b, "  %-14s %4" PRId64, tuple_str(s, idx, n->ndims), flat);
+  if (n->replicas == 1) {
+    tl_frag_nest_holder(n, flat, 0, &thread, &reg);
+    tl_buf_printf(b, "  %6" PRId64 "  %8" PRId64 "\n", thread, reg);
+    return;
+  }
+  for (int64_t k = 0; k < holders && k < OWNED_SHOWN; k++) {
+    tl_frag_nest_holder(n, flat, k, &thread, &reg);
+    tl_buf_printf(b, k ? ", %" PRId64 "@%" PRId64 : "  %" PRId64 "@%" PRId64, thread, reg);
+  }
+  if (holders > OWNED_SHOWN)
+    tl_buf_printf(b, " ... (+%" PRId64 ")", holders - OWNED_SHOWN);
+  tl_buf_putc(b, '\n');
+}
+
+static void frag_table(TlBuf *b, const TlFragNest *n, const char *title, const char *follows,
+                       const char *fragment) {
+  char s[TUPLE_MAX];
+  const TlFragLayout *L = n->layout;
+  if (title)
+    tl_buf_printf(b, "%s\n", title);
+  tl_buf_printf(b, "T.Parallel%s  threads=%" PRId64 "  follows %s%s%s\n",
+                tuple_str(s, n->extents, n->ndims), n->threads, follows,
+                fragment ? ", the layout of " : "", fragment ? fragment : "");
+  tl_buf_printf(b,
+                "elements = %" PRId64 ";  registers per thread = %" PRId64
+                ";  threads holding elements = %" PRId64 ";  threads per element = %" PRId64 "\n",
+                n->elements, n->registers, n->threads_used, n->replicas);
+  if (n->replicas == 1) {
+    tl_buf_puts(b, "\nelement -> (thread, register)\n");
+    tl_buf_printf(b, "  %-14s %4s  %6s  %8s\n", "index", "flat", "thread", "register");
+  } else {
+    tl_buf_puts(b, "\nelement -> every thread holding it @ register\n");
+    tl_buf_printf(b, "  %-14s %4s  %s\n", "index", "flat", "thread@register");
+  }
+  if (n->elements <= TABLE_MAX_ROWS) {
+    for (int64_t flat = 0; flat < n->elements; flat++)
+      frag_row(b, n, flat);
+  } else {
+    for (int64_t flat = 0; flat < TABLE_HEAD; flat++)
+      frag_row(b, n, flat);
+    tl_buf_printf(b, "  ... (%" PRId64 " rows omitted)\n", n->elements - TABLE_HEAD - TABLE_TAIL);
+    for (int64_t flat = n->elements - TABLE_TAIL; flat < n->elements; flat++)
+      frag_row(b, n, flat);
+  }
+  tl_buf_puts(b, "\nby thread (which elements each thread holds, @register)\n");
+  frag_owned(b, n, 0);
+  if (n->threads > 1)
+    frag_owned(b, n, 1);
+  if (n->threads > 2)
+    frag_owned(b, n, n->threads - 1);
+  tl_buf_puts(b, "\ninterpretation\n");
+  const TlFragLayout *p = L->kind == LAYOUT_ROW_OF ? L->parent : L;
+  if (L->kind == LAYOUT_ROW_OF)
+    tl_buf_puts(b, "  * a row vector replicated over the threads that hold its row of the tile;\n"
+                   "    stores to memory are made by one of them\n");
+  if (p->kind == LAYOUT_GEMM_C)
+    tl_buf_printf(b,
+                  "  * the mma.m16n8k16 accumulator: warps tiled %" PRId64 "x%" PRId64
+                  ", each lane holds 2 neighbouring\n"
+                  "    columns in rows r and r+8 of every 16x8 atom of its warp's tile\n",
+                  p->wm, p->wn);
+  else
+    tl_buf_printf(b,
+                  "  * %" PRId64 " threads share a row, each holding runs of %" PRId64
+                  " neighbouring columns;\n"
+                  "    the %" PRId64 " row groups take the rows round-robin\n",
+                  p->g, p->vec, p->threads / p->g);
+  tl_buf_puts(b, "  * each thread loops over its own registers: no exchange between threads\n");
+}
+
+void tl_explain_fragment_yaml_fields(struct yaml_emitter_s *em, const TlFragNest *n,
+                                     const char *follows, const char *fragment, bool compact) {
+  y_str(em, "extents", YAML_PLAIN_SCALAR_STYLE);
+  y_ints(em, n->extents, n->ndims);
+  y_key_int(em, "threads", n->threads);
+  y_str(em, "layout", YAML_PLAIN_SCALAR_STYLE);
+  y_str(em, "fragment", YAML_PLAIN_SCALAR_STYLE);
+  if (fragment) {
+    y_str(em, "fragment", YAML_PLAIN_SCALAR_STYLE);
+    y_str(em, fragment, YAML_PLAIN_SCALAR_STYLE);
+  }
+  y_str(em, "follows", YAML_PLAIN_SCALAR_STYLE);
+  y_str(em, follows, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+  y_key_int(em, "elements", n->elements);
+  y_key_int(em, "registers", n->registers);
+  y_key_int(em, "replicas", n->replicas);
+  y_key_int(em, "threads_used", n->threads_used);
+  y_str(em, "guard", YAML_PLAIN_SCALAR_STYLE);
+  y_str(em, n->guard ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
+  // One entry per (element, holder): a replicated element once per thread.
+  y_str(em, "points", YAML_PLAIN_SCALAR_STYLE);
+  y_seq(em, false);
+  for (int64_t flat = 0; flat < n->elements; flat++) {
+    int64_t idx[2], thread, reg;
+    tl_frag_nest_index(n, flat, idx);
+    for (int64_t k = 0; k < tl_frag_nest_holders(n, flat); k++) {
+      tl_frag_nest_holder(n, flat, k, &thread, &reg);
+      if (compact) { // [i, (j,) thread, register]: a third of the bytes
+        int64_t v[4] = {idx[0], idx[1], 0, 0};
+        v[n->ndims] = thread;
+        v[n->ndims + 1] = reg;
+        y_ints(em, v, n->ndims + 2);
+        continue;
+      }
+      y_map(em, true);
+      y_str(em, "index", YAML_PLAIN_SCALAR_STYLE);
+      y_ints(em, idx, n->ndims);
+      y_key_int(em, "flat", flat);
+      y_key_int(em, "thread", thread);
+      y_key_int(em, "register", reg);
+      y_map_end(em);
+    }
+  }
+  y_seq_end(em);
+}
+
+static const char *expr_fragment(const TlExpr *e, const TlFragLayout *l) {
+  if (!e)
+    return NULL;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT && tl_layout_equal(e->buf->layout, l))
+    return e->buf->name;
+  for (int i = 0; i < e->nargs; i++) {
+    const char *name = expr_fragment(e->args[i], l);
+    if (name)
+      return name;
+  }
+  return NULL;
+}
+
+// Stores first: T.clear(acc) names acc, not another row vector laid out alike.
+static const char *body_fragment(const TlVec *body, const TlFragLayout *l, bool stores) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (stores && s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT &&
+        tl_layout_equal(s->buf->layout, l))
+      return s->buf->name;
+    const char *name = stores ? NULL : expr_fragment(s->value, l);
+    if (!name && !stores)
+      name = expr_fragment(s->cond, l);
+    if (!name)
+      name = body_fragment(&s->body, l, stores);
+    if (!name)
+      name = body_fragment(&s->else_body, l, stores);
+    if (name)
+      return name;
+  }
+  return NULL;
+}
+
+const char *tl_explain_fragment_name(const TlStmt *seq) {
+  const char *name = body_fragment(&seq->body, seq->plan_frag, true);
+  return name ? name : body_fragment(&seq->body, seq->plan_frag, false);
+}
+
+void tl_explain_fragment_render(TlBuf *out, const TlFragNest *n, TlExplainFormat f,
+                                const char *title, const char *follows, const char *fragment) {
+  if (f == TL_EXPLAIN_TABLE) {
+    frag_table(out, n, title, follows, fragment);
+    return;
+  }
+  TL_ASSERT("explain-partition: fragment nests are rendered as table or yaml",
+            f == TL_EXPLAIN_YAML);
+  yaml_emitter_t em;
+  y_begin(&em, out);
+  if (title) {
+    y_str(&em, "title", YAML_PLAIN_SCALAR_STYLE);
+    y_str(&em, title, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+  }
+  tl_explain_fragment_yaml_fields(&em, n, follows, fragment, false);
+  y_finish(&em);
+}
+
 /* ---- svg: the space as a grid, one cell per point, coloured by thread ---- */
 
 static void xml_text(TlBuf *b, const char *s) {
@@ -530,7 +730,7 @@ typedef struct Args {
   int64_t threads, vector, line;
   bool has_extents, has_threads, has_vector, has_line, compare;
   TlExplainFormat format;
-  const char *out_path, *file;
+  const char *out_path, *file, *target;
   const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
   TlSemaOptions sema;
 } Args;
@@ -538,7 +738,8 @@ typedef struct Args {
 static const char kUsage[] =
     "usage: tlc explain-partition [--extents E0 [E1 ...]] [--threads T] [--vector V]\n"
     "                             [--format table|yaml|svg] [--compare] [-o FILE]\n"
-    "       tlc explain-partition FILE.tl [--line N] [--format table|yaml|svg] [-o FILE]\n"
+    "       tlc explain-partition FILE.tl [--line N] [--target SM] [--format table|yaml|svg]\n"
+    "                             [-o FILE]\n"
     "       tlc explain-partition FILE.py --call 'F(ARGS)' [-D NAME=VALUE] [--line N] ...\n"
     "\n"
     "Shows how TileLang's default loop partition maps a T.Parallel nest onto threads:\n"
@@ -550,6 +751,7 @@ static const char kUsage[] =
     "  --format F             table (default; the seed model's text), yaml, or svg\n"
     "  --compare              the same 64 points in five nest shapes\n"
     "  --line N               FILE mode: only the T.Parallel loop on line N\n"
+    "  --target SM            FILE mode: compile for sm_90 (default) or sm_80, as tlc --target\n"
     "  --call 'F(ARGS)'       FILE mode: the kernel a factory call returns (as tlc --call)\n"
     "  -D NAME=VALUE          FILE mode: override a module-level constant (as tlc -D)\n"
     "  -o FILE                write to FILE instead of stdout\n"
@@ -619,7 +821,7 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
     const char *inline_val = n < strlen(arg) ? arg + n + 1 : NULL;
     bool takes_value = !strcmp(name, "--threads") || !strcmp(name, "--vector") ||
                        !strcmp(name, "--format") || !strcmp(name, "--line") || !strcmp(name, "-o") ||
-                       !strcmp(name, "--call") || !strcmp(name, "-D");
+                       !strcmp(name, "--call") || !strcmp(name, "-D") || !strcmp(name, "--target");
     const char *val = inline_val;
     if (takes_value && !val) {
       if (i + 1 >= argc || is_option(argv[i + 1]))
@@ -668,6 +870,10 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
         return reject("unknown format '%s' (expected table, yaml or svg)", val);
     } else if (!strcmp(name, "-o")) {
       a->out_path = val;
+    } else if (!strcmp(name, "--target")) {
+      if (!*val)
+        return reject("--target needs a value");
+      a->target = val; // the target reader says which names exist
     } else if (!strcmp(name, "--call") || !strcmp(name, "-D")) {
       if (!*val)
         return reject("%s needs a value", name);
@@ -730,7 +936,7 @@ static int file_mode(TlArena *ar, const Args *a) {
   if (!a->out_path || device) {
     if (device && !freopen(a->out_path, "w", stdout))
       return fail("cannot write '%s': %s", a->out_path, strerror(errno));
-    return tl_driver_explain_partition_file(a->file, &a->sema, (int)a->line, a->format);
+    return tl_driver_explain_partition_file(a->file, &a->sema, a->target, (int)a->line, a->format);
   }
   char *tmp = tl_arena_printf(ar, "%s.tmp", a->out_path);
   fflush(stdout);
@@ -744,7 +950,7 @@ static int file_mode(TlArena *ar, const Args *a) {
     return fail("cannot redirect output to '%s': %s", tmp, strerror(errno));
   }
   close(fd);
-  int rc = tl_driver_explain_partition_file(a->file, &a->sema, (int)a->line, a->format);
+  int rc = tl_driver_explain_partition_file(a->file, &a->sema, a->target, (int)a->line, a->format);
   bool flushed = fflush(stdout) == 0;
   dup2(saved, STDOUT_FILENO);
   close(saved);
@@ -764,6 +970,8 @@ static int run(TlArena *ar, Args *a) {
   }
   if (a->has_line)
     return fail("--line needs a FILE");
+  if (a->target)
+    return fail("--target needs a FILE: the standalone model has no target");
   if (!a->file && (a->sema.ncalls || a->sema.ndefines))
     return fail("--call and -D need a FILE (a TileLang Python file or a .tl file)");
   // The seed's --compare is fixed at 8 threads, vector 2; explicit values win.
