@@ -386,6 +386,8 @@ static void frag_table(TlBuf *b, const TlFragNest *n, const char *title, const c
                 "elements = %" PRId64 ";  registers per thread = %" PRId64
                 ";  threads holding elements = %" PRId64 ";  threads per element = %" PRId64 "\n",
                 n->elements, n->registers, n->threads_used, n->replicas);
+  if (n->guard)
+    tl_buf_puts(b, "guarded: some (thread, register) pairs hold no element of this nest\n");
   if (n->replicas == 1) {
     tl_buf_puts(b, "\nelement -> (thread, register)\n");
     tl_buf_printf(b, "  %-14s %4s  %6s  %8s\n", "index", "flat", "thread", "register");
