@@ -33,6 +33,7 @@ typedef struct TlFragNest {
   int64_t elements;     // points of the nest
   int64_t threads;      // threads of the block
   int64_t registers;    // registers per thread (the layout's locals)
+  bool mapped;          // false past TL_FRAG_NEST_MAX_PAIRS: the fields below are unset
   int64_t replicas;     // most threads holding one element (1 unless a replicated row)
   int64_t threads_used; // threads holding at least one element
   bool guard;           // some (thread, register) pairs hold no element of the nest
@@ -40,8 +41,11 @@ typedef struct TlFragNest {
   int64_t *first;       // [elements + 1]: where each element's holders start in owners
   int64_t *owners;      // holders as thread * registers + register, by element then thread
 } TlFragNest;
-// False (with a one-line reason) when threads x registers is too large to map.
-bool tl_frag_nest_build(TlArena *a, TlFragNest *n, const TlStmt *seq, char *err, size_t errlen);
+// Maps every element unless threads x registers is above
+// TL_FRAG_NEST_MAX_PAIRS, more than a register file holds (1024 threads x 255
+// registers), where only the fields above `mapped` are filled.
+void tl_frag_nest_build(TlArena *a, TlFragNest *n, const TlStmt *seq);
+#define TL_FRAG_NEST_MAX_PAIRS INT64_C(262144)
 void tl_frag_nest_index(const TlFragNest *n, int64_t flat, int64_t *idx);
 // How many threads hold element `flat`, and the k-th of them (thread order).
 int64_t tl_frag_nest_holders(const TlFragNest *n, int64_t flat);

@@ -16,7 +16,6 @@ typedef struct Y {
   yaml_emitter_t em;
   yaml_event_t ev;
   TlBuf *out;
-  TlDiag *diag;
   bool ok;
 } Y;
 
@@ -102,12 +101,7 @@ static void loops(Y *y, const TlVec *body) {
     }
     if (s->kind == ST_SEQ && s->plan_frag) {
       TlFragNest n;
-      char err[256];
-      if (!tl_frag_nest_build(y->out->arena, &n, s, err, sizeof err)) {
-        tl_error(y->diag, s->plan_loc, "--emit=plan: %s", err);
-        y->ok = false;
-        continue;
-      }
+      tl_frag_nest_build(y->out->arena, &n, s);
       // A block mapping: the element list is long.
       map_begin(y, false);
       key_int(y, "line", s->plan_loc.line);
@@ -172,7 +166,6 @@ static void pipelines(Y *y, const TlVec *body) {
 bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
   Y y = {0};
   y.out = out;
-  y.diag = d;
   y.ok = true;
   if (!yaml_emitter_initialize(&y.em)) {
     tl_error_noloc(d, "cannot initialise the YAML emitter");

@@ -45,8 +45,6 @@ typedef struct Found {
   TlExplainFormat format;
   TlBuf *out;
   const TlKernel *kernel;
-  TlDiag *diag;
-  bool ok;
 } Found;
 
 // True the first time a loop's location is seen (pipelining clones loops).
@@ -86,12 +84,7 @@ static void partition_loops(Found *f, const TlVec *body) {
       }
       if (s->plan_frag) {
         TlFragNest n;
-        char err[256];
-        if (!tl_frag_nest_build(f->out->arena, &n, s, err, sizeof err)) {
-          tl_error(f->diag, s->plan_loc, "explain-partition: %s", err);
-          f->ok = false;
-          continue;
-        }
+        tl_frag_nest_build(f->out->arena, &n, s);
         separate(f);
         tl_explain_fragment_render(f->out, &n, f->format, title,
                                    tl_layout_describe(f->out->arena, s->plan_frag),
@@ -130,22 +123,22 @@ int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema
     TlBuf out;
     tl_buf_init(&out, &a);
     tl_buf_puts(&out, "");
-    Found f = {.line = line, .format = format, .out = &out, .diag = &d, .ok = true};
+    Found f = {.line = line, .format = format, .out = &out};
     for (int k = 0; k < m->kernels.len; k++) {
       f.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
       partition_loops(&f, &f.kernel->body);
     }
-    if (f.ok && f.count == 0 && f.svg_skipped) {
+    if (f.count == 0 && f.svg_skipped) {
       fprintf(stderr, "tlc: error: explain-partition: --format svg draws loops planned by the "
                       "formula; the T.Parallel loops %s%s follow fragment layouts (use --format "
                       "table or yaml)\n",
               line ? "on that line of " : "of ", path);
-    } else if (f.ok && f.count == 0) {
+    } else if (f.count == 0) {
       if (line)
         fprintf(stderr, "tlc: error: explain-partition: no T.Parallel loop on line %d of %s\n", line, path);
       else
         fprintf(stderr, "tlc: error: explain-partition: %s has no T.Parallel loop\n", path);
-    } else if (f.ok) {
+    } else {
       fwrite(out.data, 1, out.len, stdout);
       rc = 0;
     }

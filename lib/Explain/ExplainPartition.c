@@ -1,5 +1,7 @@
 // `tlc explain-partition`: shows how TileLang's default loop partition maps
-// a T.Parallel nest onto threads and per-thread slots.
+// a T.Parallel nest onto threads and per-thread slots, and (FILE mode) how a
+// nest over fragments maps onto the threads and registers of the fragment
+// layout it follows (the map itself is lib/Explain/FragNest.c).
 //
 // The table format reproduces the seed model (loop_mapping.py) byte for byte
 // for spaces of up to 4096 points and summarises bigger ones; yaml (libyaml's
@@ -382,10 +384,18 @@ static void frag_table(TlBuf *b, const TlFragNest *n, const char *title, const c
   tl_buf_printf(b, "T.Parallel%s  threads=%" PRId64 "  follows %s%s%s\n",
                 tuple_str(s, n->extents, n->ndims), n->threads, follows,
                 fragment ? ", the layout of " : "", fragment ? fragment : "");
-  tl_buf_printf(b,
-                "elements = %" PRId64 ";  registers per thread = %" PRId64
-                ";  threads holding elements = %" PRId64 ";  threads per element = %" PRId64 "\n",
-                n->elements, n->registers, n->threads_used, n->replicas);
+  tl_buf_printf(b, "elements = %" PRId64 ";  registers per thread = %" PRId64, n->elements,
+                n->registers);
+  if (n->mapped)
+    tl_buf_printf(b, ";  threads holding elements = %" PRId64 ";  threads per element = %" PRId64,
+                  n->threads_used, n->replicas);
+  tl_buf_putc(b, '\n');
+  if (!n->mapped) {
+    tl_buf_printf(b, "elements not listed: %" PRId64 " threads x %" PRId64
+                  " registers is more than a register file holds\n",
+                  n->threads, n->registers);
+    return;
+  }
   if (n->guard)
     tl_buf_puts(b, "guarded: some (thread, register) pairs hold no element of this nest\n");
   if (n->replicas == 1) {
@@ -446,6 +456,10 @@ void tl_explain_fragment_yaml_fields(struct yaml_emitter_s *em, const TlFragNest
   y_str(em, follows, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
   y_key_int(em, "elements", n->elements);
   y_key_int(em, "registers", n->registers);
+  if (!n->mapped) { // more pairs than a register file holds: not listed
+    y_key_int(em, "points_omitted", n->elements);
+    return;
+  }
   y_key_int(em, "replicas", n->replicas);
   y_key_int(em, "threads_used", n->threads_used);
   y_str(em, "guard", YAML_PLAIN_SCALAR_STYLE);
@@ -746,6 +760,8 @@ static const char kUsage[] =
     "\n"
     "Shows how TileLang's default loop partition maps a T.Parallel nest onto threads:\n"
     "  flat = row-major index, thread = (flat / V) % T, slot = (flat / V / T) * V + flat % V\n"
+    "In FILE mode a loop over fragments shows the fragment layout it follows and,\n"
+    "for each element, the thread holding it and the register.\n"
     "\n"
     "  --extents E0 [E1 ...]  the nest's extents, outermost first (default 128 32)\n"
     "  --threads T            threads in the block (default 128; 8 with --compare)\n"
