@@ -59,8 +59,8 @@ int64_t tl_frag_nest_thread_count(const TlFragNest *n, int64_t thread);
 // Renders one fragment nest: the layout it follows (`follows`, e.g.
 // "gemm_c(128x128, warps 2x2, 128 regs)"), the fragment it comes from
 // (`fragment`, may be NULL) and where its elements live. The table shows a
-// selection as for plans, yaml every (element, holder) pair; svg is not
-// drawn for fragment nests.
+// selection as for plans, yaml every (element, holder) pair, svg the grid
+// coloured by thread.
 void tl_explain_fragment_render(TlBuf *out, const TlFragNest *n, TlExplainFormat f,
                                 const char *title, const char *follows, const char *fragment);
 struct yaml_emitter_s;

@@ -40,7 +40,6 @@ typedef struct Found {
   int seen[256][2]; // line, col of loops already shown (pipelining clones them)
   int nseen;
   int count;
-  int svg_skipped; // fragment nests left out of --format svg
   int line;
   TlExplainFormat format;
   TlBuf *out;
@@ -78,10 +77,8 @@ static void partition_loops(Found *f, const TlVec *body) {
       char *title = tl_arena_printf(f->out->arena, "kernel %s, T.Parallel at %s:%d:%d (%s)",
                                     f->kernel->name, s->plan_loc.src->name, s->plan_loc.line,
                                     s->plan_loc.col, tl_origin_name(s->plan_origin));
-      if (f->format == TL_EXPLAIN_SVG && (f->count > 0 || s->plan_frag)) {
-        f->svg_skipped += s->plan_frag != NULL;
-        continue; // one SVG document per run: the first loop planned by the formula
-      }
+      if (f->format == TL_EXPLAIN_SVG && f->count > 0)
+        continue; // one SVG document per run: the first loop
       if (s->plan_frag) {
         TlFragNest n;
         tl_frag_nest_build(f->out->arena, &n, s);
@@ -128,12 +125,7 @@ int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema
       f.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
       partition_loops(&f, &f.kernel->body);
     }
-    if (f.count == 0 && f.svg_skipped) {
-      fprintf(stderr, "tlc: error: explain-partition: --format svg draws loops planned by the "
-                      "formula; the T.Parallel loops %s%s follow fragment layouts (use --format "
-                      "table or yaml)\n",
-              line ? "on that line of " : "of ", path);
-    } else if (f.count == 0) {
+    if (f.count == 0) {
       if (line)
         fprintf(stderr, "tlc: error: explain-partition: no T.Parallel loop on line %d of %s\n", line, path);
       else
