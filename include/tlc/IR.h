@@ -303,6 +303,12 @@ struct TlStmt {
   TlLoc plan_loc;       // the T.Parallel (or tile op) the plan came from
   TlOrigin plan_origin;
   bool plan_has_layout;
+  // ST_SEQ of a T.Parallel over fragments (per_thread, plan.ndims == 0): the
+  // fragment layout the nest follows and the nest's own extents (a nest may
+  // cover part of the fragment). NULL for every other statement.
+  const TlFragLayout *plan_frag;
+  int plan_frag_ndims;
+  int64_t plan_frag_extents[2];
   bool per_thread; // ST_SEQ: what one thread does alone (a partitioned nest); no barrier inside
   bool async_copy;  // ST_PARALLEL / lane loop: a pipeline producer, lowered to cp.async
   TlExpr *stage_a, *stage_b; // ST_GEMM: the pipeline stage of a multi-buffered A / B

@@ -2,10 +2,15 @@
 // per kernel its launch shape, shared bytes, every partitioned loop (where
 // it came from, extents, vector width, steps, guard, layout) and every
 // T.Pipelined loop. Tools and tests read this instead of scraping CUDA.
+// A loop that follows a fragment layout lists the layout and, for every
+// element, the thread and register holding it (lib/Explain/FragNest.c maps
+// them with the layout's own closed form).
 #include <string.h>
 #include <yaml.h>
 
 #include "tlc/CodeGen.h"
+#include "tlc/Explain.h"
+#include "tlc/FragLayout.h"
 
 typedef struct Y {
   yaml_emitter_t em;
@@ -91,6 +96,21 @@ static void loops(Y *y, const TlVec *body) {
       key_int(y, "threads_used", p->threads_used);
       key_str(y, "guard", p->guard ? "true" : "false");
       key_str(y, "layout", s->plan_has_layout ? "loop_layout" : "default");
+      map_end(y);
+      continue;
+    }
+    if (s->kind == ST_SEQ && s->plan_frag) {
+      TlFragNest n;
+      tl_frag_nest_build(y->out->arena, &n, s);
+      // A block mapping: the element list is long.
+      map_begin(y, false);
+      key_int(y, "line", s->plan_loc.line);
+      key_int(y, "col", s->plan_loc.col);
+      key_str(y, "kind", "parallel");
+      key_str(y, "origin", tl_origin_name(s->plan_origin));
+      if (y->ok)
+        tl_explain_fragment_yaml_fields(&y->em, &n, tl_layout_describe(y->out->arena, s->plan_frag),
+                                        tl_explain_fragment_name(s), true);
       map_end(y);
       continue;
     }

@@ -1,9 +1,11 @@
 // The FILE.tl modes of the explain tools: compile the file through the whole
 // pass pipeline, then show the decisions the passes recorded.
-//   explain-partition FILE.tl [--line N]: every T.Parallel planned with the
-//     default formula (user loops and the loops of T.copy / T.fill), through
-//     the same renderer as the standalone tool; loops that follow a fragment
-//     layout are listed by name.
+//   explain-partition FILE.tl [--line N]: every T.Parallel, user loops and
+//     the loops of T.copy / T.fill alike. Loops planned with the default
+//     formula go through the same renderer as the standalone tool; loops
+//     that follow a fragment layout show the layout and where each element
+//     lives (thread, register), mapped by lib/Explain/FragNest.c.
+//     Reductions over fragments are named in one line.
 //   explain-pipeline FILE.tl: the seed's pipeline model applied to every
 //     T.Pipelined loop, with costs from the target description: the copy
 //     engine issues a stage's bytes at the SM's share of DRAM bandwidth, the
@@ -14,14 +16,17 @@
 
 #include "tlc/Driver.h"
 #include "tlc/Explain.h"
+#include "tlc/FragLayout.h"
 
-static TlModule *compile_file(TlArena *a, const char *path, const TlSemaOptions *sema, TlDiag *d,
-                              TlTarget *target) {
+// Both tools honour --target as tlc does: sema checks the thread limit,
+// plan-shared the shared memory, and explain-pipeline takes its costs from it.
+static TlModule *compile_file(TlArena *a, const char *path, const TlSemaOptions *sema,
+                              const char *target_name, TlDiag *d, TlTarget *target) {
   TlOptions o = {0};
   o.input = path;
   if (sema)
     o.sema = *sema;
-  o.target = "sm_90a";
+  o.target = target_name ? target_name : "sm_90a";
   o.verify_each = true;
   char err[256];
   if (!tl_target_load(a, o.target, target, err, sizeof err)) {
@@ -41,31 +46,55 @@ typedef struct Found {
   const TlKernel *kernel;
 } Found;
 
+// True the first time a loop's location is seen (pipelining clones loops).
+static bool first_sight(Found *f, TlLoc loc) {
+  for (int k = 0; k < f->nseen; k++)
+    if (f->seen[k][0] == loc.line && f->seen[k][1] == loc.col)
+      return false;
+  if (f->nseen < 256) {
+    f->seen[f->nseen][0] = loc.line;
+    f->seen[f->nseen++][1] = loc.col;
+  }
+  return true;
+}
+
+// Separates what one loop adds from the previous loop's: a blank line
+// between tables, "---" between YAML documents (one stream, many documents).
+static void separate(Found *f) {
+  if (f->count > 0 && f->format == TL_EXPLAIN_TABLE)
+    tl_buf_puts(f->out, "\n");
+  if (f->count > 0 && f->format == TL_EXPLAIN_YAML)
+    tl_buf_puts(f->out, "---\n");
+}
+
 static void partition_loops(Found *f, const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_SEQ && s->plan.ndims > 0 && (f->line == 0 || s->plan_loc.line == f->line)) {
-      bool dup = false;
-      for (int k = 0; k < f->nseen; k++)
-        dup = dup || (f->seen[k][0] == s->plan_loc.line && f->seen[k][1] == s->plan_loc.col);
-      if (dup)
+    bool planned = s->kind == ST_SEQ && (s->plan.ndims > 0 || s->plan_frag);
+    if (planned && (f->line == 0 || s->plan_loc.line == f->line)) {
+      if (!first_sight(f, s->plan_loc))
         continue;
-      if (f->nseen < 256) {
-        f->seen[f->nseen][0] = s->plan_loc.line;
-        f->seen[f->nseen++][1] = s->plan_loc.col;
-      }
       char *title = tl_arena_printf(f->out->arena, "kernel %s, T.Parallel at %s:%d:%d (%s)",
                                     f->kernel->name, s->plan_loc.src->name, s->plan_loc.line,
                                     s->plan_loc.col, tl_origin_name(s->plan_origin));
-      if (f->count > 0 && f->format == TL_EXPLAIN_TABLE)
-        tl_buf_puts(f->out, "\n");
       if (f->format == TL_EXPLAIN_SVG && f->count > 0)
         continue; // one SVG document per run: the first loop
-      tl_explain_partition_render(f->out, &s->plan, f->format, title);
+      if (s->plan_frag) {
+        TlFragNest n;
+        tl_frag_nest_build(f->out->arena, &n, s);
+        separate(f);
+        tl_explain_fragment_render(f->out, &n, f->format, title,
+                                   tl_layout_describe(f->out->arena, s->plan_frag),
+                                   tl_explain_fragment_name(s));
+      } else {
+        separate(f);
+        tl_explain_partition_render(f->out, &s->plan, f->format, title);
+      }
       f->count++;
       continue;
     }
-    if (s->kind == ST_SEQ && s->per_thread && s->body.len && f->format == TL_EXPLAIN_TABLE &&
+    if (s->kind == ST_SEQ && !planned && s->per_thread && s->body.len &&
+        f->format == TL_EXPLAIN_TABLE &&
         (f->line == 0 || s->loc.line == f->line)) {
       const TlStmt *note = TL_VEC_AT(s->body, TlStmt, 0);
       if (note->kind == ST_COMMENT) {
@@ -78,14 +107,14 @@ static void partition_loops(Found *f, const TlVec *body) {
   }
 }
 
-int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema, int line,
-                                     TlExplainFormat format) {
+int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema,
+                                     const char *target_name, int line, TlExplainFormat format) {
   TlArena a;
   tl_arena_init(&a);
   TlDiag d;
   tl_diag_init(&d, stderr);
   TlTarget target;
-  TlModule *m = compile_file(&a, path, sema, &d, &target);
+  TlModule *m = compile_file(&a, path, sema, target_name, &d, &target);
   int rc = 1;
   if (m) {
     TlBuf out;
@@ -207,13 +236,13 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
 }
 
 int tl_driver_explain_pipeline_file(const char *path, const TlSemaOptions *sema,
-                                    TlExplainFormat format) {
+                                    const char *target_name, TlExplainFormat format) {
   TlArena a;
   tl_arena_init(&a);
   TlDiag d;
   tl_diag_init(&d, stderr);
   TlTarget target;
-  TlModule *m = compile_file(&a, path, sema, &d, &target);
+  TlModule *m = compile_file(&a, path, sema, target_name, &d, &target);
   int rc = 1;
   if (m) {
     TlBuf out;

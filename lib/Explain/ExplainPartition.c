@@ -1,13 +1,18 @@
 // `tlc explain-partition`: shows how TileLang's default loop partition maps
-// a T.Parallel nest onto threads and per-thread slots.
+// a T.Parallel nest onto threads and per-thread slots, and (FILE mode) how a
+// nest over fragments maps onto the threads and registers of the fragment
+// layout it follows (the map itself is lib/Explain/FragNest.c).
 //
 // The table format reproduces the seed model (loop_mapping.py) byte for byte
 // for spaces of up to 4096 points and summarises bigger ones; yaml (libyaml's
 // emitter) lists every point; svg draws the space as a grid coloured by
 // thread. Everything comes from the closed-form plan in
 // lib/Analysis/PartitionPlan.c, so time and output stay bounded however big
-// the space is: only printed rows and drawn cells are ever computed.
+// the space is: only printed rows and drawn cells are ever computed. A
+// fragment nest is mapped in full (at most a register file's worth of
+// pairs) and drawn with the same three renderers.
 #include "tlc/Explain.h"
+#include "tlc/FragLayout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -331,6 +336,225 @@ static void compare_yaml(TlBuf *out, int64_t threads, int64_t vector) {
   y_finish(&em);
 }
 
+/* ---- fragment nests: elements placed by a fragment layout ---- */
+
+// The element in register `reg` of `thread` as a tuple, and how many of the
+// thread's registers hold one (a nest over part of a fragment skips some).
+static void frag_owned(TlBuf *b, const TlFragNest *n, int64_t thread) {
+  int64_t count = tl_frag_nest_thread_count(n, thread), shown = 0, idx[2];
+  char s[TUPLE_MAX];
+  tl_buf_printf(b, "  thread %3" PRId64 ": ", thread);
+  for (int64_t r = 0; r < n->registers && shown < OWNED_SHOWN; r++) {
+    int64_t e = tl_frag_nest_element(n, thread, r);
+    if (e < 0)
+      continue;
+    tl_frag_nest_index(n, e, idx);
+    tl_buf_printf(b, "%s%s@%" PRId64, shown++ ? ", " : "", tuple_str(s, idx, n->ndims), r);
+  }
+  if (count > OWNED_SHOWN)
+    tl_buf_printf(b, " ... (+%" PRId64 ")", count - OWNED_SHOWN);
+  tl_buf_putc(b, '\n');
+}
+
+// One element: its holder and register, or for a replicated element the
+// register and the first holders.
+static void frag_row(TlBuf *b, const TlFragNest *n, int64_t flat) {
+  int64_t idx[2], thread, reg, holders = tl_frag_nest_holders(n, flat);
+  char s[TUPLE_MAX];
+  tl_frag_nest_index(n, flat, idx);
+  tl_buf_printf(b, "  %-14s %4" PRId64, tuple_str(s, idx, n->ndims), flat);
+  if (n->replicas == 1) {
+    tl_frag_nest_holder(n, flat, 0, &thread, &reg);
+    tl_buf_printf(b, "  %6" PRId64 "  %8" PRId64 "\n", thread, reg);
+    return;
+  }
+  for (int64_t k = 0; k < holders && k < OWNED_SHOWN; k++) {
+    tl_frag_nest_holder(n, flat, k, &thread, &reg);
+    tl_buf_printf(b, k ? ", %" PRId64 "@%" PRId64 : "  %" PRId64 "@%" PRId64, thread, reg);
+  }
+  if (holders > OWNED_SHOWN)
+    tl_buf_printf(b, " ... (+%" PRId64 ")", holders - OWNED_SHOWN);
+  tl_buf_putc(b, '\n');
+}
+
+static void frag_table(TlBuf *b, const TlFragNest *n, const char *title, const char *follows,
+                       const char *fragment) {
+  char s[TUPLE_MAX];
+  const TlFragLayout *L = n->layout;
+  if (title)
+    tl_buf_printf(b, "%s\n", title);
+  tl_buf_printf(b, "T.Parallel%s  threads=%" PRId64 "  follows %s%s%s\n",
+                tuple_str(s, n->extents, n->ndims), n->threads, follows,
+                fragment ? ", the layout of " : "", fragment ? fragment : "");
+  tl_buf_printf(b, "elements = %" PRId64 ";  registers per thread = %" PRId64, n->elements,
+                n->registers);
+  if (n->mapped)
+    tl_buf_printf(b, ";  threads holding elements = %" PRId64 ";  threads per element = %" PRId64,
+                  n->threads_used, n->replicas);
+  tl_buf_putc(b, '\n');
+  if (!n->mapped) {
+    tl_buf_printf(b, "elements not listed: %" PRId64 " threads x %" PRId64
+                  " registers is more than a register file holds\n",
+                  n->threads, n->registers);
+    return;
+  }
+  if (n->guard)
+    tl_buf_puts(b, "guarded: some (thread, register) pairs hold no element of this nest\n");
+  if (n->replicas == 1) {
+    tl_buf_puts(b, "\nelement -> (thread, register)\n");
+    tl_buf_printf(b, "  %-14s %4s  %6s  %8s\n", "index", "flat", "thread", "register");
+  } else {
+    tl_buf_puts(b, "\nelement -> every thread holding it @ register\n");
+    tl_buf_printf(b, "  %-14s %4s  %s\n", "index", "flat", "thread@register");
+  }
+  if (n->elements <= TABLE_MAX_ROWS) {
+    for (int64_t flat = 0; flat < n->elements; flat++)
+      frag_row(b, n, flat);
+  } else {
+    for (int64_t flat = 0; flat < TABLE_HEAD; flat++)
+      frag_row(b, n, flat);
+    tl_buf_printf(b, "  ... (%" PRId64 " rows omitted)\n", n->elements - TABLE_HEAD - TABLE_TAIL);
+    for (int64_t flat = n->elements - TABLE_TAIL; flat < n->elements; flat++)
+      frag_row(b, n, flat);
+  }
+  tl_buf_puts(b, "\nby thread (which elements each thread holds, @register)\n");
+  frag_owned(b, n, 0);
+  if (n->threads > 1)
+    frag_owned(b, n, 1);
+  if (n->threads > 2)
+    frag_owned(b, n, n->threads - 1);
+  tl_buf_puts(b, "\ninterpretation\n");
+  const TlFragLayout *p = L->kind == LAYOUT_ROW_OF ? L->parent : L;
+  if (L->kind == LAYOUT_ROW_OF)
+    tl_buf_puts(b, "  * a row vector replicated over the threads that hold its row of the tile;\n"
+                   "    stores to memory are made by one of them\n");
+  if (p->kind == LAYOUT_GEMM_C)
+    tl_buf_printf(b,
+                  "  * the mma.m16n8k16 accumulator: warps tiled %" PRId64 "x%" PRId64
+                  ", each lane holds 2 neighbouring\n"
+                  "    columns in rows r and r+8 of every 16x8 atom of its warp's tile\n",
+                  p->wm, p->wn);
+  else
+    tl_buf_printf(b,
+                  "  * %" PRId64 " threads share a row, each holding runs of %" PRId64
+                  " neighbouring columns;\n"
+                  "    the %" PRId64 " row groups take the rows round-robin\n",
+                  p->g, p->vec, p->threads / p->g);
+  tl_buf_puts(b, "  * each thread loops over its own registers: no exchange between threads\n");
+}
+
+void tl_explain_fragment_yaml_fields(struct yaml_emitter_s *em, const TlFragNest *n,
+                                     const char *follows, const char *fragment, bool compact) {
+  y_str(em, "extents", YAML_PLAIN_SCALAR_STYLE);
+  y_ints(em, n->extents, n->ndims);
+  y_key_int(em, "threads", n->threads);
+  y_str(em, "layout", YAML_PLAIN_SCALAR_STYLE);
+  y_str(em, "fragment", YAML_PLAIN_SCALAR_STYLE);
+  if (fragment) {
+    y_str(em, "fragment", YAML_PLAIN_SCALAR_STYLE);
+    y_str(em, fragment, YAML_PLAIN_SCALAR_STYLE);
+  }
+  y_str(em, "follows", YAML_PLAIN_SCALAR_STYLE);
+  y_str(em, follows, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+  y_key_int(em, "elements", n->elements);
+  y_key_int(em, "registers", n->registers);
+  if (!n->mapped) { // more pairs than a register file holds: not listed
+    y_key_int(em, "points_omitted", n->elements);
+    return;
+  }
+  y_key_int(em, "replicas", n->replicas);
+  y_key_int(em, "threads_used", n->threads_used);
+  y_str(em, "guard", YAML_PLAIN_SCALAR_STYLE);
+  y_str(em, n->guard ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
+  // One entry per (element, holder): a replicated element once per thread.
+  y_str(em, "points", YAML_PLAIN_SCALAR_STYLE);
+  y_seq(em, false);
+  for (int64_t flat = 0; flat < n->elements; flat++) {
+    int64_t idx[2], thread, reg;
+    tl_frag_nest_index(n, flat, idx);
+    for (int64_t k = 0; k < tl_frag_nest_holders(n, flat); k++) {
+      tl_frag_nest_holder(n, flat, k, &thread, &reg);
+      if (compact) { // [i, (j,) thread, register]: a third of the bytes
+        int64_t v[4] = {idx[0], idx[1], 0, 0};
+        v[n->ndims] = thread;
+        v[n->ndims + 1] = reg;
+        y_ints(em, v, n->ndims + 2);
+        continue;
+      }
+      y_map(em, true);
+      y_str(em, "index", YAML_PLAIN_SCALAR_STYLE);
+      y_ints(em, idx, n->ndims);
+      y_key_int(em, "flat", flat);
+      y_key_int(em, "thread", thread);
+      y_key_int(em, "register", reg);
+      y_map_end(em);
+    }
+  }
+  y_seq_end(em);
+}
+
+static const char *expr_fragment(const TlExpr *e, const TlFragLayout *l) {
+  if (!e)
+    return NULL;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT && tl_layout_equal(e->buf->layout, l))
+    return e->buf->name;
+  for (int i = 0; i < e->nargs; i++) {
+    const char *name = expr_fragment(e->args[i], l);
+    if (name)
+      return name;
+  }
+  return NULL;
+}
+
+// Stores first: T.clear(acc) names acc, not another row vector laid out alike.
+static const char *body_fragment(const TlVec *body, const TlFragLayout *l, bool stores) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (stores && s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT &&
+        tl_layout_equal(s->buf->layout, l))
+      return s->buf->name;
+    const char *name = stores ? NULL : expr_fragment(s->value, l);
+    if (!name && !stores)
+      name = expr_fragment(s->cond, l);
+    if (!name)
+      name = body_fragment(&s->body, l, stores);
+    if (!name)
+      name = body_fragment(&s->else_body, l, stores);
+    if (name)
+      return name;
+  }
+  return NULL;
+}
+
+const char *tl_explain_fragment_name(const TlStmt *seq) {
+  const char *name = body_fragment(&seq->body, seq->plan_frag, true);
+  return name ? name : body_fragment(&seq->body, seq->plan_frag, false);
+}
+
+// Defined with the svg renderers below.
+static void frag_svg(TlBuf *out, const TlFragNest *n, const char *title, const char *follows,
+                     const char *fragment);
+
+void tl_explain_fragment_render(TlBuf *out, const TlFragNest *n, TlExplainFormat f,
+                                const char *title, const char *follows, const char *fragment) {
+  if (f == TL_EXPLAIN_TABLE) {
+    frag_table(out, n, title, follows, fragment);
+    return;
+  }
+  if (f == TL_EXPLAIN_SVG) {
+    frag_svg(out, n, title, follows, fragment);
+    return;
+  }
+  yaml_emitter_t em;
+  y_begin(&em, out);
+  if (title) {
+    y_str(&em, "title", YAML_PLAIN_SCALAR_STYLE);
+    y_str(&em, title, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+  }
+  tl_explain_fragment_yaml_fields(&em, n, follows, fragment, false);
+  y_finish(&em);
+}
+
 /* ---- svg: the space as a grid, one cell per point, coloured by thread ---- */
 
 static void xml_text(TlBuf *b, const char *s) {
@@ -366,34 +590,80 @@ static void svg_line(TlBuf *b, int x, int y, int size, const char *weight, const
   *width = *width > right ? *width : right;
 }
 
+// What a section draws: the points of a plan or the elements of a fragment
+// nest, each coloured by a thread and labelled with its slot or register.
+typedef struct Space {
+  const TlPartitionPlan *plan; // exactly one of plan and frag
+  const TlFragNest *frag;
+  int ndims;
+  const int64_t *extents;
+  int64_t total;
+} Space;
+
+static Space plan_space(const TlPartitionPlan *p) {
+  return (Space){.plan = p, .ndims = p->ndims, .extents = p->extents, .total = p->total};
+}
+
+static void space_index(const Space *sp, int64_t flat, int64_t *idx) {
+  if (sp->plan)
+    tl_partition_unflatten(sp->plan, flat, idx);
+  else
+    tl_frag_nest_index(sp->frag, flat, idx);
+}
+
 // A row's label: its leading indices, "3" for a 2-D nest, "(1, 2)" deeper.
-static const char *row_label(char *s, const TlPartitionPlan *p, int64_t row) {
+static const char *row_label(char *s, const Space *sp, int64_t row) {
   int64_t idx[TL_MAX_NEST];
-  tl_partition_unflatten(p, row * p->extents[p->ndims - 1], idx);
-  if (p->ndims == 2) {
+  space_index(sp, row * sp->extents[sp->ndims - 1], idx);
+  if (sp->ndims == 2) {
     snprintf(s, TUPLE_MAX, "%" PRId64, idx[0]);
     return s;
   }
-  return tuple_str(s, idx, p->ndims - 1);
+  return tuple_str(s, idx, sp->ndims - 1);
 }
 
-// Draws one plan at vertical offset y: heading, summary, the grid (rows =
+// One cell: a tooltip with the whole mapping, the colour of its (first)
+// thread, and the labels t<thread> and s<slot> (r<register> for fragments).
+static void svg_cell(TlBuf *b, const Space *sp, int64_t flat, int cx, int cy) {
+  int64_t idx[TL_MAX_NEST], thread, slot, holders = 1;
+  char s[TUPLE_MAX];
+  space_index(sp, flat, idx);
+  if (sp->plan) {
+    tl_partition_point(sp->plan, idx, &thread, &slot);
+    tl_buf_printf(b, "<g><title>%s flat %" PRId64 ": thread %" PRId64 ", slot %" PRId64 "</title>",
+                  tuple_str(s, idx, sp->ndims), flat, thread, slot);
+  } else {
+    holders = tl_frag_nest_holders(sp->frag, flat);
+    tl_frag_nest_holder(sp->frag, flat, 0, &thread, &slot);
+    tl_buf_printf(b, "<g><title>%s flat %" PRId64 ": thread %" PRId64, tuple_str(s, idx, sp->ndims),
+                  flat, thread);
+    if (holders > 1)
+      tl_buf_printf(b, " and %" PRId64 " more", holders - 1);
+    tl_buf_printf(b, ", register %" PRId64 "</title>", slot);
+  }
+  tl_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"", cx, cy, SVG_CELL_W,
+                SVG_CELL_H);
+  svg_fill(b, thread);
+  tl_buf_printf(b, "\" stroke=\"#ffffff\"/>"
+                "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">t%" PRId64
+                "%s</text><text x=\"%d\" y=\"%d\" font-size=\"8\" text-anchor=\"middle\" "
+                "fill=\"#444444\">%c%" PRId64 "</text></g>\n",
+                cx + SVG_CELL_W / 2, cy + 13, thread, holders > 1 ? "+" : "", cx + SVG_CELL_W / 2,
+                cy + 24, sp->plan ? 's' : 'r', slot);
+}
+
+// Draws one space at vertical offset y: heading, summary, the grid (rows =
 // leading dims flattened, columns = the last dim; at most SVG_MAX of each)
-// and a legend. Returns the y below it and widens *width as needed.
-static int svg_section(TlBuf *b, const TlPartitionPlan *p, const char *heading, int y,
-                       int *width) {
-  int64_t cols = p->extents[p->ndims - 1], rows = p->total / cols;
+// and a legend of `legend` threads. Returns the y below it and widens *width
+// as needed.
+static int svg_section(TlBuf *b, const Space *sp, const char *heading, const char *summary,
+                       int64_t legend, int y, int *width) {
+  int64_t cols = sp->extents[sp->ndims - 1], rows = sp->total / cols;
   int shown_c = cols < SVG_MAX ? (int)cols : SVG_MAX, shown_r = rows < SVG_MAX ? (int)rows : SVG_MAX;
   char s[TUPLE_MAX], line[512];
-  int64_t idx[TL_MAX_NEST], thread, slot;
 
   svg_line(b, SVG_MARGIN, y += 18, 15, "bold", heading, width);
-  snprintf(line, sizeof line,
-           "%" PRId64 " points; threads used: %" PRId64 " of %" PRId64 "; %" PRId64
-           " slots per thread (%" PRId64 " steps x vector %" PRId64 "); %s",
-           p->total, p->threads_used, p->threads, p->slots, p->steps, p->vector,
-           p->guard ? "needs a guard" : "no guard");
-  svg_line(b, SVG_MARGIN, y += 18, 11, "normal", line, width);
+  svg_line(b, SVG_MARGIN, y += 18, 11, "normal", summary, width);
   if (shown_c < cols || shown_r < rows) {
     snprintf(line, sizeof line,
              "truncated: showing the top-left %d x %d cells of %" PRId64 " x %" PRId64, shown_r,
@@ -403,8 +673,8 @@ static int svg_section(TlBuf *b, const TlPartitionPlan *p, const char *heading, 
 
   // Row labels are the leading indices; 1-D nests have a single, unlabelled row.
   int label_w = 0;
-  for (int r = 0; p->ndims > 1 && r < shown_r; r++) {
-    int len = (int)strlen(row_label(s, p, r));
+  for (int r = 0; sp->ndims > 1 && r < shown_r; r++) {
+    int len = (int)strlen(row_label(s, sp, r));
     label_w = len * 6 + 8 > label_w ? len * 6 + 8 : label_w;
   }
   int x0 = SVG_MARGIN + label_w, y0 = y + 22;
@@ -413,30 +683,17 @@ static int svg_section(TlBuf *b, const TlPartitionPlan *p, const char *heading, 
                   x0 + c * SVG_CELL_W + SVG_CELL_W / 2, y0 - 4, c);
   for (int r = 0; r < shown_r; r++) {
     int cy = y0 + r * SVG_CELL_H;
-    if (p->ndims > 1)
+    if (sp->ndims > 1)
       tl_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"end\">%s</text>\n",
-                    x0 - 4, cy + SVG_CELL_H / 2 + 3, row_label(s, p, r));
-    for (int c = 0; c < shown_c; c++) {
-      int64_t flat = (int64_t)r * cols + c;
-      int cx = x0 + c * SVG_CELL_W;
-      point_at(p, flat, idx, &thread, &slot);
-      tl_buf_printf(b, "<g><title>%s flat %" PRId64 ": thread %" PRId64 ", slot %" PRId64
-                    "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
-                    tuple_str(s, idx, p->ndims), flat, thread, slot, cx, cy, SVG_CELL_W,
-                    SVG_CELL_H);
-      svg_fill(b, thread);
-      tl_buf_printf(b, "\" stroke=\"#ffffff\"/>"
-                    "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">t%" PRId64
-                    "</text><text x=\"%d\" y=\"%d\" font-size=\"8\" text-anchor=\"middle\" "
-                    "fill=\"#444444\">s%" PRId64 "</text></g>\n",
-                    cx + SVG_CELL_W / 2, cy + 13, thread, cx + SVG_CELL_W / 2, cy + 24, slot);
-    }
+                    x0 - 4, cy + SVG_CELL_H / 2 + 3, row_label(s, sp, r));
+    for (int c = 0; c < shown_c; c++)
+      svg_cell(b, sp, (int64_t)r * cols + c, x0 + c * SVG_CELL_W, cy);
   }
   y = y0 + shown_r * SVG_CELL_H;
   int right = x0 + shown_c * SVG_CELL_W + SVG_MARGIN;
 
-  // Legend: one swatch per owning thread, up to SVG_LEGEND_MAX.
-  int64_t nswatch = p->threads_used < SVG_LEGEND_MAX ? p->threads_used : SVG_LEGEND_MAX;
+  // Legend: one swatch per thread, up to SVG_LEGEND_MAX.
+  int64_t nswatch = legend < SVG_LEGEND_MAX ? legend : SVG_LEGEND_MAX;
   y += 22;
   tl_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">threads:</text>\n", SVG_MARGIN, y);
   int lx = SVG_MARGIN + 64;
@@ -446,15 +703,28 @@ static int svg_section(TlBuf *b, const TlPartitionPlan *p, const char *heading, 
     tl_buf_printf(b, "\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">t%" PRId64 "</text>\n", lx + 15,
                   y, t);
   }
-  if (p->threads_used > nswatch)
+  if (legend > nswatch)
     tl_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\">... %" PRId64
                   " more (hue = thread * 137 mod 360)</text>\n",
-                  lx, y, p->threads_used - nswatch);
-  if (p->threads_used > nswatch)
+                  lx, y, legend - nswatch);
+  if (legend > nswatch)
     right = right > lx + 260 ? right : lx + 260;
   right = right > lx ? right : lx;
   *width = *width > right ? *width : right;
   return y + 12;
+}
+
+// A plan's section: its summary line and the threads that own points.
+static int svg_plan_section(TlBuf *b, const TlPartitionPlan *p, const char *heading, int y,
+                            int *width) {
+  char line[512];
+  snprintf(line, sizeof line,
+           "%" PRId64 " points; threads used: %" PRId64 " of %" PRId64 "; %" PRId64
+           " slots per thread (%" PRId64 " steps x vector %" PRId64 "); %s",
+           p->total, p->threads_used, p->threads, p->slots, p->steps, p->vector,
+           p->guard ? "needs a guard" : "no guard");
+  Space sp = plan_space(p);
+  return svg_section(b, &sp, heading, line, p->threads_used, y, width);
 }
 
 static void svg_document(TlBuf *out, const char *title, const TlBuf *body, int width, int height) {
@@ -480,7 +750,7 @@ static void svg_render(TlBuf *out, const TlPartitionPlan *p, const char *title) 
   int width = 0, y = SVG_MARGIN / 2;
   if (title)
     svg_line(&body, SVG_MARGIN, y += 18, 13, "normal", title, &width);
-  y = svg_section(&body, p, heading, y, &width);
+  y = svg_plan_section(&body, p, heading, y, &width);
   svg_document(out, title ? title : heading, &body, width, y + SVG_MARGIN);
 }
 
@@ -498,9 +768,42 @@ static void compare_svg(TlBuf *out, int64_t threads, int64_t vector) {
     shape_plan(&p, i, threads, vector);
     char sub[TUPLE_MAX + 16];
     snprintf(sub, sizeof sub, "T.Parallel%s", tuple_str(s, p.extents, p.ndims));
-    y = svg_section(&body, &p, sub, y + 12, &width);
+    y = svg_plan_section(&body, &p, sub, y + 12, &width);
   }
   svg_document(out, heading, &body, width, y + SVG_MARGIN);
+}
+
+// A fragment nest: the grid of its elements coloured by (first) holding
+// thread, "+" marking replicated elements; an unmapped layout gets only its
+// summary.
+static void frag_svg(TlBuf *out, const TlFragNest *n, const char *title, const char *follows,
+                     const char *fragment) {
+  char s[TUPLE_MAX], heading[TUPLE_MAX + 512], line[512];
+  snprintf(heading, sizeof heading, "T.Parallel%s  threads=%" PRId64 "  follows %s%s%s",
+           tuple_str(s, n->extents, n->ndims), n->threads, follows,
+           fragment ? ", the layout of " : "", fragment ? fragment : "");
+  TlBuf body;
+  tl_buf_init(&body, out->arena);
+  int width = 0, y = SVG_MARGIN / 2;
+  if (title)
+    svg_line(&body, SVG_MARGIN, y += 18, 13, "normal", title, &width);
+  if (!n->mapped) {
+    svg_line(&body, SVG_MARGIN, y += 18, 15, "bold", heading, &width);
+    snprintf(line, sizeof line,
+             "elements not listed: %" PRId64 " threads x %" PRId64
+             " registers is more than a register file holds",
+             n->threads, n->registers);
+    svg_line(&body, SVG_MARGIN, y += 18, 11, "normal", line, &width);
+  } else {
+    snprintf(line, sizeof line,
+             "%" PRId64 " elements; threads holding elements: %" PRId64 " of %" PRId64 "; %" PRId64
+             " registers per thread; %" PRId64 " threads per element%s",
+             n->elements, n->threads_used, n->threads, n->registers, n->replicas,
+             n->guard ? "; guarded" : "");
+    Space sp = {.frag = n, .ndims = n->ndims, .extents = n->extents, .total = n->elements};
+    y = svg_section(&body, &sp, heading, line, n->threads, y, &width);
+  }
+  svg_document(out, title ? title : heading, &body, width, y + SVG_MARGIN);
 }
 
 void tl_explain_partition_render(TlBuf *out, const TlPartitionPlan *p, TlExplainFormat f,
@@ -530,7 +833,7 @@ typedef struct Args {
   int64_t threads, vector, line;
   bool has_extents, has_threads, has_vector, has_line, compare;
   TlExplainFormat format;
-  const char *out_path, *file;
+  const char *out_path, *file, *target;
   const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
   TlSemaOptions sema;
 } Args;
@@ -538,11 +841,14 @@ typedef struct Args {
 static const char kUsage[] =
     "usage: tlc explain-partition [--extents E0 [E1 ...]] [--threads T] [--vector V]\n"
     "                             [--format table|yaml|svg] [--compare] [-o FILE]\n"
-    "       tlc explain-partition FILE.tl [--line N] [--format table|yaml|svg] [-o FILE]\n"
+    "       tlc explain-partition FILE.tl [--line N] [--target SM] [--format table|yaml|svg]\n"
+    "                             [-o FILE]\n"
     "       tlc explain-partition FILE.py --call 'F(ARGS)' [-D NAME=VALUE] [--line N] ...\n"
     "\n"
     "Shows how TileLang's default loop partition maps a T.Parallel nest onto threads:\n"
     "  flat = row-major index, thread = (flat / V) % T, slot = (flat / V / T) * V + flat % V\n"
+    "In FILE mode a loop over fragments shows the fragment layout it follows and,\n"
+    "for each element, the thread holding it and the register.\n"
     "\n"
     "  --extents E0 [E1 ...]  the nest's extents, outermost first (default 128 32)\n"
     "  --threads T            threads in the block (default 128; 8 with --compare)\n"
@@ -550,6 +856,7 @@ static const char kUsage[] =
     "  --format F             table (default; the seed model's text), yaml, or svg\n"
     "  --compare              the same 64 points in five nest shapes\n"
     "  --line N               FILE mode: only the T.Parallel loop on line N\n"
+    "  --target SM            FILE mode: compile for sm_90a (default), sm_90 or sm_80, as tlc --target\n"
     "  --call 'F(ARGS)'       FILE mode: the kernel a factory call returns (as tlc --call)\n"
     "  -D NAME=VALUE          FILE mode: override a module-level constant (as tlc -D)\n"
     "  -o FILE                write to FILE instead of stdout\n"
@@ -619,7 +926,7 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
     const char *inline_val = n < strlen(arg) ? arg + n + 1 : NULL;
     bool takes_value = !strcmp(name, "--threads") || !strcmp(name, "--vector") ||
                        !strcmp(name, "--format") || !strcmp(name, "--line") || !strcmp(name, "-o") ||
-                       !strcmp(name, "--call") || !strcmp(name, "-D");
+                       !strcmp(name, "--call") || !strcmp(name, "-D") || !strcmp(name, "--target");
     const char *val = inline_val;
     if (takes_value && !val) {
       if (i + 1 >= argc || is_option(argv[i + 1]))
@@ -668,6 +975,10 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
         return reject("unknown format '%s' (expected table, yaml or svg)", val);
     } else if (!strcmp(name, "-o")) {
       a->out_path = val;
+    } else if (!strcmp(name, "--target")) {
+      if (!*val)
+        return reject("--target needs a value");
+      a->target = val; // the target reader says which names exist
     } else if (!strcmp(name, "--call") || !strcmp(name, "-D")) {
       if (!*val)
         return reject("%s needs a value", name);
@@ -730,7 +1041,7 @@ static int file_mode(TlArena *ar, const Args *a) {
   if (!a->out_path || device) {
     if (device && !freopen(a->out_path, "w", stdout))
       return fail("cannot write '%s': %s", a->out_path, strerror(errno));
-    return tl_driver_explain_partition_file(a->file, &a->sema, (int)a->line, a->format);
+    return tl_driver_explain_partition_file(a->file, &a->sema, a->target, (int)a->line, a->format);
   }
   char *tmp = tl_arena_printf(ar, "%s.tmp", a->out_path);
   fflush(stdout);
@@ -744,7 +1055,7 @@ static int file_mode(TlArena *ar, const Args *a) {
     return fail("cannot redirect output to '%s': %s", tmp, strerror(errno));
   }
   close(fd);
-  int rc = tl_driver_explain_partition_file(a->file, &a->sema, (int)a->line, a->format);
+  int rc = tl_driver_explain_partition_file(a->file, &a->sema, a->target, (int)a->line, a->format);
   bool flushed = fflush(stdout) == 0;
   dup2(saved, STDOUT_FILENO);
   close(saved);
@@ -764,6 +1075,8 @@ static int run(TlArena *ar, Args *a) {
   }
   if (a->has_line)
     return fail("--line needs a FILE");
+  if (a->target)
+    return fail("--target needs a FILE: the standalone model has no target");
   if (!a->file && (a->sema.ncalls || a->sema.ndefines))
     return fail("--call and -D need a FILE (a TileLang Python file or a .tl file)");
   // The seed's --compare is fixed at 8 threads, vector 2; explicit values win.

@@ -798,7 +798,7 @@ static const char usage[] =
     "usage: tlc explain-pipeline [--iterations N] [--issue I] [--latency L] [--compute C]\n"
     "                            [--stages S [S ...] | --sweep] [--format table|yaml|svg]\n"
     "                            [-o FILE]\n"
-    "       tlc explain-pipeline FILE.tl [--format table|yaml|svg]\n"
+    "       tlc explain-pipeline FILE.tl [--target SM] [--format table|yaml|svg]\n"
     "       tlc explain-pipeline FILE.py --call 'F(ARGS)' [-D NAME=VALUE] [--format ...]\n"
     "\n"
     "Simulates a software-pipelined copy -> compute loop with a greedy list schedule\n"
@@ -816,6 +816,8 @@ static const char usage[] =
     "  -o FILE          write to FILE (replaced only when everything succeeded)\n"
     "  --call 'F(ARGS)' FILE mode: the kernel a factory call returns (as tlc --call)\n"
     "  -D NAME=VALUE    FILE mode: override a module-level constant (as tlc -D)\n"
+    "  --target SM      FILE mode: sm_90a (default), sm_90 or sm_80, as tlc --target; the\n"
+    "                   costs come from that target's description\n"
     "  -h, --help       show this help\n"
     "\n"
     "With FILE.tl, every T.Pipelined loop of the file is explained with the model\n"
@@ -874,6 +876,7 @@ typedef struct Args {
   TlExplainFormat format;
   const char *output;
   const char *input;
+  const char *target; // FILE mode: --target, NULL for sm_90a
   const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
   TlSemaOptions sema;
 } Args;
@@ -1008,6 +1011,12 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
       args->sema.calls = args->calls;
       args->sema.defines = args->defines;
       continue;
+    }
+    if (option_is(arg, "--target")) {
+      args->target = option_value(argc, argv, &i, "--target", &ok);
+      if (!ok || !*args->target)
+        return arg_error("--target: expected a value");
+      continue; // the target reader says which names exist
     }
     if (option_is(arg, "--format")) {
       const char *v = option_value(argc, argv, &i, "--format", &ok);
@@ -1150,6 +1159,10 @@ int tl_explain_pipeline_main(int argc, char **argv) {
     tl_arena_free(&arena);
     return fail("--call and -D need a FILE (a TileLang Python file or a .tl file)");
   }
+  if (!args.input && args.target) {
+    tl_arena_free(&arena);
+    return fail("--target needs a FILE: the standalone model takes its costs from the options");
+  }
   if (args.input) {
     if (args.model_given)
       status = fail("the model options (--iterations, --issue, --latency, --compute, --stages, "
@@ -1158,7 +1171,7 @@ int tl_explain_pipeline_main(int argc, char **argv) {
     else if (args.output)
       status = fail("-o is not supported with a .tl file; redirect the output instead");
     else
-      status = tl_driver_explain_pipeline_file(args.input, &args.sema, args.format);
+      status = tl_driver_explain_pipeline_file(args.input, &args.sema, args.target, args.format);
     tl_arena_free(&arena);
     return status;
   }

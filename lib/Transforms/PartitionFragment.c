@@ -269,6 +269,14 @@ TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag
     tl_vec_push(a, &loop->body, lanes);
   TlStmt *seq = tl_stmt_new(a, ST_SEQ, loc);
   seq->per_thread = true;
+  // Recorded for --emit=plan and explain-partition, which map elements to
+  // (thread, register) with the same tl_layout_coords as above.
+  seq->plan_frag = L;
+  seq->plan_frag_ndims = nest->nvars;
+  for (int i = 0; i < nest->nvars; i++)
+    seq->plan_frag_extents[i] = nest->extents[i];
+  seq->plan_loc = loc;
+  seq->plan_origin = nest->origin;
   TlStmt *note = tl_stmt_new(a, ST_COMMENT, loc);
   note->text = tl_arena_printf(a, "T.Parallel at line %d (%s) follows the fragment layout %s",
                                loc.line, tl_origin_name(nest->origin), tl_layout_describe(a, L));
