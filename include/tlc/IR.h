@@ -293,6 +293,7 @@ struct TlStmt {
   bool trans_a, trans_b;      // gemm
   bool use_mma;               // gemm: tensor cores (mma.sync) or CUDA cores
   bool use_wgmma;             // gemm: Hopper warpgroup MMA from shared descriptors
+  const char *engine_why;     // gemm without wgmma: why not (the plan shows it), else NULL
   int gemm_id;                // gemm: which emitted helper implements it
   TlReduceKind reduce;        // reduce
   int reduce_dim;             // reduce

@@ -163,6 +163,29 @@ static void pipelines(Y *y, const TlVec *body) {
   }
 }
 
+// Which instructions each T.gemm runs on, and why not wgmma when it does
+// not (the rule is in lib/Transforms/LayoutInference.c, wgmma_refusal).
+static void gemms(Y *y, const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_GEMM) {
+      map_begin(y, true);
+      key_int(y, "line", s->loc.line);
+      key_int(y, "col", s->loc.col);
+      key_str(y, "engine", s->use_wgmma ? "wgmma" : s->use_mma ? "mma.sync" : "cuda-cores");
+      if (s->c->layout)
+        key_str(y, "accumulator", tl_layout_describe(y->out->arena, s->c->layout));
+      if (s->use_wgmma)
+        key_str(y, "in_flight", s->wgmma_in_flight ? "one group across the pipeline barrier" : "none");
+      else if (s->engine_why)
+        key_str(y, "why_not_wgmma", s->engine_why);
+      map_end(y);
+    }
+    gemms(y, &s->body);
+    gemms(y, &s->else_body);
+  }
+}
+
 bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
   Y y = {0};
   y.out = out;
@@ -219,6 +242,10 @@ bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
     scalar(&y, "pipelines");
     seq_begin(&y, false);
     pipelines(&y, &kn->body);
+    seq_end(&y);
+    scalar(&y, "gemms");
+    seq_begin(&y, false);
+    gemms(&y, &kn->body);
     seq_end(&y);
     map_end(&y);
   }

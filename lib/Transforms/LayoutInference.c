@@ -209,7 +209,8 @@ static const char *wgmma_refusal(const Ctx *c, const TlStmt *s) {
 // The accumulator layout and operand swizzles of a gemm whose A and B are
 // shared tiles.
 static void gemm_shared_layout(Ctx *c, TlStmt *s) {
-  if (!wgmma_refusal(c, s)) {
+  s->engine_why = wgmma_refusal(c, s);
+  if (!s->engine_why) {
     TlFragLayout *l = tl_layout_wgmma_c(c->arena, s->c->shape[0], s->c->shape[1], c->threads);
     s->c->layout = l;
     s->use_wgmma = true;
@@ -332,6 +333,8 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
       why = "a fragment A must be float16/bfloat16 like B, with a float32 accumulator";
     else if (K % 16 != 0 || N % (16 * (warps / A->wm)) != 0)
       why = "the tile shape does not fit the mma atoms";
+    if (!why)
+      s->engine_why = A->wgmma ? NULL : "a fragment A (register-A wgmma is not implemented yet)";
     if (why) {
       // Registers cannot feed mma.sync here: stage A in a shared tile
       // right before the gemm (a copy nest that follows A's layout).
