@@ -14,7 +14,7 @@ static int failures;
 #define CHECK(cond)                                                                                \
   do {                                                                                             \
     if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                    \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                     \
       failures++;                                                                                  \
     }                                                                                              \
   } while (0)
@@ -31,16 +31,85 @@ static void expect(TlArena *a, const char *name, TlCIdentScope scope, const char
 
 // Words from every list: the names issue 14 reported, C++20, C11, CUDA,
 // macros, libc, math (with the f/l forms), vector types.
-static const char *const keywords[] = {
-    "namespace", "using", "template", "class", "typename", "this", "new", "delete", "operator",
-    "private", "public", "protected", "virtual", "friend", "explicit", "export", "mutable",
-    "register", "thread_local", "alignas", "alignof", "decltype", "constexpr", "consteval",
-    "constinit", "co_await", "co_yield", "co_return", "concept", "requires", "static_assert",
-    "nullptr", "true", "false", "bool", "restrict", "xor", "bitand", "threadIdx", "blockIdx",
-    "blockDim", "gridDim", "warpSize", "dim3", "half", "half_t", "bfloat16_t", "stream", "smem",
-    "err", "min", "max", "exp", "expf", "expl", "sqrtf", "rsqrtf", "fmaxf", "isnan", "float4",
-    "uint2", "make_float4", "int32_t", "size_t", "NULL", "EOF", "INFINITY", "INT_MAX", "M_PI",
-    "M_PIf", "linux", "unix", "assert", "main", "printf", "index", "std", "FILE", NULL};
+static const char *const keywords[] = {"namespace",
+                                       "using",
+                                       "template",
+                                       "class",
+                                       "typename",
+                                       "this",
+                                       "new",
+                                       "delete",
+                                       "operator",
+                                       "private",
+                                       "public",
+                                       "protected",
+                                       "virtual",
+                                       "friend",
+                                       "explicit",
+                                       "export",
+                                       "mutable",
+                                       "register",
+                                       "thread_local",
+                                       "alignas",
+                                       "alignof",
+                                       "decltype",
+                                       "constexpr",
+                                       "consteval",
+                                       "constinit",
+                                       "co_await",
+                                       "co_yield",
+                                       "co_return",
+                                       "concept",
+                                       "requires",
+                                       "static_assert",
+                                       "nullptr",
+                                       "true",
+                                       "false",
+                                       "bool",
+                                       "restrict",
+                                       "xor",
+                                       "bitand",
+                                       "threadIdx",
+                                       "blockIdx",
+                                       "blockDim",
+                                       "gridDim",
+                                       "warpSize",
+                                       "dim3",
+                                       "half",
+                                       "half_t",
+                                       "bfloat16_t",
+                                       "stream",
+                                       "smem",
+                                       "err",
+                                       "min",
+                                       "max",
+                                       "exp",
+                                       "expf",
+                                       "expl",
+                                       "sqrtf",
+                                       "rsqrtf",
+                                       "fmaxf",
+                                       "isnan",
+                                       "float4",
+                                       "uint2",
+                                       "make_float4",
+                                       "int32_t",
+                                       "size_t",
+                                       "NULL",
+                                       "EOF",
+                                       "INFINITY",
+                                       "INT_MAX",
+                                       "M_PI",
+                                       "M_PIf",
+                                       "linux",
+                                       "unix",
+                                       "assert",
+                                       "main",
+                                       "printf",
+                                       "index",
+                                       "std",
+                                       "FILE",
+                                       NULL};
 
 static void test_spellings(TlArena *a) {
   // Keywords get a trailing '_'.
@@ -72,14 +141,25 @@ static void test_spellings(TlArena *a) {
   expect(a, "gemm_1000", TL_CIDENT_LOCAL, "gemm_1000_");
   // Ordinary names stay.
   static const char *const plain[] = {
-      "A",    "B_shared", "C_local", "acc_s", "scores_max_prev", "x_",    "u",     "_",
-      "_x",   "tile",     "title",   "K",     "QK",              "Q_s",   "X_sq",  "bx",
-      "v2",   "x_v2",     "float8",  "maxi",  "expo",            "kernel", "ref",  "acc_s_cast",
-      "ulong", "ux",      "makeup",  "M_",    "M",               NULL};
+      "A",      "B_shared", "C_local", "acc_s",      "scores_max_prev",
+      "x_",     "u",        "_",       "_x",         "tile",
+      "title",  "K",        "QK",      "Q_s",        "X_sq",
+      "bx",     "v2",       "x_v2",    "float8",     "maxi",
+      "expo",   "kernel",   "ref",     "acc_s_cast", "ux",
+      "makeup", "M_",       "M",       "add_f32",    NULL};
   for (int i = 0; plain[i]; i++) {
     expect(a, plain[i], TL_CIDENT_LOCAL, plain[i]);
     expect(a, plain[i], TL_CIDENT_GLOBAL, plain[i]);
   }
+  // C library globals clash only as kernel names (file scope); glibc's
+  // _FloatN math forms clash everywhere, like the f and l forms.
+  expect(a, "ulong", TL_CIDENT_LOCAL, "ulong");
+  expect(a, "ulong", TL_CIDENT_GLOBAL, "ulong_");
+  expect(a, "getline", TL_CIDENT_LOCAL, "getline");
+  expect(a, "getline", TL_CIDENT_GLOBAL, "getline_");
+  expect(a, "getline_", TL_CIDENT_GLOBAL, "getline__");
+  expect(a, "pthread_t", TL_CIDENT_GLOBAL, "pthread_t_");
+  expect(a, "acosf32", TL_CIDENT_LOCAL, "acosf32_");
   // Numbered variables: the prefix rule only.
   CHECK(strcmp(tl_cident_numbered(a, "i", 3), "i_3") == 0);
   CHECK(strcmp(tl_cident_numbered(a, "class", 0), "class_0") == 0);
@@ -104,13 +184,13 @@ static int gen_names(TlArena *a, const char ***out) {
       for (int i = 0; i < len; i++, c /= 6)
         buf[i] = alpha[c % 6];
       buf[len] = '\0';
-      if (buf[0] == '0')
-        continue;
+      if (buf[0] == '0') continue;
       names[n++] = tl_arena_strdup(a, buf);
     }
   }
   static const char *const pre[] = {"", "u", "uu", "tl_", "utl_", "__", "u__", "_A", NULL};
-  static const char *const post[] = {"", "_", "__", "_0", "_0_", "_kernel", "_kernel_", "_ref", NULL};
+  static const char *const post[] = {"",        "_",        "__",   "_0", "_0_",
+                                     "_kernel", "_kernel_", "_ref", NULL};
   for (int k = 0; keywords[k]; k++)
     for (int p = 0; pre[p]; p++)
       for (int q = 0; post[q]; q++) {
@@ -141,8 +221,7 @@ static void test_injective(TlArena *a) {
   qsort(names, (size_t)n, sizeof *names, cmp_str);
   int m = 0; // drop duplicates among the inputs (keyword affixes may repeat)
   for (int i = 0; i < n; i++)
-    if (m == 0 || strcmp(names[m - 1], names[i]) != 0)
-      names[m++] = names[i];
+    if (m == 0 || strcmp(names[m - 1], names[i]) != 0) names[m++] = names[i];
   const char **img = malloc(sizeof *img * (size_t)m);
   for (int scope = TL_CIDENT_LOCAL; scope <= TL_CIDENT_GLOBAL; scope++) {
     for (int i = 0; i < m; i++) {
