@@ -67,7 +67,7 @@ void tl_buf_indent(TlBuf *b, int level); // two spaces per level
 /* lib/Support/Source.c */
 typedef struct TlSource {
   const char *name; // as given on the command line ("<stdin>" for -)
-  const char *text; // NUL-terminated; may contain no other NUL
+  const char *text; // NUL-terminated at len; a NUL before len is a lexer error
   size_t len;
   // A TileLang Python file (.py): bitwise operators lex, and top-level code
   // the parser or evaluator cannot handle is host code, skipped until used.

@@ -7,6 +7,7 @@
 //     partitioned loops with threadIdx.x, the vector width and the guards,
 //   * per kernel a host launcher that raises the dynamic shared-memory limit
 //     when needed, launches the grid and returns the launch error.
+#include "tlc/CIdent.h"
 #include "tlc/CodeGen.h"
 #include "tlc/FragLayout.h"
 
@@ -29,32 +30,11 @@ void tl_emit_wgmma_ptx(TlBuf *out);
 void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
                          void (*print_expr)(TlBuf *, const TlExpr *));
 
-static const char *const reserved[] = {
-    "auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete",
-    "do", "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-    "new", "operator", "private", "protected", "public", "register", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "template", "this", "throw", "try", "typedef", "union",
-    "unsigned", "virtual", "void", "volatile", "while", "half_t", "bfloat16_t", "dim3", "min", "max",
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "stream", "err", "smem",
-    // C++ alternative operator spellings and C's restrict
-    "and", "and_eq", "bitand", "bitor", "compl", "not", "not_eq", "or", "or_eq", "xor", "xor_eq",
-    "restrict", NULL};
-
-// Source names become C identifiers; a trailing '_' avoids C++ keywords and
-// the emitter's own names.
-static const char *c_ident(TlArena *a, const char *name) {
-  for (int i = 0; reserved[i]; i++)
-    if (strcmp(reserved[i], name) == 0)
-      return tl_arena_printf(a, "%s_", name);
-  if (strncmp(name, "tl_", 3) == 0 || strncmp(name, "__", 2) == 0)
-    return tl_arena_printf(a, "u%s", name);
-  return name;
-}
-
 static const char *buf_name(Emit *e, const TlBuffer *b) {
   if (b->table)
     return b->name; // tlc's own name
-  return c_ident(e->body.arena, b->name);
+  // One spelling in every output (CIdent.h).
+  return tl_cident(e->body.arena, b->name, TL_CIDENT_LOCAL);
 }
 
 static bool is_half(TlDtype t) {

@@ -16,63 +16,11 @@
 //
 // Only parameters are printed: shared tiles, fragments and the constant
 // tables tlc computes (loop_layout inverses) are internal to the .cu.
+#include "tlc/CIdent.h"
 #include "tlc/CodeGen.h"
 
 #include <ctype.h>
 #include <string.h>
-
-// Names the CUDA emitter renames (lib/CodeGen/CudaEmit.c, c_ident), so that
-// a parameter reads the same in the header as in the .cu. Parameter names
-// are not part of the ABI; keeping them equal only helps the reader.
-static const char *const cuda_reserved[] = {
-    "auto",    "bool",      "break",   "case",      "char",     "class",    "const",   "continue",
-    "default", "delete",    "do",      "double",    "else",     "enum",     "extern",  "float",
-    "for",     "goto",      "if",      "inline",    "int",      "long",     "new",     "operator",
-    "private", "protected", "public",  "register",  "return",   "short",    "signed",  "sizeof",
-    "static",  "struct",    "switch",  "template",  "this",     "throw",    "try",     "typedef",
-    "union",   "unsigned",  "virtual", "void",      "volatile", "while",    "half_t",  "bfloat16_t",
-    "dim3",    "min",       "max",     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
-    "stream",  "err",       "smem",    NULL};
-
-// Names that would break only the header: C11 keywords the list above lacks,
-// C++ keywords and alternative operator spellings (`xor` is a valid .tl
-// name but an operator token in C++), and the types the declaration itself
-// uses after the parameters (a parameter named cudaStream_t would hide the
-// type of the stream parameter that follows it).
-static const char *const header_reserved[] = {
-    // C11
-    "restrict", "_Bool", "_Complex", "_Imaginary", "_Alignas", "_Alignof", "_Atomic", "_Generic",
-    "_Noreturn", "_Static_assert", "_Thread_local",
-    // C++ alternative operator spellings
-    "and", "and_eq", "bitand", "bitor", "compl", "not", "not_eq", "or", "or_eq", "xor", "xor_eq",
-    // C++ keywords
-    "alignas", "alignof", "asm", "catch", "char16_t", "char32_t", "char8_t", "concept", "consteval",
-    "constexpr", "constinit", "const_cast", "co_await", "co_return", "co_yield", "decltype",
-    "dynamic_cast", "explicit", "export", "false", "friend", "mutable", "namespace", "noexcept",
-    "nullptr", "reinterpret_cast", "requires", "static_assert", "static_cast", "thread_local",
-    "true", "typeid", "typename", "using", "wchar_t",
-    // names the declaration uses
-    "cudaStream_t", "cudaError_t", "NULL", NULL};
-
-static bool in_list(const char *const *list, const char *name) {
-  for (int i = 0; list[i]; i++)
-    if (strcmp(list[i], name) == 0) return true;
-  return false;
-}
-
-// The parameter's name: the CUDA emitter's spelling, then a trailing '_' for
-// names that only the header cannot use.
-static void param_name(TlBuf *out, const char *name) {
-  if (in_list(cuda_reserved, name)) {
-    tl_buf_printf(out, "%s_", name);
-    return;
-  }
-  if (strncmp(name, "tl_", 3) == 0 || strncmp(name, "__", 2) == 0) {
-    tl_buf_printf(out, "u%s", name);
-    return;
-  }
-  tl_buf_printf(out, "%s%s", name, in_list(header_reserved, name) ? "_" : "");
-}
 
 // Text placed inside a /* */ comment: a file name may hold "*/" or a
 // newline, either of which would end the comment early and let the rest of
@@ -127,7 +75,9 @@ static void kernel_decl(TlBuf *out, const TlModule *m, const TlKernel *k) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
     if (i > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
     tl_buf_puts(out, b->written ? "void *" : "const void *");
-    param_name(out, b->name);
+    // The spelling of the .cu (CIdent.h): parameter names are not part of the
+    // ABI, but keeping them equal helps the reader.
+    tl_buf_puts(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
     tl_buf_printf(out, " /* %s[", tl_dtype_name(b->dtype));
     for (int d = 0; d < b->ndims; d++)
       tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)b->shape[d]);

@@ -30,7 +30,8 @@ static const char *type_code(TlDtype t) {
 }
 
 // Kernel names become C identifiers NAME_ref, NAME_ref_kernel: they must not
-// meet another kernel's names.
+// meet another kernel's names. Sema's renaming (CIdent.h) already keeps every
+// kernel it names off these; this guards modules built another way.
 static bool names_clash(const TlModule *m, TlDiag *d) {
   for (int i = 0; i < m->kernels.len; i++) {
     const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
@@ -75,14 +76,17 @@ static void meta(TlBuf *out, const TlKernel *k, const TlKernelFacts *f) {
 }
 
 // A thunk: the launcher called with the harness's untyped pointer array.
+// Its parameters carry the harness's prefix: a kernel (a launcher) may be
+// named p or s.
 static void thunk(TlBuf *out, const TlKernel *k, const char *what, const char *callee) {
-  tl_buf_printf(out, "static cudaError_t tlh_%s_%s(void *const *p, cudaStream_t s) {\n", what, k->name);
-  tl_buf_printf(out, "  (void)p;\n  return %s(", callee);
+  tl_buf_printf(out, "static cudaError_t tlh_%s_%s(void *const *tlh_p, cudaStream_t tlh_s) {\n",
+                what, k->name);
+  tl_buf_printf(out, "  (void)tlh_p;\n  return %s(", callee);
   for (int i = 0; i < k->params.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
-    tl_buf_printf(out, "(%s *)p[%d], ", tl_dtype_cuda(b->dtype), i);
+    tl_buf_printf(out, "(%s *)tlh_p[%d], ", tl_dtype_cuda(b->dtype), i);
   }
-  tl_buf_puts(out, "s);\n}\n");
+  tl_buf_puts(out, "tlh_s);\n}\n");
 }
 
 static void tables(TlBuf *out, TlArena *a, const TlKernel *k, const TlKernelFacts *f, bool ref_only) {

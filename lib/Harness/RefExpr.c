@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "HarnessInternal.h"
+#include "tlc/CIdent.h"
 
 static bool is_half(TlDtype t) {
   return t == TY_FLOAT16 || t == TY_BFLOAT16;
@@ -48,26 +49,10 @@ static void error(TlRef *r, TlLoc loc, const char *what) {
   r->ok = false;
 }
 
-static const char *const reserved[] = {
-    "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr", "continue",
-    "default", "delete", "do", "double", "else", "enum", "explicit", "export", "extern", "false",
-    "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
-    "noexcept", "nullptr", "operator", "private", "protected", "public", "register", "return",
-    "short", "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true",
-    "try", "typedef", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
-    "while", "half_t", "bfloat16_t", "dim3", "min", "max", "abs", "llabs", "fabs", "fabsf",
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "exp", "expf", "exp2", "exp2f",
-    "log", "logf", "log2", "log2f", "sqrt", "sqrtf", "rsqrt", "rsqrtf", "tanh", "tanhf", "pow",
-    "powf", "floor", "floorf", "fmin", "fminf", "fmax", "fmaxf", "main", NULL};
-
+// The same spelling as the compiled kernel's (CIdent.h): this is naming, not
+// printing, so sharing it does not weaken the reference as a check.
 const char *tl_ref_buf_name(TlRef *r, const TlBuffer *b) {
-  for (int i = 0; reserved[i]; i++)
-    if (strcmp(reserved[i], b->name) == 0)
-      return tl_arena_printf(r->arena, "%s_", b->name);
-  // tl*/__* names belong to the harness and the toolkit.
-  if (strncmp(b->name, "tl", 2) == 0 || strncmp(b->name, "__", 2) == 0)
-    return tl_arena_printf(r->arena, "u%s", b->name);
-  return b->name;
+  return tl_cident(r->arena, b->name, TL_CIDENT_LOCAL);
 }
 
 static const char *int_literal(TlRef *r, int64_t v, TlDtype t) {

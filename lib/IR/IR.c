@@ -1,5 +1,6 @@
 // IR constructors, the dtype/op/intrinsic tables, and tree helpers
 // (clone, substitute, variable use) shared by sema and the passes.
+#include "tlc/CIdent.h"
 #include "tlc/IR.h"
 
 #include <string.h>
@@ -169,9 +170,9 @@ TlVar *tl_var_new(TlArena *a, TlKernel *k, const char *name, TlVarKind kind, TlD
   v->kind = kind;
   v->dtype = t;
   v->loc = loc;
-  // Source names are kept when they cannot clash with CUDA or the emitter's
-  // own names; a numeric suffix makes every emitted name unique.
-  v->cname = tl_arena_printf(a, "%s_%d", name, k ? k->next_id++ : 0);
+  // A numeric suffix makes every emitted name unique and keeps it off every
+  // keyword; CIdent.h escapes tlc's own prefixes (tl_gemm -> utl_gemm_4).
+  v->cname = tl_cident_numbered(a, name, k ? k->next_id++ : 0);
   return v;
 }
 

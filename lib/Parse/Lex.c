@@ -89,13 +89,22 @@ static int utf8_len(const unsigned char *p) {
   return n;
 }
 
-// Checks the whole text is UTF-8 and lines are bounded, once, up front.
+// Checks the whole text is UTF-8 without NUL bytes and lines are bounded,
+// once, up front (after the byte order mark, so columns match the tokens').
 static bool check_text(Lexer *lx) {
-  const unsigned char *p = (const unsigned char *)lx->src->text;
+  const unsigned char *p = (const unsigned char *)lx->p;
+  const unsigned char *end = (const unsigned char *)lx->src->text + lx->src->len;
   const unsigned char *ls = p;
   int line = 1;
   bool ok = true;
-  while (*p) {
+  while (p < end) {
+    if (*p == '\0') {
+      // Everything after it would be invisible to the NUL-terminated scans
+      // below, so it is an error here, with its place.
+      TlLoc l = {lx->src, line, (int)(p - ls) + 1, 1};
+      tl_error(lx->diag, l, "NUL byte in the source; is it a text file?");
+      return false;
+    }
     if (*p == '\n') {
       if (p - ls > MAX_LINE_BYTES) {
         TlLoc l = {lx->src, line, 1, 1};
@@ -471,7 +480,10 @@ TlTokens tl_lex(TlArena *a, const TlSource *src, TlDiag *d) {
         lx.p++;
     } else if (c == '\n') {
       if (lx.depth == 0) {
-        push(&lx, TK_NEWLINE, p, 1);
+        // At a CRLF the line ends at the '\r': "found end of line" gets the
+        // same column as in an LF file, one past the last character.
+        bool crlf = p > lx.line_start && p[-1] == '\r';
+        push(&lx, TK_NEWLINE, crlf ? p - 1 : p, 1);
         lx.at_line_start = true;
       }
       lx.p++;

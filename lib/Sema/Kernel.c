@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "SemaInternal.h"
+#include "tlc/CIdent.h"
 
 void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 
@@ -199,30 +200,6 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
   return ok;
 }
 
-// Kernel names become C symbols (NAME_kernel and the launcher NAME), so they
-// cannot be C/C++ keywords or CUDA names.
-static bool reserved_symbol(const char *n) {
-  static const char *const words[] = {
-      "auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete",
-      "do", "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int",
-      "long", "new", "operator", "private", "protected", "public", "register", "return", "short",
-      "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "try",
-      "typedef", "union", "unsigned", "virtual", "void", "volatile", "while", "main", "dim3",
-      "min", "max", "half_t", "bfloat16_t",
-      // <math.h>, which the CUDA headers declare with C linkage too
-      "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "copysign", "cos",
-      "cosh", "erf", "erfc", "exp", "exp2", "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin",
-      "fmod", "frexp", "hypot", "ilogb", "ldexp", "lgamma", "llrint", "llround", "log", "log10",
-      "log1p", "log2", "logb", "lrint", "lround", "modf", "nan", "nearbyint", "nextafter", "pow",
-      "remainder", "remquo", "rint", "round", "scalbn", "sin", "sinh", "sqrt", "tan", "tanh",
-      "tgamma", "trunc", "abs", "labs", "llabs", "rsqrt", "exit", "malloc", "free", "printf",
-      "memcpy", "memset", "assert", NULL};
-  for (int i = 0; words[i]; i++)
-    if (strcmp(words[i], n) == 0)
-      return true;
-  return strncmp(n, "cuda", 4) == 0 || strncmp(n, "tl_", 3) == 0 || strncmp(n, "__", 2) == 0;
-}
-
 static void kernel(Sema *s, const TlValue *kv);
 
 // Compiles a kernel value in the scope it closes over (a factory's locals,
@@ -238,18 +215,19 @@ void tl_sema_compile_kernel(Sema *s, TlValue *kv) {
 static void kernel(Sema *s, const TlValue *kv) {
   const TlNode *def = kv->fn;
   const char *name = s->kernel_name ? s->kernel_name : def->name;
-  if (reserved_symbol(name)) {
-    tl_error(s->diag, def->loc, "kernel name '%s' is reserved in C++/CUDA; the output defines C "
-                                "functions '%s' and '%s_kernel'", name, name, name);
-    if (s->python)
-      tl_note(s->diag, def->loc, "compile it with --call 'NAME=%s' or rename it", def->name);
-    else
-      tl_note(s->diag, def->loc, "rename the kernel, e.g. '%s_op'", name);
-  }
+  // The kernel's name is its C symbol from here on (the launcher NAME, the
+  // kernel NAME_kernel, the header, the harness), so a name that clashes in
+  // C/C++/CUDA is renamed once, here (CIdent.h). Host code calls the
+  // launcher by that name, so the user hears about it.
+  const char *cname = tl_cident(s->arena, name, TL_CIDENT_GLOBAL);
+  if (cname != name)
+    tl_warning(s->diag, def->loc,
+               "kernel name '%s' clashes in the generated C/C++/CUDA; the launcher is named '%s'",
+               name, cname);
   if (!tl_sema_plain_params(s, def, "@T.prim_func kernel"))
     return;
   TlKernel *k = TL_NEW(s->arena, TlKernel);
-  k->name = name;
+  k->name = cname;
   k->loc = def->loc;
   s->kernel = k;
   tl_scope_push(s);

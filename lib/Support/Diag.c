@@ -33,8 +33,59 @@ static const char *sev_color(TlSeverity s) {
   return s == TL_SEV_ERROR ? "\x1b[1;31m" : s == TL_SEV_WARNING ? "\x1b[1;35m" : "\x1b[1;36m";
 }
 
+// Columns a terminal gives one code point: 0 for combining marks and
+// zero-width characters, 2 for East Asian wide and fullwidth characters and
+// emoji, 1 otherwise (a short form of Unicode's EastAsianWidth and wcwidth,
+// independent of the locale).
+static int cp_width(unsigned cp) {
+  if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200F) ||
+      (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE00 && cp <= 0xFE0F))
+    return 0;
+  if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
+      (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+      (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+      (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+      (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD))
+    return 2;
+  return 1;
+}
+
+// Decodes the code point at s[i] (at most n bytes) into *cp and returns its
+// length in bytes; a byte that does not start valid UTF-8 counts as one
+// character of width 1.
+static int decode(const unsigned char *s, int i, int n, unsigned *cp) {
+  unsigned c = s[i];
+  int len = c < 0x80             ? 1
+            : (c & 0xE0) == 0xC0 ? 2
+            : (c & 0xF0) == 0xE0 ? 3
+            : (c & 0xF8) == 0xF0 ? 4
+                                 : 0;
+  if (len == 0 || i + len > n) {
+    *cp = '?';
+    return 1;
+  }
+  unsigned v = len == 1 ? c : c & (0x7F >> len);
+  for (int k = 1; k < len; k++) {
+    if ((s[i + k] & 0xC0) != 0x80) {
+      *cp = '?';
+      return 1;
+    }
+    v = v << 6 | (s[i + k] & 0x3F);
+  }
+  *cp = v;
+  return len;
+}
+
+static bool continuation(const char *p, int i) {
+  return ((unsigned char)p[i] & 0xC0) == 0x80;
+}
+
 // Prints the source line holding loc and a caret (with ~ under the rest of
-// the token) below it.
+// the token) below it. The column counts bytes, like clang's; the caret line
+// counts display columns, so the caret stays under its character after
+// non-ASCII text (one space per code point, two for wide ones).
 static void print_excerpt(TlDiag *d, TlLoc loc) {
   const char *text = loc.src->text;
   const char *p = text;
@@ -48,22 +99,45 @@ static void print_excerpt(TlDiag *d, TlLoc loc) {
     end--;
   int len = (int)(end - p);
   int col = loc.col < 1 ? 1 : loc.col;
-  // Long lines: a 400-byte window around the column, marked with "...".
+  // Long lines: a 400-byte window around the column, marked with "...",
+  // widened so that it cuts no UTF-8 sequence in two.
   int start = 0, stop = len;
   if (len > 400) {
     start = col - 1 > 200 ? col - 1 - 200 : 0;
     stop = start + 400 < len ? start + 400 : len;
+    while (start > 0 && continuation(p, start))
+      start--;
+    while (stop < len && continuation(p, stop))
+      stop++;
   }
   const char *pre = start > 0 ? "..." : "";
   fprintf(d->out, "%s%.*s%s\n", pre, stop - start, p + start, stop < len ? "..." : "");
   for (int i = 0; i < (int)strlen(pre); i++)
     fputc(' ', d->out);
-  for (int i = start + 1; i < col && i <= stop; i++)
-    fputc(p[i - 1] == '\t' ? '\t' : ' ', d->out);
+  const unsigned char *u = (const unsigned char *)p;
+  int limit = col - 1 < stop ? col - 1 : stop; // the bytes before the caret
+  for (int i = start; i < limit;) {
+    unsigned cp;
+    int n = decode(u, i, len, &cp);
+    if (cp == '\t')
+      fputc('\t', d->out);
+    else
+      for (int w = cp_width(cp); w > 0; w--)
+        fputc(' ', d->out);
+    i += n;
+  }
   if (d->color)
     fputs("\x1b[1;32m", d->out);
   fputc('^', d->out);
-  for (int i = 1; i < loc.len && col + i <= stop; i++)
+  // The token's display width, less the caret's one column.
+  int width = 0, tok_end = col - 1 + loc.len < stop ? col - 1 + loc.len : stop;
+  for (int i = col - 1; i < tok_end;) {
+    unsigned cp;
+    int n = decode(u, i, len, &cp);
+    width += cp_width(cp);
+    i += n;
+  }
+  for (int i = 1; i < width; i++)
     fputc('~', d->out);
   if (d->color)
     fputs("\x1b[0m", d->out);

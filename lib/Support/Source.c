@@ -1,5 +1,6 @@
 // Source files: read whole into the arena, with the checks that keep the
-// lexer simple (a regular file, bounded size, no NUL bytes).
+// lexer simple (a regular file, bounded size). A NUL byte inside the text is
+// kept: the lexer reports it with its line and column.
 #include "tlc/Support.h"
 
 #include <errno.h>
@@ -8,14 +9,7 @@
 
 enum { MAX_SOURCE_BYTES = 16 * 1024 * 1024 };
 
-static TlSource *finish(TlArena *a, const char *name, char *text, size_t len, char *err,
-                        size_t errlen) {
-  if (memchr(text, '\0', len)) {
-    size_t off = (size_t)((char *)memchr(text, '\0', len) - text);
-    snprintf(err, errlen, "'%s' contains a NUL byte at offset %zu; is it a text file?", name,
-             off);
-    return NULL;
-  }
+static TlSource *finish(TlArena *a, const char *name, char *text, size_t len) {
   TlSource *s = TL_NEW(a, TlSource);
   s->name = tl_arena_strdup(a, name);
   s->text = text;
@@ -71,11 +65,10 @@ TlSource *tl_source_read(TlArena *a, const char *path, char *err, size_t errlen)
     return NULL;
   }
   text[len] = '\0';
-  return finish(a, is_stdin ? "<stdin>" : path, text, len, err, errlen);
+  return finish(a, is_stdin ? "<stdin>" : path, text, len);
 }
 
 TlSource *tl_source_from_string(TlArena *a, const char *name, const char *text) {
-  char err[256];
   size_t len = strlen(text);
-  return finish(a, name, tl_arena_strndup(a, text, len), len, err, sizeof err);
+  return finish(a, name, tl_arena_strndup(a, text, len), len);
 }
