@@ -103,7 +103,8 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   const TlFragLayout *L = g->c->layout;
   int64_t M = L->rows, N = L->cols, K = g->trans_a ? g->a->shape[0] : g->a->shape[1];
   int64_t W = L->wm / 4, MI = M / (64 * W), NC = (N + 255) / 256, NW = N / NC, KS = K / 16;
-  WgOperand A = wg_operand(g->a, !g->trans_a), B = wg_operand(g->b, g->trans_b);
+  bool rs = g->a->scope == SCOPE_FRAGMENT; // register A (another wgmma's accumulator)
+  WgOperand A = rs ? (WgOperand){.k_major = true} : wg_operand(g->a, !g->trans_a), B = wg_operand(g->b, g->trans_b);
   const char *T = tl_dtype_cuda(g->a->dtype), *ty = g->a->dtype == TY_FLOAT16 ? "f16" : "bf16";
   int id = g->gemm_id;
   static const char *const modes[] = {"none", "128B", "64B", "32B"};
@@ -114,22 +115,33 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
                 g->loc.line, (long long)M, (long long)N, (long long)g->a->shape[0], (long long)g->a->shape[1],
                 g->trans_a ? "^T" : "", (long long)g->b->shape[0], (long long)g->b->shape[1], g->trans_b ? "^T" : "",
                 (long long)W, W > 1 ? "s" : "", (long long)MI, MI > 1 ? "s" : "", (long long)NC, (long long)NW,
-                A.k_major ? "K-major" : "MN-major", modes[A.mode], B.k_major ? "K-major" : "MN-major",
-                modes[B.mode]);
-  // The instruction, with its NW/2 accumulator registers.
-  tl_buf_printf(out, "__device__ __forceinline__ void tl_gemm_%d_mma(float *d, uint64_t da, uint64_t db) {\n", id);
-  tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%lld, 0;\\n\"\n", (long long)(NW / 2 + 2));
+                rs ? "in registers" : A.k_major ? "K-major" : "MN-major", rs ? "no" : modes[A.mode],
+                B.k_major ? "K-major" : "MN-major", modes[B.mode]);
+  // The instruction, with its NW/2 accumulator registers; A is a shared
+  // descriptor, or (register A) four registers of two 16-bit values.
+  int64_t D = NW / 2; // first operand after the accumulators
+  tl_buf_printf(out, "__device__ __forceinline__ void tl_gemm_%d_mma(float *d, %s, uint64_t db) {\n", id,
+                rs ? "const unsigned *a" : "uint64_t da");
+  tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%lld, 0;\\n\"\n", (long long)(D + (rs ? 5 : 2)));
   tl_buf_printf(out, "               \"wgmma.mma_async.sync.aligned.m64n%lldk16.f32.%s.%s {\"\n", (long long)NW, ty, ty);
-  for (int64_t r = 0; r < NW / 2; r++)
-    tl_buf_printf(out, "%s\"%%%lld%s\"", r % 8 == 0 ? "               " : " ", (long long)r,
-                  r + 1 < NW / 2 ? "," : "}, ");
+  for (int64_t r = 0; r < D; r++)
+    tl_buf_printf(out, "%s\"%%%lld%s\"", r == 0 ? "               " : r % 8 == 0 ? "\n               " : " ",
+                  (long long)r, r + 1 < D ? "," : "}, ");
   tl_buf_puts(out, "\n");
-  tl_buf_printf(out, "               \"%%%lld, %%%lld, p, 1, 1, %d, %d;\\n}\\n\"\n               : ", (long long)(NW / 2),
-                (long long)(NW / 2 + 1), A.k_major ? 0 : 1, B.k_major ? 0 : 1);
-  for (int64_t r = 0; r < NW / 2; r++)
+  if (rs)
+    tl_buf_printf(out, "               \"{%%%lld, %%%lld, %%%lld, %%%lld}, %%%lld, p, 1, 1, %d;\\n}\\n\"\n               : ",
+                  (long long)D, (long long)(D + 1), (long long)(D + 2), (long long)(D + 3), (long long)(D + 4),
+                  B.k_major ? 0 : 1);
+  else
+    tl_buf_printf(out, "               \"%%%lld, %%%lld, p, 1, 1, %d, %d;\\n}\\n\"\n               : ", (long long)D,
+                  (long long)(D + 1), A.k_major ? 0 : 1, B.k_major ? 0 : 1);
+  for (int64_t r = 0; r < D; r++)
     tl_buf_printf(out, "%s\"+f\"(d[%lld])%s", r && r % 8 == 0 ? "\n                 " : "", (long long)r,
-                  r + 1 < NW / 2 ? ", " : "");
-  tl_buf_puts(out, "\n               : \"l\"(da), \"l\"(db), \"r\"(1));\n}\n");
+                  r + 1 < D ? ", " : "");
+  if (rs)
+    tl_buf_puts(out, "\n               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(db), \"r\"(1));\n}\n");
+  else
+    tl_buf_puts(out, "\n               : \"l\"(da), \"l\"(db), \"r\"(1));\n}\n");
   if (g->wgmma_in_flight)
     tl_buf_puts(out, "// In a pipelined loop the call returns with its own group still in flight (all\n"
                      "// earlier ones done); a wgmma wait after the loop drains it.\n");
@@ -138,10 +150,29 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
                 "float* __restrict__ C) {\n",
                 id, T, T);
   tl_buf_printf(out, "  const unsigned wg = threadIdx.x / 128;\n");
-  tl_buf_printf(out, "  const uint64_t da = tl_wgmma_desc(A, %lld, %lld, %d), db = tl_wgmma_desc(B, %lld, %lld, %d);\n",
-                (long long)A.lbo, (long long)A.sbo, A.mode, (long long)B.lbo, (long long)B.sbo, B.mode);
+  if (rs)
+    tl_buf_printf(out, "  const uint64_t db = tl_wgmma_desc(B, %lld, %lld, %d);\n", (long long)B.lbo, (long long)B.sbo, B.mode);
+  else
+    tl_buf_printf(out, "  const uint64_t da = tl_wgmma_desc(A, %lld, %lld, %d), db = tl_wgmma_desc(B, %lld, %lld, %d);\n",
+                  (long long)A.lbo, (long long)A.sbo, A.mode, (long long)B.lbo, (long long)B.sbo, B.mode);
   if (!g->wgmma_in_flight) // (with a group in flight from the last call, C must not be touched)
     tl_buf_printf(out, "  #pragma unroll\n  for (int l = 0; l < %lld; ++l)\n    tl_wgmma_pin(C[l]);\n", (long long)L->locals);
+  if (rs) {
+    // A's wgmma_c registers of slab mi, n8 chunks kk/8 and kk/8+1 are the
+    // m64k16 A fragment of this warp (rows g and g+8, columns 2t and 2t+8),
+    // packed two 16-bit values per register -- all before the fence, so
+    // that no register is written between the wgmma (ptxas would fence
+    // again, C7519).
+    const char *pk = g->a->dtype == TY_FLOAT16 ? "__half_as_ushort" : "__bfloat16_as_ushort";
+    tl_buf_printf(out, "  unsigned a[%lld][%lld][4];\n", (long long)KS, (long long)MI);
+    tl_buf_printf(out, "  #pragma unroll\n  for (int ks = 0; ks < %lld; ++ks)\n", (long long)KS);
+    tl_buf_printf(out, "    #pragma unroll\n    for (int mi = 0; mi < %lld; ++mi) {\n", (long long)MI);
+    tl_buf_printf(out, "      const unsigned r0 = (mi * %lld + ks * 2) * 4, r1 = r0 + 4;\n", (long long)(K / 8));
+    for (int q = 0; q < 4; q++)
+      tl_buf_printf(out, "      a[ks][mi][%d] = (unsigned)%s(A[r%d + %d]) | ((unsigned)%s(A[r%d + %d]) << 16);\n", q, pk,
+                    q / 2, (q % 2) * 2, pk, q / 2, (q % 2) * 2 + 1);
+    tl_buf_puts(out, "    }\n");
+  }
   tl_buf_puts(out, "  tl_wgmma_fence();\n");
   // Offsets are in 16-byte units: the descriptor's address field.
   tl_buf_printf(out, "  #pragma unroll\n  for (int ks = 0; ks < %lld; ++ks)\n", (long long)KS);
@@ -149,7 +180,9 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   tl_buf_printf(out, "      #pragma unroll\n      for (int nc = 0; nc < %lld; ++nc) {\n", (long long)NC);
   tl_buf_printf(out, "        const unsigned m0 = mi * %lld + wg * 64, n0 = nc * %lld, kk = ks * 16;\n",
                 (long long)(64 * W), (long long)NW);
-  if (A.k_major)
+  if (rs)
+    tl_buf_puts(out, "        (void)m0; // A is in registers\n");
+  else if (A.k_major)
     tl_buf_printf(out, "        const unsigned oa = (kk / %lld) * %lld + m0 * %lld + (kk %% %lld) * 2;\n", (long long)A.P,
                   (long long)(A.rows * A.RB), (long long)A.RB, (long long)A.P);
   else
@@ -161,8 +194,8 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   else
     tl_buf_printf(out, "        const unsigned ob = (n0 / %lld) * %lld + kk * %lld;\n", (long long)B.P,
                   (long long)(B.rows * B.RB), (long long)B.RB);
-  tl_buf_printf(out, "        tl_gemm_%d_mma(&C[(mi * %lld + nc * %lld) * 4], da + oa / 16, db + ob / 16);\n      }\n",
-                id, (long long)(N / 8), (long long)(NW / 8));
+  tl_buf_printf(out, "        tl_gemm_%d_mma(&C[(mi * %lld + nc * %lld) * 4], %s, db + ob / 16);\n      }\n",
+                id, (long long)(N / 8), (long long)(NW / 8), rs ? "a[ks][mi]" : "da + oa / 16");
   // The accumulators are pinned once their wgmma are done: while one is in
   // flight nothing may touch them (ptxas would insert a wait, C7517).
   if (g->wgmma_in_flight) {

@@ -206,6 +206,30 @@ static const char *wgmma_refusal(const Ctx *c, const TlStmt *s) {
   return NULL;
 }
 
+// The same rule for a fragment A (register-A wgmma, attention's P.V): A must
+// hold a wgmma accumulator of the same rows (its registers are the A operand
+// of each k16 step: two n8 chunks of the D layout, packed two 16-bit values
+// per register), fp16/bf16 like B, into an fp32 C of A's rows.
+static const char *wgmma_rs_refusal(const Ctx *c, const TlStmt *s) {
+  const TlFragLayout *A = s->a->layout;
+  int64_t M = s->c->shape[0], N = s->c->shape[1], K = s->a->shape[1];
+  int64_t chunks = (N + 255) / 256;
+  if (!c->has_wgmma)
+    return "the target has no wgmma";
+  if (s->trans_a)
+    return "transpose_A=True with a fragment A";
+  if ((s->a->dtype != TY_FLOAT16 && s->a->dtype != TY_BFLOAT16) || s->a->dtype != s->b->dtype ||
+      s->c->dtype != TY_FLOAT32 || s->b->scope != SCOPE_SHARED)
+    return "a fragment A must be float16/bfloat16 like a shared B, with a float32 accumulator";
+  if (A->rows != M || A->cols != K || K % 16 != 0 || N % (8 * chunks) != 0)
+    return "the tile shape does not fit wgmma";
+  if (!wgmma_operand_ok(s->b) || (!s->trans_b && chunks > 1 && (N / chunks) % 64 != 0))
+    return "B's rows do not fit the wgmma swizzle modes";
+  if (s->c->layout && !(s->c->layout->kind == LAYOUT_GEMM_C && s->c->layout->wgmma))
+    return "the accumulator already has another layout";
+  return NULL;
+}
+
 // The accumulator layout and operand swizzles of a gemm whose A and B are
 // shared tiles.
 static void gemm_shared_layout(Ctx *c, TlStmt *s) {
@@ -314,27 +338,39 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     gemm_rs_layouts(c, &s->body);
     gemm_rs_layouts(c, &s->else_body);
-    if (s->kind != ST_GEMM || s->a->scope != SCOPE_FRAGMENT || (s->c->layout && s->use_mma))
+    if (s->kind != ST_GEMM || s->a->scope != SCOPE_FRAGMENT || (s->c->layout && (s->use_mma || s->use_wgmma)))
       continue;
     const TlFragLayout *A = s->a->layout;
     int64_t M = s->c->shape[0], N = s->c->shape[1], K = s->a->shape[1];
     int64_t warps = c->threads / 32;
     const char *why = NULL;
-    if (s->trans_a)
+    if (A && A->kind == LAYOUT_GEMM_C && A->wgmma && !(why = wgmma_rs_refusal(c, s))) {
+      // Register-A wgmma: A's accumulator registers are the A operand.
+      if (!s->c->layout)
+        c->changed = true;
+      s->c->layout = tl_layout_wgmma_c(c->arena, M, N, c->threads);
+      s->use_wgmma = true;
+      s->engine_why = NULL;
+      int64_t cols = s->b->shape[s->b->ndims - 1];
+      s->b->wgmma_operand = true;
+      s->b->swizzle = (int)((cols < 64 ? cols : 64) / 8);
+      continue;
+    }
+    if (why)
+      ;
+    else if (s->trans_a)
       why = "transpose_A=True with a fragment A";
     else if (!A || A->kind != LAYOUT_GEMM_C)
       why = "its fragment A does not hold another T.gemm's accumulator layout";
     else if (A->wn != 1)
       why = "the rows of its fragment A are split across warps";
-    else if (A->wgmma)
-      why = "its fragment A holds a wgmma accumulator (register-A wgmma is not implemented yet)";
     else if ((s->a->dtype != TY_FLOAT16 && s->a->dtype != TY_BFLOAT16) || s->a->dtype != s->b->dtype ||
              s->c->dtype != TY_FLOAT32)
       why = "a fragment A must be float16/bfloat16 like B, with a float32 accumulator";
     else if (K % 16 != 0 || N % (16 * (warps / A->wm)) != 0)
       why = "the tile shape does not fit the mma atoms";
     if (!why)
-      s->engine_why = A->wgmma ? NULL : "a fragment A (register-A wgmma is not implemented yet)";
+      s->engine_why = c->has_wgmma ? "a fragment A that is an mma.sync accumulator" : "the target has no wgmma";
     if (why) {
       // Registers cannot feed mma.sync here: stage A in a shared tile
       // right before the gemm (a copy nest that follows A's layout).
