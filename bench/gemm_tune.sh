@@ -58,7 +58,7 @@ EOC
   if [ "${NO_NVCC:-0}" != 1 ] && [ -x "$NVCC" ]; then
     echo "== nvcc (binaries and ptxas -v)"
     for c in $CONFIGS; do name_of "$c"; done | xargs -P "${JOBS:-2}" -I{} sh -c \
-      '"$0" -O3 -arch=sm_90 -Xptxas -v "$1/{}.cu" -o "$1/{}" -lcublas >"$1/{}.nvcc.log" 2>&1 || echo "NVCC FAILED: {}"' \
+      '"$0" -O3 -gencode=arch=compute_90a,code=sm_90a -Xptxas -v "$1/{}.cu" -o "$1/{}" -lcublas >"$1/{}.nvcc.log" 2>&1 || echo "NVCC FAILED: {}"' \
       "$NVCC" "$GEN"
     for c in $CONFIGS; do
       nm=$(name_of "$c")
@@ -73,7 +73,7 @@ run)
   for cu in "$GEN"/*.cu; do
     nm=$(basename "$cu" .cu)
     if [ ! -x "$GEN/$nm" ] || ! "$GEN/$nm" --help >/dev/null 2>&1; then
-      "$NVCC" -O3 -arch=sm_90 "$cu" -o "$GEN/$nm" -lcublas >"$GEN/$nm.nvcc.log" 2>&1 || { echo "$nm: NVCC FAILED"; continue; }
+      "$NVCC" -O3 -gencode=arch=compute_90a,code=sm_90a "$cu" -o "$GEN/$nm" -lcublas >"$GEN/$nm.nvcc.log" 2>&1 || { echo "$nm: NVCC FAILED"; continue; }
     fi
     perf=
     grep -qx "$nm" "$GEN/noperf" 2>/dev/null && perf=--no-perf

@@ -119,7 +119,7 @@ EOF
 if [ "${NO_NVCC:-0}" != 1 ] && [ -x "$NVCC" ]; then
   echo "== checking that every harness compiles ($NVCC)"
   ls "$GEN"/*.cu "$GEN"/tests/*.cu | xargs -P 8 -I{} sh -c \
-    '"$0" -O3 -arch=sm_90 "$1" -o "${1%.cu}.check" -lcublas >"${1%.cu}.nvcc.log" 2>&1 \
+    '"$0" -O3 -gencode=arch=compute_90a,code=sm_90a "$1" -o "${1%.cu}.check" -lcublas >"${1%.cu}.nvcc.log" 2>&1 \
        && rm -f "${1%.cu}.check" "${1%.cu}.nvcc.log" || echo "   NVCC FAILED: $1 (see ${1%.cu}.nvcc.log)"' "$NVCC" {}
 fi
 if [ -s "$GEN/SKIPPED" ]; then

@@ -4,7 +4,7 @@
 # triton; no tlc, no libyaml).
 #
 #   1. compiles every bench/gen/*.cu and bench/gen/tests/*.cu harness
-#      (nvcc -O3 -arch=sm_90 -lcublas),
+#      (nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -lcublas),
 #   2. runs the test harnesses (test/GPU/Inputs: the GPU tests, as a
 #      correctness gate; NO_TESTS=1 skips them), then each benchmark harness
 #      (checks, then median timing; cuBLAS beside single GEMMs),
@@ -44,7 +44,7 @@ mkdir -p "$RUN/tests"
 echo "== compiling $(ls "$GEN"/*.cu "$GEN"/tests/*.cu 2>/dev/null | wc -l) harnesses ($NVCC, $JOBS at a time)"
 # Each binary goes to $RUN/<dir relative to $GEN>/<name>.
 ls "$GEN"/*.cu "$GEN"/tests/*.cu 2>/dev/null | xargs -P "$JOBS" -I{} sh -c \
-  'o='"$RUN"'/${1#'"$GEN"'/}; o=${o%.cu}; "$0" -O3 -arch=sm_90 "$1" -o "$o" -lcublas >"$o.nvcc.log" 2>&1 \
+  'o='"$RUN"'/${1#'"$GEN"'/}; o=${o%.cu}; "$0" -O3 -gencode=arch=compute_90a,code=sm_90a "$1" -o "$o" -lcublas >"$o.nvcc.log" 2>&1 \
      || echo "   NVCC FAILED: $1 (see $o.nvcc.log)"' "$NVCC" {}
 echo "   $(( $(date +%s) - start )) s"
 

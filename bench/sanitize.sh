@@ -23,7 +23,7 @@ run)
   fail=0
   for cu in "$DIR"/*.cu; do
     b=${cu%.cu}
-    nvcc -O3 -arch=sm_90 -lineinfo "$cu" -o "$b"
+    nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -lineinfo "$cu" -o "$b"
     "$b" --no-perf | tail -1
     for tool in memcheck racecheck; do
       if compute-sanitizer --tool $tool --error-exitcode 9 "$b" --no-perf >"$b.$tool.log" 2>&1; then

@@ -56,8 +56,8 @@ run)
   # every nvcc at once: the GPU machine has cores to spare, not minutes
   for cu in "$GEN"/*_harness.cu; do
     name=$(basename "$cu" _harness.cu)
-    "$NVCC" -arch=sm_90 -O3 -Xcompiler -fPIC -shared -o "$GEN/lib$name.so" "$GEN/$name.cu" &
-    "$NVCC" -arch=sm_90 -O3 -o "$GEN/${name}_harness" "$cu" &
+    "$NVCC" -gencode=arch=compute_90a,code=sm_90a -O3 -Xcompiler -fPIC -shared -o "$GEN/lib$name.so" "$GEN/$name.cu" &
+    "$NVCC" -gencode=arch=compute_90a,code=sm_90a -O3 -o "$GEN/${name}_harness" "$cu" &
   done
   wait
   for cu in "$GEN"/*_harness.cu; do
@@ -67,7 +67,7 @@ run)
   done
   status=0
   python3 bench/tilelang_style_check.py "$GEN" || status=1
-  for cu in "$GEN"/extra/*.cu; do "$NVCC" -arch=sm_90 -O3 -o "${cu%.cu}" "$cu" & done
+  for cu in "$GEN"/extra/*.cu; do "$NVCC" -gencode=arch=compute_90a,code=sm_90a -O3 -o "${cu%.cu}" "$cu" & done
   wait
   for f in reduce_cross_warp reduce_general reduce_dim0; do
     echo "== $f"
