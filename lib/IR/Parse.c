@@ -875,13 +875,14 @@ static TlStmt *parse_stmt(Parser *p) {
     }
     expect(p, "->");
     s->c = buffer(p);
-    expect(p, "(");
-    if (accept_word(p, "tensor"))
-      s->use_mma = true;
-    else
-      expect_word(p, "CUDA");
-    expect_word(p, "cores");
-    expect(p, ")");
+    if (accept(p, "(")) {
+      if (accept_word(p, "tensor"))
+        s->use_mma = true;
+      else
+        expect_word(p, "CUDA");
+      expect_word(p, "cores");
+      expect(p, ")");
+    }
     finish_line(p, s, false);
   } else if (accept_word(p, "fill")) {
     s = tl_stmt_new(p->a, ST_FILL, p->line_loc);

@@ -423,9 +423,12 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     end_line(p, s);
     return;
   case ST_GEMM:
+    // Before layout inference nothing is decided yet: no "(CUDA cores)".
     tl_buf_printf(out, "gemm %s%s, %s%s -> %s%s", s->a->name, s->trans_a ? "^T" : "", s->b->name,
                   s->trans_b ? "^T" : "", s->c->name,
-                  s->use_mma ? " (tensor cores)" : " (CUDA cores)");
+                  s->use_mma     ? " (tensor cores)"
+                  : s->c->layout ? " (CUDA cores)"
+                                 : "");
     end_line(p, s);
     return;
   case ST_FILL:
