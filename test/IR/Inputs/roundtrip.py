@@ -8,11 +8,13 @@ whose split-file sections hold kernels: every section that compiles is used):
      --emit=ir), parse it back and print it again: the two texts must be
      byte-identical (print -> parse -> print is the identity);
   3. resume from that text with the remaining passes (--passes=...): the
-     CUDA must be byte-identical to the direct compile.
+     CUDA and the --emit=plan YAML must be byte-identical to the direct
+     compile's.
 Exits 1 and names every failure; prints a summary line either way.
 
-usage: roundtrip.py TLC WORKDIR MIN_INPUTS INPUT...
+usage: roundtrip.py TLC WORKDIR MIN_INPUTS INPUT...   (an INPUT may be a glob)
 """
+import glob
 import os
 import subprocess
 import sys
@@ -54,7 +56,10 @@ def main():
     tlc, work, min_inputs = sys.argv[1], sys.argv[2], int(sys.argv[3])
     os.makedirs(work, exist_ok=True)
     inputs = []
+    args = []
     for arg in sys.argv[4:]:
+        args.extend(sorted(glob.glob(arg)) if "*" in arg and "::" not in arg else [arg])
+    for arg in args:
         if "::" in arg:
             path, call = arg.split("::", 1)
             inputs.append((path, ["--call", call]))
@@ -71,6 +76,7 @@ def main():
             skipped += 1  # an input that does not compile (a negative test)
             continue
         cuda = open(direct, "rb").read()
+        plan = run([tlc, path, *extra, "--emit=plan", "-o", "-"]).stdout
         checked += 1
         for i, stop in enumerate(["sema"] + PASSES):
             tir = os.path.join(work, "%s.%s.tir" % (tag, stop))
@@ -90,6 +96,9 @@ def main():
                 failures.append("%s after %s: resuming failed: %s" % (path, stop, r.stderr.decode()))
             elif r.stdout != cuda:
                 failures.append("%s after %s: resumed CUDA differs from the direct compile" % (path, stop))
+            r = run([tlc, tir, "--passes=" + rest, "--emit=plan", "-o", "-"])
+            if r.returncode != 0 or r.stdout != plan:
+                failures.append("%s after %s: resumed --emit=plan differs" % (path, stop))
     for f in failures:
         print("FAIL: " + f.rstrip())
     print("round trip: %d inputs x %d stages checked, %d inputs did not compile, %d failures"
