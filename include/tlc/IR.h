@@ -390,7 +390,8 @@ TlModule *tl_ir_parse(TlArena *a, const TlSource *src, TlDiag *d);
 
 /* lib/IR/Verify.c */
 // Checks the structural invariants of the level the kernel is at. Returns
-// false and reports an internal error naming `after` (the last pass).
+// false and reports an internal error naming `after` (the last pass); with
+// after == NULL (a module read from IR text) an "invalid IR" error.
 bool tl_ir_verify(const TlModule *m, const char *after, TlDiag *d);
 
 #endif

@@ -36,8 +36,8 @@ const TlPass *tl_find_pass(const char *name, size_t len) {
 
 bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlBuf *out) {
   // The input (sema's module, or a parsed .tir file) is checked first.
-  const char *first = o->ir_input ? "parsing the IR" : "sema";
-  if (o->verify_each && !tl_ir_verify(m, first, d))
+  // IR text from a file is checked always: it is input, not a pass result.
+  if ((o->verify_each || o->ir_input) && !tl_ir_verify(m, o->ir_input ? NULL : "sema", d))
     return false;
   if (o->print_after_all || (o->print_after && strcmp(o->print_after, "sema") == 0))
     dump(out, m, "sema");

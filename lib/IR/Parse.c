@@ -515,6 +515,8 @@ static TlExpr *primary(Parser *p) {
     e->args = idx;
     e->nargs = n;
   } else {
+    if (is_punct(peek_at(p, 1), "[") && !resolve(p, t->text))
+      error_at(p, t, "unknown buffer '%s'", t->text);
     TlVar *v = var_ref(p);
     if (is_punct(peek(p), "[")) {
       int n;
