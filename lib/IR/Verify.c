@@ -117,11 +117,17 @@ static void check_expr(V *v, const TlExpr *e) {
 
 static void check_body(V *v, const TlVec *body);
 
-// A recorded partition plan must be the formula's own numbers.
+// A recorded partition plan must be the formula's own numbers (a
+// loop_layout= plan records the layout's own counts: only their ranges).
 static void check_plan(V *v, const TlStmt *s) {
   const TlPartitionPlan *p = &s->plan;
   TlPartitionPlan want;
   char err[128];
+  if (s->plan_has_layout) {
+    if (p->ndims > TL_MAX_NEST || p->threads < 1 || p->vector < 1 || p->steps < 0)
+      fail(v, s->loc, "a partition plan out of range");
+    return;
+  }
   if (!tl_partition_plan_default(&want, p->ndims, p->extents, p->threads, p->vector, err,
                                  sizeof err) ||
       want.total != p->total || want.accesses != p->accesses || want.steps != p->steps ||
@@ -141,8 +147,8 @@ static void check_facts(V *v, const TlStmt *s) {
     fail(v, s->loc, "pipeline facts on a loop that is not pipelined");
   for (int i = 0; i < s->pipe_buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(s->pipe_buffers, TlBuffer, i);
-    if (b->scope != SCOPE_SHARED || b->stages < 2)
-      failf(v, s->loc, "pipeline buffer '%s' is not a multi-buffered shared tile", b->name);
+    if (b->scope != SCOPE_SHARED)
+      failf(v, s->loc, "pipeline buffer '%s' is not a shared tile", b->name);
   }
   if (s->applied_stages < 0 || (s->loop_kind == LOOP_PIPELINED && s->applied_stages > s->num_stages))
     fail(v, s->loc, "a pipeline applied with more stages than asked for");

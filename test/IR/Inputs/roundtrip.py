@@ -73,6 +73,8 @@ def main():
         direct = os.path.join(work, tag + ".cu")
         r = run([tlc, path, *extra, "-o", direct])
         if r.returncode != 0:
+            if b"internal error" in r.stderr:
+                failures.append("%s: the direct compile hit an internal error: %s" % (path, r.stderr.decode()))
             skipped += 1  # an input that does not compile (a negative test)
             continue
         cuda = open(direct, "rb").read()
