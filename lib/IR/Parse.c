@@ -684,6 +684,8 @@ static void parse_facts(Parser *p, TlStmt *s) {
       s->origin = origin(p);
     } else if (is_word(t, "coalesced_width")) {
       s->coalesced_width = count(p, "a width");
+    } else if (is_word(t, "width")) {
+      s->width = count(p, "a width");
     } else if (is_word(t, "layout")) {
       s->layout = parse_layout_fn(p);
     } else if (is_word(t, "stages")) {

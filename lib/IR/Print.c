@@ -272,6 +272,11 @@ static void print_facts(P *p, const TlStmt *s) {
   if (s->origin != ORIGIN_USER) tl_buf_printf(out, " from %s", tl_origin_name(s->origin));
   if (s->coalesced_width)
     tl_buf_printf(out, " coalesced_width %lld", (long long)s->coalesced_width);
+  // A copy's coalesced_width= (lower-tile-ops passes it on to its nest);
+  // vector accesses and waits print their width in their own syntax.
+  if (s->width && s->kind != ST_VLOAD && s->kind != ST_VSTORE && s->kind != ST_CP_ASYNC &&
+      s->kind != ST_ASYNC_WAIT)
+    tl_buf_printf(out, " width %lld", (long long)s->width);
   if (s->layout) {
     const TlLayoutFn *f = s->layout;
     int mark = p->scope.len;
