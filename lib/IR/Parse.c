@@ -47,7 +47,10 @@ typedef struct Parser {
   TlVec vars;     // TlVar*: the kernel's variable table
   TlVec scope;    // TlVar*: the variables visible here, innermost last
   TlLoc line_loc; // the location written at the end of the current line
+  int depth;      // nesting of expressions and blocks, bounded (the C stack is not)
 } Parser;
+
+enum { MAX_DEPTH = 500 };
 
 static _Noreturn void error_at(Parser *p, const Tok *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -540,15 +543,20 @@ static TlExpr *primary(Parser *p) {
 }
 
 static TlExpr *unary(Parser *p) {
+  if (++p->depth > MAX_DEPTH)
+    error_at(p, peek(p), "expression nested more than %d deep", MAX_DEPTH);
+  TlExpr *e = NULL;
   if (accept(p, "-") || accept_word(p, "not")) {
     bool neg = !is_word(&p->toks[p->pos - 1], "not");
-    TlExpr *e = new_expr(p, EX_UNARY, 1);
+    e = new_expr(p, EX_UNARY, 1);
     e->op = neg ? OP_NEG : OP_NOT;
     e->args[0] = unary(p);
     e->dtype = tl_irtext_implied_dtype(e);
-    return e;
+  } else {
+    e = primary(p);
   }
-  return primary(p);
+  p->depth--;
+  return e;
 }
 
 // The infix operator at t, with its precedence (TL_BINOPS), or false.
@@ -1028,12 +1036,14 @@ static TlStmt *parse_stmt(Parser *p) {
 }
 
 static void parse_body(Parser *p, TlVec *body) {
+  if (++p->depth > MAX_DEPTH) error_at(p, peek(p), "blocks nested more than %d deep", MAX_DEPTH);
   int mark = p->scope.len;
   while (!is_punct(peek(p), "}")) {
     if (peek(p)->kind == TK_EOF) error_at(p, peek(p), "expected '}' before the end of the file");
     tl_vec_push(p->a, body, parse_stmt(p));
   }
   p->scope.len = mark;
+  p->depth--;
 }
 
 /* ---- kernels and the module ---- */
@@ -1064,7 +1074,9 @@ static void parse_layout(Parser *p, TlFragLayout *l) {
   }
   if (accept(p, ",")) {
     expect_word(p, "parent");
+    if (++p->depth > MAX_DEPTH) error_at(p, peek(p), "layouts nested more than %d deep", MAX_DEPTH);
     l->parent = layout(p);
+    p->depth--;
   }
   expect(p, ")");
 }

@@ -164,6 +164,26 @@ static void check_facts(V *v, const TlStmt *s) {
   }
 }
 
+// A tile op's regions: a start and an extent for each dimension of the
+// buffer (a multi-buffered tile's stage index is not a region dimension).
+static void check_region(V *v, const TlStmt *s, const TlRegion *r) {
+  if (!r->buf || r->ndims != r->buf->ndims) {
+    fail(v, s->loc, "a region without one start and extent per dimension of its buffer");
+    return;
+  }
+  for (int i = 0; i < r->ndims; i++) {
+    check_expr(v, r->start[i]);
+    if (r->extent[i] < 1)
+      fail(v, s->loc, "a region with an empty extent");
+  }
+}
+
+static void check_regions(V *v, const TlStmt *s) {
+  if (s->kind != ST_FILL)
+    check_region(v, s, &s->src);
+  check_region(v, s, &s->dst);
+}
+
 static void check_stmt(V *v, const TlStmt *s) {
   bool thread = v->k->thread_level;
   int mark = v->nvars;
@@ -179,6 +199,8 @@ static void check_stmt(V *v, const TlStmt *s) {
   case ST_REDUCE:
     if (thread)
       fail(v, s->loc, "a tile-level statement is left in thread IR");
+    if (s->kind != ST_PARALLEL)
+      check_regions(v, s);
     if (s->kind == ST_PARALLEL) {
       if (s->nvars < 1)
         fail(v, s->loc, "T.Parallel without variables");
