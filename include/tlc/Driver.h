@@ -16,6 +16,10 @@ typedef struct TlOptions {
   const char *print_after; // pass name, or NULL
   bool print_after_all;
   const char *stop_after;  // run the pipeline up to this pass (for --emit=ir)
+  const char *passes;      // --passes=P1,P2: run these passes, in this order, instead
+                           // of the whole pipeline
+  bool ir_input;           // the input is IR text (.tir, or --ir): parsed, no sema; only
+                           // the --passes run
   bool verify_each;        // run the verifier after every pass
   bool warnings_off, werror;
   bool harness;            // --harness: kernels + reference + main()
@@ -39,6 +43,8 @@ typedef struct TlPass {
 } TlPass;
 extern const TlPass tl_pipeline_passes[];
 extern const int tl_pipeline_npasses;
+// The pass named by the first len bytes of name, or NULL.
+const TlPass *tl_find_pass(const char *name, size_t len);
 // Runs the passes (stopping after `stop_after` when non-NULL), printing the
 // IR to `dump` after the passes asked for. False after errors.
 bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlBuf *dump);

@@ -400,9 +400,15 @@ bool tl_expr_nonneg(const TlExpr *e);
 void tl_ir_print_module(TlBuf *out, const TlModule *m);
 void tl_ir_print_expr(TlBuf *out, const TlExpr *e);
 
+/* lib/IR/Parse.c */
+// Reads the printer's text (a .tir file, docs/ir.md) into a module in the
+// arena. NULL after reporting the first error at its file:line:col.
+TlModule *tl_ir_parse(TlArena *a, const TlSource *src, TlDiag *d);
+
 /* lib/IR/Verify.c */
 // Checks the structural invariants of the level the kernel is at. Returns
-// false and reports an internal error naming `after` (the last pass).
+// false and reports an internal error naming `after` (the last pass); with
+// after == NULL (a module read from IR text) an "invalid IR" error.
 bool tl_ir_verify(const TlModule *m, const char *after, TlDiag *d);
 
 #endif

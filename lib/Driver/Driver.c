@@ -20,6 +20,7 @@
 static const char *const usage =
     "usage: tlc [options] FILE.tl          compile FILE.tl (- reads stdin) to CUDA\n"
     "       tlc [options] FILE.py --call 'factory(args)'   compile a TileLang Python file\n"
+    "       tlc [options] FILE.tir         resume from IR text (--emit=ir output; docs/ir.md)\n"
     "       tlc explain-partition [...]    show how T.Parallel maps onto threads\n"
     "       tlc explain-pipeline [...]     model a software-pipelined loop\n"
     "\n"
@@ -30,6 +31,9 @@ static const char *const usage =
     "  --print-after=PASS    print the IR after PASS to stderr (sema or a pass below)\n"
     "  --print-after-all     print the IR after every pass to stderr\n"
     "  --stop-after=PASS     stop the pipeline after PASS (with --emit=ir)\n"
+    "  --passes=P1,P2        run only these passes, in this order (a .tir input runs none\n"
+    "                        unless given)\n"
+    "  --ir                  read the input as IR text (default for .tir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
     "  --verify-each         run it after every pass (the default)\n"
     "  --header=OUT.h        also write a C/C++ header declaring every launcher\n"
@@ -116,6 +120,20 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->stop_after = a + 13;
       if (!valid_pass(o->stop_after))
         return usage_error("unknown pass '%s' in --stop-after", o->stop_after);
+    } else if (strncmp(a, "--passes=", 9) == 0) {
+      o->passes = a + 9;
+      // Every name must be a pass; an empty list runs none.
+      for (const char *p = o->passes; *p;) {
+        size_t len = strcspn(p, ",");
+        if (!tl_find_pass(p, len)) {
+          char name[80];
+          snprintf(name, sizeof name, "%.*s", (int)(len < 64 ? len : 64), p);
+          return usage_error("unknown pass '%s' in --passes", name);
+        }
+        p += len + (p[len] == ',');
+      }
+    } else if (strcmp(a, "--ir") == 0) {
+      o->ir_input = true;
     } else if (strncmp(a, "--header=", 9) == 0) {
       o->header = a + 9;
       if (!*o->header)
@@ -177,6 +195,15 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   }
   if (!o->input)
     return usage_error("no input file%s", "");
+  size_t n = strlen(o->input);
+  if (n > 4 && strcmp(o->input + n - 4, ".tir") == 0)
+    o->ir_input = true;
+  if (o->ir_input && (o->emit == EMIT_TOKENS || o->emit == EMIT_AST))
+    return usage_error("--emit=%s needs a source file; the input is IR text",
+                       o->emit == EMIT_TOKENS ? "tokens" : "ast");
+  if (o->ir_input && o->harness)
+    return usage_error("--harness needs a source file (its reference lowering starts from "
+                       "sema)%s", "");
   o->sema.calls = o->calls;
   o->sema.defines = o->defines;
   return 0;
@@ -233,6 +260,29 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
   return ok;
 }
 
+// Lexes, parses and runs sema: -1 with *m set to go on, else the exit
+// status (the output of --emit=tokens / ast is written here).
+static int front_half(TlArena *a, const TlOptions *o, TlDiag *d, TlSource *src,
+                      const TlTarget *target, TlBuf *out, TlNode **ast, TlModule **m) {
+  tl_source_set_language(src, o);
+  TlTokens toks = tl_lex(a, src, d);
+  if (o->emit == EMIT_TOKENS) {
+    if (d->nerrors)
+      return 1;
+    tl_tokens_print(out, toks);
+    return write_output(o->output, out, d) ? 0 : 1;
+  }
+  *ast = d->nerrors ? NULL : tl_parse(a, toks, d);
+  if (d->nerrors)
+    return 1;
+  if (o->emit == EMIT_AST) {
+    tl_ast_print(out, *ast);
+    return write_output(o->output, out, d) ? 0 : 1;
+  }
+  *m = tl_sema(a, *ast, src, target, &o->sema, d);
+  return d->nerrors ? 1 : -1;
+}
+
 static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   TlBuf out, dump;
   tl_buf_init(&out, a);
@@ -250,24 +300,18 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     tl_error_noloc(d, "%s", err);
     return 1;
   }
-  tl_source_set_language(src, o);
-  TlTokens toks = tl_lex(a, src, d);
-  if (o->emit == EMIT_TOKENS) {
-    if (d->nerrors)
-      return 1;
-    tl_tokens_print(&out, toks);
-    return write_output(o->output, &out, d) ? 0 : 1;
+  TlModule *m = NULL;
+  TlNode *ast = NULL;
+  int rc;
+  if (o->ir_input) {
+    // A .tir file: the module is read back from the text, no sema.
+    m = tl_ir_parse(a, src, d);
+    rc = m && !d->nerrors ? -1 : 1;
+  } else {
+    rc = front_half(a, o, d, src, &target, &out, &ast, &m);
   }
-  TlNode *ast = d->nerrors ? NULL : tl_parse(a, toks, d);
-  if (d->nerrors)
-    return 1;
-  if (o->emit == EMIT_AST) {
-    tl_ast_print(&out, ast);
-    return write_output(o->output, &out, d) ? 0 : 1;
-  }
-  TlModule *m = tl_sema(a, ast, src, &target, &o->sema, d);
-  if (d->nerrors)
-    return 1;
+  if (rc >= 0)
+    return rc;
   bool ok = tl_run_pipeline(a, m, o, d, &dump);
   if (dump.len) {
     fwrite(dump.data, 1, dump.len, stderr);

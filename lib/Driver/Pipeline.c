@@ -1,7 +1,8 @@
 // The pass pipeline, in order, in one place. Each pass is one file in
 // lib/Transforms/ with one entry point; the verifier runs after each one
 // (--verify-each, on by default), and --print-after / --print-after-all
-// print the IR between passes.
+// print the IR between passes. --passes=P1,P2 runs a list of its passes
+// instead, in the order given (for resuming from a .tir file).
 #include <string.h>
 
 #include "tlc/Driver.h"
@@ -25,15 +26,40 @@ static void dump(TlBuf *out, const TlModule *m, const char *after) {
   tl_ir_print_module(out, m);
 }
 
+const TlPass *tl_find_pass(const char *name, size_t len) {
+  for (int i = 0; i < tl_pipeline_npasses; i++)
+    if (strlen(tl_pipeline_passes[i].name) == len &&
+        strncmp(tl_pipeline_passes[i].name, name, len) == 0)
+      return &tl_pipeline_passes[i];
+  return NULL;
+}
+
 bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlBuf *out) {
-  if (o->verify_each && !tl_ir_verify(m, "sema", d))
+  // The input (sema's module, or a parsed .tir file) is checked first.
+  // IR text from a file is checked always: it is input, not a pass result.
+  if ((o->verify_each || o->ir_input) && !tl_ir_verify(m, o->ir_input ? NULL : "sema", d))
     return false;
   if (o->print_after_all || (o->print_after && strcmp(o->print_after, "sema") == 0))
     dump(out, m, "sema");
   if (o->stop_after && strcmp(o->stop_after, "sema") == 0)
     return true;
-  for (int i = 0; i < tl_pipeline_npasses; i++) {
-    const TlPass *p = &tl_pipeline_passes[i];
+  // The default list, or --passes (already checked by the driver).
+  const TlPass *list[64];
+  int n = 0;
+  if (o->passes) {
+    for (const char *s = o->passes; *s && n < 64;) {
+      size_t len = strcspn(s, ",");
+      const TlPass *p = tl_find_pass(s, len);
+      if (p)
+        list[n++] = p;
+      s += len + (s[len] == ',');
+    }
+  } else if (!o->ir_input) {
+    for (int i = 0; i < tl_pipeline_npasses; i++)
+      list[n++] = &tl_pipeline_passes[i];
+  }
+  for (int i = 0; i < n; i++) {
+    const TlPass *p = list[i];
     if (!p->run(a, m, d) || d->nerrors > 0)
       return false;
     if (o->verify_each && !tl_ir_verify(m, p->name, d))

@@ -3,9 +3,17 @@
 // is at: tile IR has no thread-level nodes and thread IR no tile-level ones;
 // every variable is used inside the loop or let that defines it; buffer
 // accesses have one index per dimension (one flat index after flatten);
-// loops have bounds; stores have values. A failure is a compiler bug: it is
-// reported as an internal error naming the pass that broke the invariant.
-#include "tlc/IR.h"
+// loops have bounds; stores have values. It also checks, where that is
+// cheap, the facts the passes record for later ones (the fields the IR text
+// prints): buffer swizzles, offsets, tables and fragment layouts, partition
+// plans, pipeline stages, async-copy and per-thread marks, variable roles.
+// A failure is a compiler bug: it is reported as an internal error naming
+// the pass that broke the invariant; for a module read from IR text (after
+// == NULL) it is an error in that text.
+#include "IRText.h"
+#include "tlc/PartitionPlan.h"
+
+#include <string.h>
 
 enum { MAX_SCOPE = 4096 };
 
@@ -22,8 +30,29 @@ static void fail(V *v, TlLoc loc, const char *what) {
   if (!v->ok)
     return; // one report per kernel is enough
   v->ok = false;
-  tl_error(v->d, loc, "internal error: IR verifier failed after pass '%s' in kernel '%s': %s",
-           v->after, v->k->name, what);
+  if (v->after)
+    tl_error(v->d, loc, "internal error: IR verifier failed after pass '%s' in kernel '%s': %s",
+             v->after, v->k->name, what);
+  else
+    tl_error(v->d, loc, "invalid IR in kernel '%s': %s", v->k->name, what);
+}
+
+static void failf(V *v, TlLoc loc, const char *fmt, const char *name) {
+  char msg[200];
+  snprintf(msg, sizeof msg, fmt, name);
+  fail(v, loc, msg);
+}
+
+// A variable's emitted name NAME_N must be below the kernel's next_id, or a
+// variable a later pass makes could take the same name.
+static void check_var(V *v, const TlVar *var) {
+  long long n = tl_irtext_var_number(var);
+  if (n >= v->k->next_id)
+    failf(v, var->loc, "variable '%s' is numbered at or above the kernel's next_id", var->cname);
+  if ((var->kind == VAR_BLOCK_IDX || var->kind == VAR_THREAD_IDX) && (var->dim < 0 || var->dim > 2))
+    failf(v, var->loc, "index variable '%s' has no dimension x, y or z", var->name);
+  if (var->kind == VAR_ARRAY && var->lanes < 1)
+    failf(v, var->loc, "register array '%s' has no registers", var->name);
 }
 
 static bool in_scope(V *v, const TlVar *var) {
@@ -36,6 +65,7 @@ static bool in_scope(V *v, const TlVar *var) {
 }
 
 static void push(V *v, const TlVar *var) {
+  check_var(v, var);
   if (v->nvars < MAX_SCOPE)
     v->vars[v->nvars++] = var;
 }
@@ -66,11 +96,15 @@ static void check_expr(V *v, const TlExpr *e) {
     if (!e->var || e->var->kind != VAR_ARRAY || !in_scope(v, e->var))
       fail(v, e->loc, "element of an undeclared register array");
     break;
+  case EX_CALL:
+    if (e->fn == FN_SWIZZLE &&
+        (!e->buf || e->buf->scope != SCOPE_SHARED || e->buf->swizzle == 0 || e->nargs != 2))
+      fail(v, e->loc, "swizzle() of a buffer that is not a swizzled shared tile");
+    // fall through
   case EX_BINARY:
   case EX_SELECT:
   case EX_UNARY:
   case EX_CAST:
-  case EX_CALL:
     if (e->nargs < 1)
       fail(v, e->loc, "operator without operands");
     break;
@@ -83,9 +117,77 @@ static void check_expr(V *v, const TlExpr *e) {
 
 static void check_body(V *v, const TlVec *body);
 
+// A recorded partition plan must be the formula's own numbers (a
+// loop_layout= plan records the layout's own counts: only their ranges).
+static void check_plan(V *v, const TlStmt *s) {
+  const TlPartitionPlan *p = &s->plan;
+  TlPartitionPlan want;
+  char err[128];
+  if (s->plan_has_layout) {
+    if (p->ndims > TL_MAX_NEST || p->threads < 1 || p->vector < 1 || p->steps < 0)
+      fail(v, s->loc, "a partition plan out of range");
+    return;
+  }
+  if (!tl_partition_plan_default(&want, p->ndims, p->extents, p->threads, p->vector, err,
+                                 sizeof err) ||
+      want.total != p->total || want.accesses != p->accesses || want.steps != p->steps ||
+      want.slots != p->slots || want.threads_used != p->threads_used || want.guard != p->guard)
+    fail(v, s->loc, "a partition plan that is not the formula's");
+}
+
+// The facts the passes record on statements, where they may appear.
+static void check_facts(V *v, const TlStmt *s) {
+  if (s->per_thread && s->kind != ST_SEQ)
+    fail(v, s->loc, "per_thread on a statement that is not a block");
+  if (s->async_copy && s->kind != ST_PARALLEL && s->kind != ST_FOR)
+    fail(v, s->loc, "async_copy on a statement that is not a loop");
+  if (s->plan.ndims > 0)
+    check_plan(v, s);
+  if ((s->pipe_buffers.len || s->applied_stages) && (s->kind != ST_FOR || s->loop_kind != LOOP_PIPELINED))
+    fail(v, s->loc, "pipeline facts on a loop that is not pipelined");
+  for (int i = 0; i < s->pipe_buffers.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(s->pipe_buffers, TlBuffer, i);
+    if (b->scope != SCOPE_SHARED)
+      failf(v, s->loc, "pipeline buffer '%s' is not a shared tile", b->name);
+  }
+  if (s->applied_stages < 0 || (s->loop_kind == LOOP_PIPELINED && s->applied_stages > s->num_stages))
+    fail(v, s->loc, "a pipeline applied with more stages than asked for");
+  if (s->kind == ST_GEMM) {
+    if (s->gemm_id < 0)
+      fail(v, s->loc, "a gemm with a negative helper id");
+    if ((s->stage_a && s->a->stages < 2) || (s->stage_b && s->b->stages < 2))
+      fail(v, s->loc, "a gemm stage index on an operand that is not multi-buffered");
+    if (s->stage_a)
+      check_expr(v, s->stage_a);
+    if (s->stage_b)
+      check_expr(v, s->stage_b);
+  }
+}
+
+// A tile op's regions: a start and an extent for each dimension of the
+// buffer (a multi-buffered tile's stage index is not a region dimension).
+static void check_region(V *v, const TlStmt *s, const TlRegion *r) {
+  if (!r->buf || r->ndims != r->buf->ndims) {
+    fail(v, s->loc, "a region without one start and extent per dimension of its buffer");
+    return;
+  }
+  for (int i = 0; i < r->ndims; i++) {
+    check_expr(v, r->start[i]);
+    if (r->extent[i] < 1)
+      fail(v, s->loc, "a region with an empty extent");
+  }
+}
+
+static void check_regions(V *v, const TlStmt *s) {
+  if (s->kind != ST_FILL)
+    check_region(v, s, &s->src);
+  check_region(v, s, &s->dst);
+}
+
 static void check_stmt(V *v, const TlStmt *s) {
   bool thread = v->k->thread_level;
   int mark = v->nvars;
+  check_facts(v, s);
   switch (s->kind) {
   case ST_GEMM:
     if (thread && (!s->c->layout || s->c->layout->kind != LAYOUT_GEMM_C))
@@ -97,6 +199,8 @@ static void check_stmt(V *v, const TlStmt *s) {
   case ST_REDUCE:
     if (thread)
       fail(v, s->loc, "a tile-level statement is left in thread IR");
+    if (s->kind != ST_PARALLEL)
+      check_regions(v, s);
     if (s->kind == ST_PARALLEL) {
       if (s->nvars < 1)
         fail(v, s->loc, "T.Parallel without variables");
@@ -198,6 +302,64 @@ static void check_body(V *v, const TlVec *body) {
   v->nvars = mark;
 }
 
+static void check_layout(V *v, const TlBuffer *b, const TlFragLayout *l, int depth) {
+  int64_t threads = v->k->threads[0] * v->k->threads[1] * v->k->threads[2];
+  if (l->kind == LAYOUT_NONE || l->locals < 1 || l->threads != threads || depth > 2 ||
+      (l->kind == LAYOUT_GEMM_C && (l->wm < 1 || l->wn < 1)) ||
+      (l->kind == LAYOUT_ROWS && (l->g < 1 || l->vec < 1)) ||
+      ((l->kind == LAYOUT_ROW_OF) != (l->parent != NULL)))
+    failf(v, b->loc, "fragment '%s' has a malformed layout", b->name);
+  else if (l->parent)
+    check_layout(v, b, l->parent, depth + 1);
+}
+
+// The facts recorded on buffers: stages, swizzle, shared offsets, tables,
+// layouts, each on the scope it belongs to.
+static void check_buffer(V *v, const TlBuffer *b) {
+  const TlKernel *k = v->k;
+  if (b->stages < 1 || (b->stages > 1 && b->scope != SCOPE_SHARED))
+    failf(v, b->loc, "buffer '%s' has stages but is not a shared tile", b->name);
+  if (b->swizzle && (b->scope != SCOPE_SHARED || (b->swizzle != 2 && b->swizzle != 4 && b->swizzle != 8)))
+    failf(v, b->loc, "buffer '%s' has a swizzle that is not 2, 4 or 8 chunks of a shared tile",
+          b->name);
+  if (b->shared_offset &&
+      (b->scope != SCOPE_SHARED || b->shared_offset < 0 ||
+       (k->shared_bytes && b->shared_offset + tl_buffer_bytes(b) > k->shared_bytes)))
+    failf(v, b->loc, "shared tile '%s' lies outside the kernel's shared block", b->name);
+  if (b->table && (b->scope != SCOPE_GLOBAL || b->table_len != tl_buffer_elems(b)))
+    failf(v, b->loc, "table '%s' does not fill its buffer", b->name);
+  if (b->layout) {
+    if (b->scope != SCOPE_FRAGMENT)
+      failf(v, b->loc, "buffer '%s' has a fragment layout but is not a fragment", b->name);
+    else
+      check_layout(v, b, b->layout, 0);
+  }
+}
+
+static void check_kernel(V *v) {
+  const TlKernel *k = v->k;
+  if (k->flat && !k->thread_level)
+    fail(v, k->loc, "flat accesses in tile IR");
+  for (int i = 0; i < k->params.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
+    if (b->param_index != i || b->scope != SCOPE_GLOBAL)
+      failf(v, b->loc, "parameter '%s' is not a global buffer at its position", b->name);
+    check_buffer(v, b);
+  }
+  for (int i = 0; i < k->buffers.len; i++)
+    check_buffer(v, TL_VEC_AT(k->buffers, TlBuffer, i));
+  for (int d = 0; d < 3; d++) {
+    const TlVar *bv = k->block_vars[d], *tv = k->thread_vars[d];
+    if ((bv && (bv->kind != VAR_BLOCK_IDX || bv->dim != d)) ||
+        (tv && (tv->kind != VAR_THREAD_IDX || tv->dim != d)))
+      fail(v, k->loc, "a block or thread index variable in the wrong role");
+    if (bv)
+      check_var(v, bv);
+    if (tv)
+      check_var(v, tv);
+  }
+}
+
 bool tl_ir_verify(const TlModule *m, const char *after, TlDiag *d) {
   bool ok = true;
   for (int k = 0; k < m->kernels.len; k++) {
@@ -206,6 +368,7 @@ bool tl_ir_verify(const TlModule *m, const char *after, TlDiag *d) {
     v.after = after;
     v.d = d;
     v.ok = true;
+    check_kernel(&v);
     check_body(&v, &v.k->body);
     ok = ok && v.ok;
   }

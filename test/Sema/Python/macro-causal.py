@@ -27,9 +27,9 @@ def masked(is_causal, block=64):
 
     return main
 
-# CAUSAL: for serial k in 0..2
-# CAUSAL-NEXT: parallel (i < 64, j < 64) @16:13 {
+# CAUSAL: for serial k#{{[0-9]+}} in 0..2
+# CAUSAL-NEXT: parallel (i#{{[0-9]+}} < 64, j#{{[0-9]+}} < 64) @16:13 {
 # CAUSAL-NEXT: acc[i, j] = select(bx * 64 + i >= k * 64 + j, acc[i, j], -inf) @17:27
-# PLAIN: for serial k in 0..2
+# PLAIN: for serial k#{{[0-9]+}} in 0..2
 # PLAIN-NEXT: }
 # PLAIN-NEXT: copy acc
