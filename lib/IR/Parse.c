@@ -683,6 +683,8 @@ static TlLayoutFn *parse_layout_fn(Parser *p) {
 }
 
 // The keyword-led facts of Print.c's print_facts, in any order.
+static const TlFragLayout *layout(Parser *p);
+
 static void parse_facts(Parser *p, TlStmt *s) {
   for (;;) {
     Tok *t = peek(p);
@@ -726,6 +728,14 @@ static void parse_facts(Parser *p, TlStmt *s) {
       s->async_copy = true;
     } else if (is_word(t, "gemm_id")) {
       s->gemm_id = small_int(p, "a gemm id");
+    } else if (is_word(t, "plan_frag")) {
+      TlVec v = {0};
+      int_list(p, &v);
+      if (v.len < 1 || v.len > 2) error_at(p, t, "plan_frag takes one or two extents");
+      s->plan_frag_ndims = v.len;
+      for (int i = 0; i < v.len; i++)
+        s->plan_frag_extents[i] = (int64_t)(intptr_t)v.items[i];
+      s->plan_frag = layout(p);
     } else if (is_word(t, "wgmma_in_flight")) {
       s->wgmma_in_flight = true;
     } else if (is_word(t, "why_not_wgmma")) {
@@ -1291,6 +1301,12 @@ TlModule *tl_ir_parse(TlArena *a, const TlSource *src, TlDiag *d) {
   m->max_shared_bytes = count(&p, "a byte count");
   expect_word(&p, "max_threads");
   m->max_threads = count(&p, "a thread count");
+  if (accept_word(&p, "has_wgmma"))
+    m->has_wgmma = true;
+  if (accept_word(&p, "nvcc_arch")) {
+    if (peek(&p)->kind != TK_STRING) error_at(&p, peek(&p), "nvcc_arch takes a quoted flag");
+    m->nvcc_arch = next(&p)->text;
+  }
   expect_newline(&p);
   while (peek(&p)->kind != TK_EOF) {
     expect_word(&p, "kernel");

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void print_layout(TlBuf *out, const TlFragLayout *l);
+
 typedef struct P {
   TlBuf *out;
   const TlKernel *k;
@@ -311,6 +313,13 @@ static void print_facts(P *p, const TlStmt *s) {
   if (s->applied_stages) tl_buf_printf(out, " applied_stages %d", s->applied_stages);
   if (s->per_thread) tl_buf_puts(out, " per_thread");
   if (s->async_copy) tl_buf_puts(out, " async_copy");
+  if (s->plan_frag) { // a partitioned nest that follows a fragment layout (for the plan)
+    tl_buf_puts(out, " plan_frag [");
+    for (int i = 0; i < s->plan_frag_ndims; i++)
+      tl_buf_printf(out, "%s%lld", i ? ", " : "", (long long)s->plan_frag_extents[i]);
+    tl_buf_puts(out, "] ");
+    print_layout(out, s->plan_frag);
+  }
   if (s->kind == ST_GEMM) tl_buf_printf(out, " gemm_id %d", s->gemm_id);
   if (s->wgmma_in_flight) tl_buf_puts(out, " wgmma_in_flight");
   if (s->engine_why) tl_buf_printf(out, " why_not_wgmma \"%s\"", s->engine_why);
@@ -692,9 +701,12 @@ void tl_ir_print_module(TlBuf *out, const TlModule *m) {
     if (*c == '"' || *c == '\\') tl_buf_putc(out, '\\');
     tl_buf_putc(out, *c);
   }
-  tl_buf_printf(out, "\" target %s sm %d max_shared_bytes %lld max_threads %lld\n",
+  tl_buf_printf(out, "\" target %s sm %d max_shared_bytes %lld max_threads %lld",
                 m->target_name ? m->target_name : "none", m->sm, (long long)m->max_shared_bytes,
                 (long long)m->max_threads);
+  if (m->has_wgmma) tl_buf_puts(out, " has_wgmma");
+  if (m->nvcc_arch) tl_buf_printf(out, " nvcc_arch \"%s\"", m->nvcc_arch);
+  tl_buf_putc(out, '\n');
   for (int k = 0; k < m->kernels.len; k++)
     print_kernel(out, TL_VEC_AT(m->kernels, TlKernel, k));
 }
