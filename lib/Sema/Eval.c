@@ -20,7 +20,52 @@
 // Statement budgets: a --call (or a .tl module statement) may run a
 // factory's loops; a top-level statement of a .py file is host code or a
 // constant, so a runaway host loop is cut short sooner.
-enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 1000000, MAX_HOST_STEPS = 100000, MAX_ITEMS = 1 << 21 };
+enum {
+  MAX_CALL_DEPTH = 64,
+  MAX_STEPS = 1000000,
+  MAX_HOST_STEPS = 100000,
+  MAX_ITEMS = 1 << 21,
+  MAX_CALLS = 50000
+};
+
+// Work units (items compared, hashed or copied) per statement budget: about
+// a second of comparisons, far above what any kernel factory does.
+#define MAX_WORK ((int64_t)100000000)
+
+bool tl_sema_spend_work(Sema *s, int64_t n, TlLoc loc) {
+  if (s->work > MAX_WORK) return false; // already reported
+  s->work += n;
+  if (s->work <= MAX_WORK) return true;
+  tl_error(s->diag, loc,
+           "compile-time evaluation did more than %lld units of work (items "
+           "compared or copied); is a loop searching or copying without end?",
+           (long long)MAX_WORK);
+  return false;
+}
+
+// Levels of expression and statement nesting the walks may recurse through,
+// calls included. A level costs up to ~3 KB of stack under ASan, so 1000
+// levels stay well inside the 8 MB main-thread stack; no real kernel or
+// factory comes near (the parser already bounds one expression's brackets).
+enum { MAX_DEPTH = 1000 };
+
+bool tl_sema_enter(Sema *s, TlLoc loc) {
+  if (s->depth >= MAX_DEPTH) {
+    // Reported once per outermost walk: the callers unwind with error
+    // values, and a sibling operand may hit the bound again on the way.
+    if (!s->depth_reported)
+      tl_error(s->diag, loc, "expression nested too deeply: more than %d levels; split it",
+               MAX_DEPTH);
+    s->depth_reported = true;
+    return false;
+  }
+  s->depth++;
+  return true;
+}
+
+void tl_sema_leave(Sema *s) {
+  if (--s->depth == 0) s->depth_reported = false;
+}
 
 bool tl_sema_spend_items(Sema *s, int64_t n, TlLoc loc) {
   if (s->items <= MAX_ITEMS && n > MAX_ITEMS - s->items) {
@@ -320,9 +365,17 @@ static bool spend_step(Sema *s, TlLoc loc) {
   return false;
 }
 
+static Flow exec_stmt_node(Sema *s, const TlNode *st, TlValue **ret);
+
 static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
-  if (!spend_step(s, st->loc))
-    return FLOW_ERROR;
+  if (!tl_sema_enter(s, st->loc)) return FLOW_ERROR;
+  Flow f = exec_stmt_node(s, st, ret);
+  tl_sema_leave(s);
+  return f;
+}
+
+static Flow exec_stmt_node(Sema *s, const TlNode *st, TlValue **ret) {
+  if (!spend_step(s, st->loc)) return FLOW_ERROR;
   int before = s->diag->nerrors;
   switch (st->kind) {
   case ND_ASSIGN: {
@@ -351,12 +404,18 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
     bind(s, st->a, v);
     return v->kind == VAL_ERROR ? FLOW_ERROR : FLOW_NEXT;
   }
-  case ND_IF: {
-    TlValue *c = tl_sema_eval_const(s, st->a);
-    if (c->kind == VAL_ERROR)
-      return FLOW_ERROR;
-    return exec_block(s, tl_value_truthy(c) ? &st->list : &st->list2, ret);
-  }
+  case ND_IF:
+    // An elif is an if alone in the else block of the one before: the
+    // chain is walked in a loop, so its length costs no stack.
+    for (;;) {
+      TlValue *c = tl_sema_eval_const(s, st->a);
+      if (c->kind == VAL_ERROR) return FLOW_ERROR;
+      if (tl_value_truthy(c)) return exec_block(s, &st->list, ret);
+      if (st->list2.len != 1 || TL_VEC_AT(st->list2, TlNode, 0)->kind != ND_IF)
+        return exec_block(s, &st->list2, ret);
+      st = TL_VEC_AT(st->list2, TlNode, 0);
+      if (!spend_step(s, st->loc)) return FLOW_ERROR;
+    }
   case ND_FOR:
     return for_stmt(s, st, ret);
   case ND_WHILE:
@@ -527,6 +586,18 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
              tl_value_kind_name(fn->kind));
     return err_value(s, loc);
   }
+  // A lambda runs no statement, so calls have a budget of their own:
+  // recursion that branches (f(n-1) + f(n-1)) would run 2^n of them inside
+  // the statement budget. A call costs ~1 KB and far more time than a
+  // statement, hence the lower bound.
+  if (++s->calls > MAX_CALLS) {
+    if (s->calls == MAX_CALLS + 1)
+      tl_error(s->diag, loc,
+               "compile-time evaluation made more than %d calls; is there "
+               "runaway recursion?",
+               MAX_CALLS);
+    return err_value(s, loc);
+  }
   const TlNode *def = fn->fn;
   int np = def->params.len;
   if (s->call_depth >= MAX_CALL_DEPTH) {
@@ -665,10 +736,9 @@ static bool comprehend(Sema *s, const TlNode *n, int at, TlValue *out) {
       return true;
     }
     if (n->op == TK_LBRACE) // a set comprehension: distinct items, in order
-      for (int i = 0; i < out->items.len; i++)
-        if (tl_value_equal(TL_VEC_AT(out->items, TlValue, i), x))
-          return true;
-    tl_vec_push(s->arena, &out->items, x);
+      tl_value_set_add(s, out, x);
+    else
+      tl_vec_push(s->arena, &out->items, x);
     return true;
   }
   const TlNode *c = TL_VEC_AT(n->list, TlNode, at);
@@ -945,6 +1015,8 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
   for (int i = 0; i < module->list.len && !tl_diag_too_many(s->diag); i++) {
     TlNode *st = TL_VEC_AT(module->list, TlNode, i);
     s->steps = 0; // each top-level statement has its own budget
+    s->work = 0;
+    s->calls = 0;
     s->step_limit = s->python && !is_kernel_def(s, st) ? MAX_HOST_STEPS : MAX_STEPS;
     if (s->python && !is_kernel_def(s, st)) {
       python_toplevel(s, st);
@@ -973,6 +1045,8 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
     }
   for (int i = 0; s->opts && i < s->opts->ncalls && !tl_diag_too_many(s->diag); i++) {
     s->steps = 0;
+    s->work = 0;
+    s->calls = 0;
     s->step_limit = MAX_STEPS;
     compile_call(s, s->opts->calls[i]);
   }

@@ -563,7 +563,17 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
                               "loop, a branch or a tile operation");
 }
 
+static void stmt_node(Sema *s, const TlNode *n, TlVec *out);
+
+// Each statement is a level of the sema walk: an elif chain nests one if
+// per branch, so a long chain is bounded like a deep expression.
 static void stmt(Sema *s, const TlNode *n, TlVec *out) {
+  if (!tl_sema_enter(s, n->loc)) return;
+  stmt_node(s, n, out);
+  tl_sema_leave(s);
+}
+
+static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
   switch (n->kind) {
   case ND_ASSIGN:
     assign(s, n, out);
