@@ -141,6 +141,13 @@ static void call_args(Parser *p, TlNode *call) {
       advance(p);
       TlNode *kw = new_node(p, ND_KEYWORD, name->loc);
       kw->name = name->text;
+      // A repeated keyword is an error in Python; taking either value
+      // silently (threads=128, threads=64) would hide the mistake.
+      for (int i = 0; i < call->list2.len && !p->failed; i++)
+        if (strcmp(TL_VEC_AT(call->list2, TlNode, i)->name, kw->name) == 0) {
+          p->failed = true;
+          tl_error(p->diag, name->loc, "keyword argument '%s' repeated", kw->name);
+        }
       kw->a = expr(p);
       tl_vec_push(p->arena, &call->list2, kw);
     } else if (at(p, TK_STAR)) {
