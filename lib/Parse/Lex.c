@@ -76,16 +76,22 @@ static void newline(Lexer *lx, const char *after) {
   lx->line_start = after;
 }
 
-// Length of a valid UTF-8 sequence starting at p, or 0 if invalid.
+// Length of a valid UTF-8 sequence starting at p, or 0 if invalid. Valid
+// is RFC 3629's: the shortest form only (no overlongs), no UTF-16
+// surrogates (U+D800..U+DFFF), nothing above U+10FFFF.
 static int utf8_len(const unsigned char *p) {
   if (p[0] < 0x80)
     return 1;
   int n = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
-  if (n == 0 || (n == 2 && p[0] < 0xC2))
+  if (n == 0 || (n == 2 && p[0] < 0xC2) || p[0] > 0xF4)
     return 0;
   for (int i = 1; i < n; i++)
     if ((p[i] & 0xC0) != 0x80)
       return 0;
+  // The second byte's range for the lead bytes that have a narrower one.
+  if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F) ||
+      (p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
+    return 0;
   return n;
 }
 
