@@ -222,11 +222,12 @@ static void lex_number(Lexer *lx) {
     push(lx, TK_INT, start, (int)(q - start));
     return;
   }
-  // Copy without underscores, which Python allows between digits.
-  char buf[128];
+  // Copy without underscores, which Python allows between digits. Any
+  // length: a float may have 200 digits, and an int's range is checked below.
+  char *buf = tl_arena_alloc(lx->arena, (size_t)len + 1, 1);
   int n = 0;
   bool bad_underscore = start[len - 1] == '_';
-  for (int i = 0; i < len && n < (int)sizeof buf - 1; i++) {
+  for (int i = 0; i < len; i++) {
     if (start[i] == '_') {
       if (i + 1 < len && start[i + 1] == '_')
         bad_underscore = true;
@@ -237,7 +238,7 @@ static void lex_number(Lexer *lx) {
   buf[n] = '\0';
   TlToken *t = push(lx, is_float ? TK_FLOAT : TK_INT, start, len);
   lx->p = p;
-  if (bad_underscore || len >= 120) {
+  if (bad_underscore) {
     tl_error(lx->diag, t->loc, "invalid number literal '%.*s'", len, start);
     return;
   }
