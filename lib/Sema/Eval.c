@@ -943,7 +943,7 @@ static void python_toplevel(Sema *s, const TlNode *st) {
 
 // `--call 'NAME=factory(args)'` names the kernel NAME; returns the
 // expression's start and sets *name (or NULL).
-static const char *call_name(Sema *s, const char *text, const char **name) {
+static const char *call_name(Sema *s, const char *text, const char **name, TlLoc *loc) {
   const char *p = text;
   while (*p == ' ')
     p++;
@@ -956,7 +956,13 @@ static const char *call_name(Sema *s, const char *text, const char **name) {
   *name = NULL;
   if (end > start && !isdigit((unsigned char)*start) && *p == '=' && p[1] != '=') {
     *name = tl_arena_printf(s->arena, "%.*s", (int)(end - start), start);
-    return p + 1;
+    // Located in the whole --call text, so an error about the name (a
+    // reserved word) points at it rather than at the factory's def.
+    *loc = (TlLoc){tl_source_from_string(s->arena, "--call", text), 1, (int)(start - text) + 1,
+                   (int)(end - start)};
+    for (p++; *p == ' ';) // 'NAME = f(...)': the expression starts at f
+      p++;
+    return p;
   }
   return text;
 }
@@ -970,7 +976,8 @@ static bool kernel_named(Sema *s, const char *name) {
 
 static void compile_call(Sema *s, const char *text) {
   const char *name;
-  const char *expr_text = call_name(s, text, &name);
+  TlLoc name_loc = {0};
+  const char *expr_text = call_name(s, text, &name, &name_loc);
   TlSource *src = tl_source_from_string(s->arena, "--call", expr_text);
   src->python = true;
   int before = s->diag->nerrors;
@@ -999,8 +1006,10 @@ static void compile_call(Sema *s, const char *text) {
   for (int i = 2; kernel_named(s, unique); i++)
     unique = tl_arena_printf(s->arena, "%s_%d", name, i);
   s->kernel_name = unique;
+  s->kernel_name_loc = name_loc;
   tl_sema_compile_kernel(s, v);
   s->kernel_name = NULL;
+  s->kernel_name_loc = (TlLoc){0};
 }
 
 void tl_sema_run_module(Sema *s, const TlNode *module) {

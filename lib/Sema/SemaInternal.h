@@ -89,6 +89,7 @@ typedef struct Sema {
   int64_t work;            // items compared or copied for the current statement (bounded)
   int64_t calls;           // compile-time calls for the current statement (bounded)
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL
+  TlLoc kernel_name_loc;   // where --call 'NAME=...' gave that name (src NULL otherwise)
 } Sema;
 
 /* Const.c */
