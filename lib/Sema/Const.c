@@ -90,8 +90,17 @@ void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name) {
   tl_error(s->diag, loc, "use of undeclared name '%s'", name);
   const char *best = NULL;
   int best_d = 3;
-  for (TlSymScope *sc = s->scope ? s->scope : s->globals; sc; sc = sc->parent)
-    for (TlSym *y = sc->syms; y; y = y->next) {
+  // The note is a courtesy: it looks at the 300 nearest names at most, so
+  // that thousands of errors in a file with thousands of names cost linear
+  // time, not quadratic.
+  int looked = 0;
+  int len = (int)strlen(name);
+  for (TlSymScope *sc = s->scope ? s->scope : s->globals; sc && looked < 300; sc = sc->parent)
+    for (TlSym *y = sc->syms; y && looked < 300; y = y->next) {
+      looked++;
+      int other = (int)strlen(y->name);
+      if (other - len >= best_d || len - other >= best_d)
+        continue; // the distance is at least the difference in length
       int dist = edit_distance(name, y->name);
       if (dist < best_d && dist < (int)strlen(name)) {
         best_d = dist;

@@ -62,6 +62,10 @@ typedef struct TlSym {
 typedef struct TlSymScope {
   TlSym *syms;
   struct TlSymScope *parent;
+  // A hash index of syms once the scope holds many names (a module with
+  // thousands of constants): lookups, failing ones included, stay O(1).
+  TlSym **table; // open addressing, NULL slots empty; NULL while small
+  int cap, count;
 } TlSymScope;
 
 typedef struct Sema {
