@@ -853,22 +853,24 @@ TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee) {
 // @T.prim_func: its errors are the kernel's and are never deferred as host
 // code.
 static bool is_kernel_def(Sema *s, const TlNode *st) {
-  if (st->kind == ND_DEF) {
-    for (int d = 0; d < st->list2.len; d++)
-      if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL)
-        return true;
+  for (;;) { // an elif (an if alone in an else block) is the next turn, not a recursion
+    if (st->kind == ND_DEF) {
+      for (int d = 0; d < st->list2.len; d++)
+        if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL) return true;
+      return false;
+    }
+    if (st->kind != ND_IF && st->kind != ND_FOR && st->kind != ND_WHILE) return false;
+    for (int i = 0; i < st->list.len; i++)
+      if (is_kernel_def(s, TL_VEC_AT(st->list, TlNode, i))) return true;
+    const TlVec *other = st->kind == ND_FOR ? &st->params : &st->list2; // else blocks
+    if (st->kind == ND_IF && other->len == 1 && TL_VEC_AT(*other, TlNode, 0)->kind == ND_IF) {
+      st = TL_VEC_AT(*other, TlNode, 0);
+      continue;
+    }
+    for (int i = 0; i < other->len; i++)
+      if (is_kernel_def(s, TL_VEC_AT(*other, TlNode, i))) return true;
     return false;
   }
-  if (st->kind != ND_IF && st->kind != ND_FOR && st->kind != ND_WHILE)
-    return false;
-  for (int i = 0; i < st->list.len; i++)
-    if (is_kernel_def(s, TL_VEC_AT(st->list, TlNode, i)))
-      return true;
-  const TlVec *other = st->kind == ND_FOR ? &st->params : &st->list2; // else blocks
-  for (int i = 0; i < other->len; i++)
-    if (is_kernel_def(s, TL_VEC_AT(*other, TlNode, i)))
-      return true;
-  return false;
 }
 
 // Every name a failed top-level statement may have bound, at any depth,
@@ -876,53 +878,62 @@ static bool is_kernel_def(Sema *s, const TlNode *st) {
 // instead of a half-evaluated value.
 static void bind_opaque_all(Sema *s, const TlNode *st, const TlNode *top, const char *text,
                             int nerrors) {
-  switch (st->kind) {
-  case ND_ASSIGN:
-    for (int t = 0; t < st->list.len; t++)
-      bind_opaque(s, TL_VEC_AT(st->list, TlNode, t), top, text, nerrors);
-    return;
-  case ND_AUGASSIGN:
-    bind_opaque(s, st->a, top, text, nerrors);
-    return;
-  case ND_DEF: {
-    TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
-    bind_opaque(s, &name, top, text, nerrors);
-    return;
-  }
-  case ND_SKIPPED:
-    for (int i = 0; i < st->list.len; i++)
-      bind_opaque(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
-    return;
-  case ND_IMPORT: {
-    const char *last = strrchr(st->name, '.');
-    TlNode name = {.kind = ND_NAME, .loc = st->loc,
-                   .name = st->str ? st->str : st->ival && last ? last + 1 : st->name};
-    if (!st->str && !st->ival && strchr(st->name, '.'))
-      return; // `import a.b` binds a, which may be a real module
-    bind_opaque(s, &name, top, text, nerrors);
-    return;
-  }
-  case ND_FOR: // targets in list2, body in list, else block in params
-    for (int t = 0; t < st->list2.len; t++)
-      bind_opaque(s, TL_VEC_AT(st->list2, TlNode, t), top, text, nerrors);
-    for (int i = 0; i < st->list.len; i++)
-      bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
-    for (int i = 0; i < st->params.len; i++)
-      bind_opaque_all(s, TL_VEC_AT(st->params, TlNode, i), top, text, nerrors);
-    return;
-  case ND_IF:
-  case ND_WHILE:
-  case ND_WITH:
-    if (st->kind == ND_WITH && st->b) // with ... as X
-      bind_opaque(s, st->b, top, text, nerrors);
-    for (int i = 0; i < st->list.len; i++)
-      bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
-    for (int i = 0; i < st->list2.len; i++)
-      bind_opaque_all(s, TL_VEC_AT(st->list2, TlNode, i), top, text, nerrors);
-    return;
-  default:
-    return;
-  }
+  for (;;) // an elif chain is walked in turns (see ND_IF), not recursively
+    switch (st->kind) {
+    case ND_ASSIGN:
+      for (int t = 0; t < st->list.len; t++)
+        bind_opaque(s, TL_VEC_AT(st->list, TlNode, t), top, text, nerrors);
+      return;
+    case ND_AUGASSIGN:
+      bind_opaque(s, st->a, top, text, nerrors);
+      return;
+    case ND_DEF: {
+      TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
+      bind_opaque(s, &name, top, text, nerrors);
+      return;
+    }
+    case ND_SKIPPED:
+      for (int i = 0; i < st->list.len; i++)
+        bind_opaque(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
+      return;
+    case ND_IMPORT: {
+      const char *last = strrchr(st->name, '.');
+      TlNode name = {.kind = ND_NAME,
+                     .loc = st->loc,
+                     .name = st->str            ? st->str
+                             : st->ival && last ? last + 1
+                                                : st->name};
+      if (!st->str && !st->ival && strchr(st->name, '.'))
+        return; // `import a.b` binds a, which may be a real module
+      bind_opaque(s, &name, top, text, nerrors);
+      return;
+    }
+    case ND_FOR: // targets in list2, body in list, else block in params
+      for (int t = 0; t < st->list2.len; t++)
+        bind_opaque(s, TL_VEC_AT(st->list2, TlNode, t), top, text, nerrors);
+      for (int i = 0; i < st->list.len; i++)
+        bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
+      for (int i = 0; i < st->params.len; i++)
+        bind_opaque_all(s, TL_VEC_AT(st->params, TlNode, i), top, text, nerrors);
+      return;
+    case ND_IF:
+    case ND_WHILE:
+    case ND_WITH:
+      if (st->kind == ND_WITH && st->b) // with ... as X
+        bind_opaque(s, st->b, top, text, nerrors);
+      for (int i = 0; i < st->list.len; i++)
+        bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
+      if (st->kind == ND_IF && st->list2.len == 1 &&
+          TL_VEC_AT(st->list2, TlNode, 0)->kind == ND_IF) {
+        st = TL_VEC_AT(st->list2, TlNode, 0); // an elif: the next turn, not a recursion
+        continue;
+      }
+      for (int i = 0; i < st->list2.len; i++)
+        bind_opaque_all(s, TL_VEC_AT(st->list2, TlNode, i), top, text, nerrors);
+      return;
+    default:
+      return;
+    }
 }
 
 // A top-level statement of a .py file: evaluated with its diagnostics

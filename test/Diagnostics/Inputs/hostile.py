@@ -46,4 +46,14 @@ def elif_factory():
     return '\n'.join(lines) + '\n'
 
 
+def elif_host_code():
+    # A top-level chain of 30000 branches on a name that does not exist:
+    # host code, whose names are found by walking the whole chain.
+    lines = ['import tilelang.language as T', 'if missing == 0:', '    y = 0']
+    for k in range(1, 30000):
+        lines += ['elif missing == %d:' % k, '    y = %d' % k]
+    lines += ['', '', 'def f():', '    return y']
+    return '\n'.join(lines) + '\n'
+
+
 print(globals()[sys.argv[1]](), end='')
