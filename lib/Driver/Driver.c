@@ -70,11 +70,9 @@ static int usage_error(const char *fmt, const char *arg) {
 // True when a and b name one file: the same path, or (both existing) the
 // same device and inode, through links and other spellings.
 static bool same_file(const char *a, const char *b) {
-  if (strcmp(a, b) == 0)
-    return strcmp(a, "-") != 0;
+  if (strcmp(a, b) == 0) return strcmp(a, "-") != 0;
   struct stat sa, sb;
-  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 // Returns 0 when parsed, else the exit status to return (2, or -1 for a
@@ -207,12 +205,10 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
 static const char *follow_links(TlArena *a, const char *path) {
   for (int hops = 0; hops < 40; hops++) { // 40: the kernel's own limit (ELOOP)
     struct stat st;
-    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
-      return path;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return path;
     char target[4096];
     ssize_t n = readlink(path, target, sizeof target - 1);
-    if (n <= 0 || n == (ssize_t)sizeof target - 1)
-      return path;
+    if (n <= 0 || n == (ssize_t)sizeof target - 1) return path;
     target[n] = '\0';
     const char *slash = strrchr(path, '/');
     if (target[0] == '/' || !slash)
@@ -242,8 +238,7 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
     bool ok = f && (text->len == 0 || fwrite(text->data, 1, text->len, f) == text->len);
     if (f && fclose(f) != 0)
       ok = false;
-    if (!ok)
-      tl_error_noloc(d, "cannot write '%s': %s", shown, strerror(errno));
+    if (!ok) tl_error_noloc(d, "cannot write '%s': %s", shown, strerror(errno));
     return ok;
   }
   size_t n = strlen(path);

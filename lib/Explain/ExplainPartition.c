@@ -697,8 +697,7 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
 static int make_temp(TlArena *ar, const char *path, char **tmp) {
   *tmp = tl_arena_printf(ar, "%s.tmp.XXXXXX", path);
   int fd = mkstemp(*tmp);
-  if (fd < 0)
-    return -1;
+  if (fd < 0) return -1;
   mode_t mask = umask(0);
   umask(mask);
   fchmod(fd, 0666 & ~mask);
@@ -725,8 +724,7 @@ static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
   }
   char *tmp;
   int fd = make_temp(ar, path, &tmp);
-  if (fd < 0)
-    return fail("cannot write '%s': %s", path, strerror(errno));
+  if (fd < 0) return fail("cannot write '%s': %s", path, strerror(errno));
   FILE *f = fdopen(fd, "w");
   if (!f) {
     close(fd);
@@ -756,8 +754,7 @@ static int file_mode(TlArena *ar, const Args *a) {
   char *tmp;
   fflush(stdout);
   int fd = make_temp(ar, a->out_path, &tmp);
-  if (fd < 0)
-    return fail("cannot write '%s': %s", a->out_path, strerror(errno));
+  if (fd < 0) return fail("cannot write '%s': %s", a->out_path, strerror(errno));
   int saved = dup(STDOUT_FILENO);
   if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
     close(fd);

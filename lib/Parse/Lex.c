@@ -83,8 +83,7 @@ static int utf8_len(const unsigned char *p) {
   if (p[0] < 0x80)
     return 1;
   int n = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
-  if (n == 0 || (n == 2 && p[0] < 0xC2) || p[0] > 0xF4)
-    return 0;
+  if (n == 0 || (n == 2 && p[0] < 0xC2) || p[0] > 0xF4) return 0;
   for (int i = 1; i < n; i++)
     if ((p[i] & 0xC0) != 0x80)
       return 0;

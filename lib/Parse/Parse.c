@@ -883,8 +883,7 @@ static TlNode *if_stmt(Parser *p) {
   TlNode *first = new_node(p, ND_IF, kw->loc);
   for (TlNode *n = first;;) {
     n->a = expr(p);
-    if (!expect(p, TK_COLON, "after the condition"))
-      return first;
+    if (!expect(p, TK_COLON, "after the condition")) return first;
     block(p, &n->list);
     if (at(p, TK_ELIF)) {
       TlNode *elif = new_node(p, ND_IF, advance(p)->loc);
@@ -894,8 +893,7 @@ static TlNode *if_stmt(Parser *p) {
     }
     if (at(p, TK_ELSE)) {
       advance(p);
-      if (expect(p, TK_COLON, "after 'else'"))
-        block(p, &n->list2);
+      if (expect(p, TK_COLON, "after 'else'")) block(p, &n->list2);
     }
     return first;
   }

@@ -239,8 +239,10 @@ static void kernel(Sema *s, const TlValue *kv) {
   const TlNode *def = kv->fn;
   const char *name = s->kernel_name ? s->kernel_name : def->name;
   if (reserved_symbol(name) && s->kernel_name_loc.src) { // --call 'int=matmul(...)'
-    tl_error(s->diag, s->kernel_name_loc, "kernel name '%s' is reserved in C++/CUDA; the output "
-                                          "defines C functions '%s' and '%s_kernel'", name, name, name);
+    tl_error(s->diag, s->kernel_name_loc,
+             "kernel name '%s' is reserved in C++/CUDA; the output "
+             "defines C functions '%s' and '%s_kernel'",
+             name, name, name);
   } else if (reserved_symbol(name)) {
     tl_error(s->diag, def->loc, "kernel name '%s' is reserved in C++/CUDA; the output defines C "
                                 "functions '%s' and '%s_kernel'", name, name, name);

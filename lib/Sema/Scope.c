@@ -34,8 +34,7 @@ static void table_insert(TlSymScope *sc, TlSym *y) {
 // Adds y (just linked into sc->syms) to the index, building or doubling it
 // at a load of one half.
 static void index_sym(Sema *s, TlSymScope *sc, TlSym *y) {
-  if (++sc->count < HASH_FROM)
-    return;
+  if (++sc->count < HASH_FROM) return;
   if (sc->table && 2 * sc->count <= sc->cap) {
     table_insert(sc, y);
     return;
@@ -50,8 +49,7 @@ TlSym *tl_scope_lookup_local(TlSymScope *sc, const char *name) {
   if (sc->table) {
     uint64_t mask = (uint64_t)sc->cap - 1;
     for (uint64_t at = name_hash(name) & mask; sc->table[at]; at = (at + 1) & mask)
-      if (strcmp(sc->table[at]->name, name) == 0)
-        return sc->table[at];
+      if (strcmp(sc->table[at]->name, name) == 0) return sc->table[at];
     return NULL;
   }
   for (TlSym *y = sc->syms; y; y = y->next)

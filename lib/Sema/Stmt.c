@@ -25,20 +25,23 @@ enum { MAX_REGISTERS_PER_THREAD = 255, MAX_LOCAL_BYTES = 512 * 1024 };
 static bool fits_per_thread(Sema *s, const TlBuffer *b, int64_t total, TlLoc loc) {
   int64_t bytes = total * ((tl_dtype_bits(b->dtype) + 7) / 8); // total <= 2^40: no overflow
   if (b->scope == SCOPE_LOCAL && bytes > MAX_LOCAL_BYTES) {
-    tl_error(s->diag, loc, "'%s' needs %lld bytes per thread; a thread has at most %d bytes of "
-                           "local memory", b->name, (long long)bytes, MAX_LOCAL_BYTES);
+    tl_error(s->diag, loc,
+             "'%s' needs %lld bytes per thread; a thread has at most %d bytes of "
+             "local memory",
+             b->name, (long long)bytes, MAX_LOCAL_BYTES);
     return false;
   }
-  if (b->scope != SCOPE_FRAGMENT)
-    return true;
+  if (b->scope != SCOPE_FRAGMENT) return true;
   int64_t threads = 1;
   for (int i = 0; i < 3; i++)
     threads *= s->kernel->threads[i];
   int64_t regs = (bytes + 4 * threads - 1) / (4 * threads); // at least, if spread evenly
   if (regs > MAX_REGISTERS_PER_THREAD) {
-    tl_error(s->diag, loc, "fragment '%s' needs at least %lld registers per thread (%lld bytes "
-                           "over %lld threads); the limit is %d", b->name, (long long)regs,
-             (long long)bytes, (long long)threads, MAX_REGISTERS_PER_THREAD);
+    tl_error(s->diag, loc,
+             "fragment '%s' needs at least %lld registers per thread (%lld bytes "
+             "over %lld threads); the limit is %d",
+             b->name, (long long)regs, (long long)bytes, (long long)threads,
+             MAX_REGISTERS_PER_THREAD);
     return false;
   }
   return true;
@@ -97,8 +100,7 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   TlValue *dv = tl_sema_eval_const(s, dtype);
   if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype))
     return false;
-  if (!fits_per_thread(s, b, total, call->loc))
-    return false;
+  if (!fits_per_thread(s, b, total, call->loc)) return false;
   TlSym *prev = tl_scope_lookup(s, b->name);
   if (prev && prev->kind == SYM_BUFFER) {
     tl_error(s->diag, target->loc, "redefinition of buffer '%s'", b->name);

@@ -377,8 +377,10 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   // T.gemm does.
   int64_t threads = s->kernel->threads[0] * s->kernel->threads[1] * s->kernel->threads[2];
   if (src->scope == SCOPE_FRAGMENT && threads % 32 != 0) {
-    tl_error(s->diag, call->loc, "T.%s of the fragment '%s' needs a multiple of 32 threads (whole "
-                                 "warps), the kernel has %lld", op, src->name, (long long)threads);
+    tl_error(s->diag, call->loc,
+             "T.%s of the fragment '%s' needs a multiple of 32 threads (whole "
+             "warps), the kernel has %lld",
+             op, src->name, (long long)threads);
     return;
   }
   if (dim < 0)
