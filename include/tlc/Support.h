@@ -94,6 +94,11 @@ typedef struct TlDiag {
   int max_errors;      // stop reporting (and compiling) after this many
   bool warnings_off;   // -w
   bool werror;         // -Werror
+  // The start of the line last shown in an excerpt, so that n errors in
+  // line order find their lines in one pass over the text, not n.
+  const char *seen_text; // the TlSource text it is in
+  const char *seen_line;
+  int seen_line_no;
 } TlDiag;
 
 void tl_diag_init(TlDiag *d, FILE *out);

@@ -450,6 +450,16 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_puts(o, ") {\n");
     stmts(e, &s->body, level + 1);
     tl_buf_indent(o, level);
+    // An if alone in an else (an elif) is printed flat as `} else if`, in a
+    // loop: a chain of n branches is n lines deep, not n levels.
+    while (s->else_body.len == 1 && TL_VEC_AT(s->else_body, TlStmt, 0)->kind == ST_IF) {
+      s = TL_VEC_AT(s->else_body, TlStmt, 0);
+      tl_buf_puts(o, "} else if (");
+      expr(e, s->cond);
+      tl_buf_puts(o, ") {\n");
+      stmts(e, &s->body, level + 1);
+      tl_buf_indent(o, level);
+    }
     if (s->else_body.len) {
       tl_buf_puts(o, "} else {\n");
       stmts(e, &s->else_body, level + 1);

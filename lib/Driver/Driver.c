@@ -71,6 +71,14 @@ static int usage_error(const char *fmt, const char *arg) {
   return 2;
 }
 
+// True when a and b name one file: the same path, or (both existing) the
+// same device and inode, through links and other spellings.
+static bool same_file(const char *a, const char *b) {
+  if (strcmp(a, b) == 0) return strcmp(a, "-") != 0;
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 // Returns 0 when parsed, else the exit status to return (2, or -1 for a
 // successful --help/--version).
 static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
@@ -204,9 +212,38 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   if (o->ir_input && o->harness)
     return usage_error("--harness needs a source file (its reference lowering starts from "
                        "sema)%s", "");
+  // Refused before anything runs: the atomic rename would replace the input
+  // with its own CUDA, and of two outputs to one file only the last survives.
+  const char *out = o->output && strcmp(o->output, "-") != 0 ? o->output : NULL;
+  if (out && same_file(o->input, out))
+    return usage_error("-o '%s' is the input file; refusing to overwrite it", out);
+  if (out && o->header && same_file(o->header, out))
+    return usage_error("--header and -o name the same file '%s'", out);
+  if (o->header && same_file(o->header, o->input))
+    return usage_error("--header='%s' is the input file; refusing to overwrite it", o->header);
   o->sema.calls = o->calls;
   o->sema.defines = o->defines;
   return 0;
+}
+
+// The file a chain of symbolic links ends at (path itself when it is not a
+// link): the rename of write_output must replace the file, not the link.
+// A relative target is relative to the directory of the link.
+static const char *follow_links(TlArena *a, const char *path) {
+  for (int hops = 0; hops < 40; hops++) { // 40: the kernel's own limit (ELOOP)
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    char target[4096];
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0 || n == (ssize_t)sizeof target - 1) return path;
+    target[n] = '\0';
+    const char *slash = strrchr(path, '/');
+    if (target[0] == '/' || !slash)
+      path = tl_arena_strndup(a, target, (size_t)n);
+    else
+      path = tl_arena_printf(a, "%.*s/%s", (int)(slash - path), path, target);
+  }
+  return path;
 }
 
 // Writes text to path atomically (temporary file + rename), or to stdout.
@@ -218,6 +255,8 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
     }
     return fflush(stdout) == 0;
   }
+  const char *shown = path; // errors name the path the user gave
+  path = follow_links(text->arena, path);
   // A device or pipe (-o /dev/null, a fifo) is written in place: renaming a
   // file over it would replace the device itself.
   struct stat st;
@@ -226,8 +265,7 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
     bool ok = f && (text->len == 0 || fwrite(text->data, 1, text->len, f) == text->len);
     if (f && fclose(f) != 0)
       ok = false;
-    if (!ok)
-      tl_error_noloc(d, "cannot write '%s': %s", path, strerror(errno));
+    if (!ok) tl_error_noloc(d, "cannot write '%s': %s", shown, strerror(errno));
     return ok;
   }
   size_t n = strlen(path);
@@ -235,7 +273,7 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
   snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    tl_error_noloc(d, "cannot write '%s': %s", path, strerror(errno));
+    tl_error_noloc(d, "cannot write '%s': %s", shown, strerror(errno));
     return false;
   }
   // mkstemp creates 0600; the output gets the usual 0666 less the umask.
@@ -249,12 +287,12 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
   if (!f)
     close(fd);
   if (ok && rename(tmp, path) != 0) {
-    tl_error_noloc(d, "cannot write '%s': %s", path, strerror(errno));
+    tl_error_noloc(d, "cannot write '%s': %s", shown, strerror(errno));
     unlink(tmp);
     return false;
   }
   if (!ok) {
-    tl_error_noloc(d, "cannot write '%s'", path);
+    tl_error_noloc(d, "cannot write '%s'", shown);
     unlink(tmp);
   }
   return ok;

@@ -1001,8 +1001,22 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
   return true;
 }
 
-// Writes FILE.tmp and renames it over FILE, so a failure never leaves a
-// partial FILE behind.
+// Creates a unique temporary file next to path (PATH.tmp.XXXXXX, as the
+// main driver does: a fixed PATH.tmp would overwrite, then delete, an
+// unrelated file of that name), mode 0666 less the umask. Returns its fd
+// (-1 on failure) and its name in *tmp.
+static int make_temp(TlArena *ar, const char *path, char **tmp) {
+  *tmp = tl_arena_printf(ar, "%s.tmp.XXXXXX", path);
+  int fd = mkstemp(*tmp);
+  if (fd < 0) return -1;
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  return fd;
+}
+
+// Writes a temporary file and renames it over FILE, so a failure never
+// leaves a partial FILE behind.
 static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
   if (!path) {
     if (b->len)
@@ -1019,10 +1033,15 @@ static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
       ok = false;
     return ok ? 0 : fail("cannot write '%s': %s", path, strerror(errno));
   }
-  char *tmp = tl_arena_printf(ar, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f)
-    return fail("cannot write '%s': %s", tmp, strerror(errno));
+  char *tmp;
+  int fd = make_temp(ar, path, &tmp);
+  if (fd < 0) return fail("cannot write '%s': %s", path, strerror(errno));
+  FILE *f = fdopen(fd, "w");
+  if (!f) {
+    close(fd);
+    unlink(tmp);
+    return fail("cannot write '%s': %s", path, strerror(errno));
+  }
   bool ok = (b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len);
   ok = (fclose(f) == 0) && ok;
   if (!ok || rename(tmp, path) != 0) {
@@ -1033,8 +1052,8 @@ static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
   return 0;
 }
 
-// FILE mode: the driver prints to stdout, so -o points stdout at FILE.tmp
-// for the call and renames on success.
+// FILE mode: the driver prints to stdout, so -o points stdout at a
+// temporary file for the call and renames it on success.
 static int file_mode(TlArena *ar, const Args *a) {
   struct stat st;
   bool device = a->out_path && stat(a->out_path, &st) == 0 && !S_ISREG(st.st_mode);
@@ -1043,11 +1062,10 @@ static int file_mode(TlArena *ar, const Args *a) {
       return fail("cannot write '%s': %s", a->out_path, strerror(errno));
     return tl_driver_explain_partition_file(a->file, &a->sema, a->target, (int)a->line, a->format);
   }
-  char *tmp = tl_arena_printf(ar, "%s.tmp", a->out_path);
+  char *tmp;
   fflush(stdout);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  if (fd < 0)
-    return fail("cannot write '%s': %s", tmp, strerror(errno));
+  int fd = make_temp(ar, a->out_path, &tmp);
+  if (fd < 0) return fail("cannot write '%s': %s", a->out_path, strerror(errno));
   int saved = dup(STDOUT_FILENO);
   if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
     close(fd);

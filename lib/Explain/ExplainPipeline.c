@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 enum {
@@ -1077,13 +1078,32 @@ static bool output_open(Output *o, const char *path, char *err, size_t errlen) {
   struct stat st;
   bool in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
   if (!in_place) {
-    if (strlen(path) + 5 > sizeof o->tmp) {
+    if (strlen(path) + 12 > sizeof o->tmp) {
       tl_set_err(err, errlen, "output file name is too long");
       return false;
     }
-    snprintf(o->tmp, sizeof o->tmp, "%s.tmp", path);
+    // A unique name (mkstemp), as the main driver uses: a fixed FILE.tmp
+    // would overwrite, then delete, an unrelated file of that name.
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+      tl_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+      o->tmp[0] = '\0';
+      return false;
+    }
+    mode_t mask = umask(0); // mkstemp creates 0600; give the usual 0666 less the umask
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    o->fp = fdopen(fd, "wb");
+    if (!o->fp) {
+      close(fd);
+      remove(o->tmp);
+      tl_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+      return false;
+    }
+    return true;
   }
-  const char *open_path = in_place ? path : o->tmp;
+  const char *open_path = path;
   o->fp = fopen(open_path, "wb");
   if (!o->fp) {
     tl_set_err(err, errlen, "cannot write '%s': %s", open_path, strerror(errno));

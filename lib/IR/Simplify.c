@@ -7,13 +7,20 @@
 // which collapses the row-major recovery i = f // 32, j = f % 32 inside an
 // access A[i, j] (offset i*32 + j) back into f. All coefficient arithmetic is
 // overflow-checked; on overflow the expression is returned unchanged.
+//
+// Every walk here is recursive and bounded by MAX_DEPTH: past it, the
+// answer is the conservative one (not simplified, not equal, alignment 1,
+// no known sign or bounds), so a pathological expression (thousands of
+// terms, inlined helpers inside helpers) costs no more stack than a sane one.
 #include "tlc/IR.h"
 
 #include <string.h>
 
-enum { MAX_TERMS = 32 };
+// A level of lin_of holds two linear forms (~1 KB of stack); real indices
+// are a few levels deep.
+enum { MAX_TERMS = 32, MAX_DEPTH = 256 };
 
-static bool expr_equal(const TlExpr *a, const TlExpr *b);
+static bool expr_equal(const TlExpr *a, const TlExpr *b, int depth);
 
 typedef struct Term {
   int64_t k;
@@ -32,14 +39,12 @@ static bool is_int_type(TlDtype t) {
 }
 
 bool tl_expr_equal(const TlExpr *a, const TlExpr *b) {
-  return expr_equal(a, b);
+  return expr_equal(a, b, 0);
 }
 
-static bool expr_equal(const TlExpr *a, const TlExpr *b) {
-  if (a == b)
-    return true;
-  if (!a || !b || a->kind != b->kind || a->nargs != b->nargs)
-    return false;
+static bool expr_equal(const TlExpr *a, const TlExpr *b, int depth) {
+  if (a == b) return true;
+  if (depth > MAX_DEPTH || !a || !b || a->kind != b->kind || a->nargs != b->nargs) return false;
   switch (a->kind) {
   case EX_INT:
     return a->ival == b->ival;
@@ -69,8 +74,7 @@ static bool expr_equal(const TlExpr *a, const TlExpr *b) {
     break;
   }
   for (int i = 0; i < a->nargs; i++)
-    if (!expr_equal(a->args[i], b->args[i]))
-      return false;
+    if (!expr_equal(a->args[i], b->args[i], depth + 1)) return false;
   return true;
 }
 
@@ -78,9 +82,8 @@ static void add_term(Lin *l, int64_t k, TlExpr *atom) {
   if (!l->ok || k == 0)
     return;
   for (int i = 0; i < l->n; i++)
-    if (expr_equal(l->t[i].atom, atom)) {
-      if (tl_add_overflows(l->t[i].k, k, &l->t[i].k))
-        l->ok = false;
+    if (expr_equal(l->t[i].atom, atom, 0)) {
+      if (tl_add_overflows(l->t[i].k, k, &l->t[i].k)) l->ok = false;
       if (l->t[i].k == 0) {
         memmove(&l->t[i], &l->t[i + 1], sizeof(Term) * (size_t)(l->n - i - 1));
         l->n--;
@@ -111,7 +114,8 @@ static void add_lin(Lin *dst, const Lin *src, int64_t scale) {
 }
 
 static TlExpr *lin_to_expr(TlArena *a, const Lin *l, TlLoc loc, TlDtype t);
-static void lin_of(TlArena *a, TlExpr *e, Lin *out);
+static void lin_of(TlArena *a, TlExpr *e, Lin *out, int depth);
+static TlExpr *simplify_at(TlArena *a, TlExpr *e, int depth);
 static void add_lin(Lin *dst, const Lin *src, int64_t scale);
 
 static bool all_divisible(const Lin *l, int64_t c) {
@@ -124,17 +128,17 @@ static bool all_divisible(const Lin *l, int64_t c) {
 }
 
 // True when x - y is a sum of multiples of c (so x % c == y % c).
-static bool congruent(TlArena *a, TlExpr *x, TlExpr *y, int64_t c) {
+static bool congruent(TlArena *a, TlExpr *x, TlExpr *y, int64_t c, int depth) {
   Lin lx, ly;
-  lin_of(a, x, &lx);
-  lin_of(a, y, &ly);
+  lin_of(a, x, &lx, depth);
+  lin_of(a, y, &ly, depth);
   add_lin(&lx, &ly, -1);
   return lx.ok && all_divisible(&lx, c);
 }
 
 // Collapses k*c*(x // c) + k*(y % c) into k*x, where y is x or differs from
 // x by multiples of c, until nothing changes.
-static void collapse_divmod(TlArena *a, Lin *l) {
+static void collapse_divmod(TlArena *a, Lin *l, int depth) {
   bool changed = true;
   while (changed && l->ok) {
     changed = false;
@@ -149,7 +153,8 @@ static void collapse_divmod(TlArena *a, Lin *l) {
         TlExpr *d = l->t[j].atom;
         if (d->kind == EX_BINARY && d->op == OP_FLOORDIV && d->args[1]->kind == EX_INT &&
             d->args[1]->ival == c && l->t[j].k == kc &&
-            (expr_equal(d->args[0], m->args[0]) || congruent(a, d->args[0], m->args[0], c))) {
+            (expr_equal(d->args[0], m->args[0], 0) ||
+             congruent(a, d->args[0], m->args[0], c, depth + 1))) {
           TlExpr *x = d->args[0];
           // Remove both terms (higher index first), then add k*x.
           int hi = i > j ? i : j, lo = i > j ? j : i;
@@ -158,7 +163,7 @@ static void collapse_divmod(TlArena *a, Lin *l) {
           memmove(&l->t[lo], &l->t[lo + 1], sizeof(Term) * (size_t)(l->n - lo - 1));
           l->n--;
           Lin xl;
-          lin_of(a, x, &xl);
+          lin_of(a, x, &xl, depth + 1);
           add_lin(l, &xl, k);
           changed = true;
           break;
@@ -172,9 +177,10 @@ static TlExpr *make_atom_binary(TlArena *a, TlExpr *orig, TlExpr *l, TlExpr *r) 
   return tl_expr_binary(a, orig->loc, orig->op, l, r, orig->dtype);
 }
 
-static void lin_of(TlArena *a, TlExpr *e, Lin *out) {
+static void lin_of(TlArena *a, TlExpr *e, Lin *out, int depth) {
   memset(out, 0, sizeof *out);
-  out->ok = true;
+  out->ok = !(depth > MAX_DEPTH); // too deep: not simplified at all
+  if (!out->ok) return;
   if (e->kind == EX_INT) {
     out->c = e->ival;
     return;
@@ -185,7 +191,7 @@ static void lin_of(TlArena *a, TlExpr *e, Lin *out) {
   }
   if (e->kind == EX_UNARY && e->op == OP_NEG) {
     Lin x;
-    lin_of(a, e->args[0], &x);
+    lin_of(a, e->args[0], &x, depth + 1);
     add_lin(out, &x, -1);
     return;
   }
@@ -194,14 +200,14 @@ static void lin_of(TlArena *a, TlExpr *e, Lin *out) {
     switch (e->op) {
     case OP_ADD:
     case OP_SUB:
-      lin_of(a, e->args[0], &l);
-      lin_of(a, e->args[1], &r);
+      lin_of(a, e->args[0], &l, depth + 1);
+      lin_of(a, e->args[1], &r, depth + 1);
       add_lin(out, &l, 1);
       add_lin(out, &r, e->op == OP_ADD ? 1 : -1);
       return;
     case OP_MUL:
-      lin_of(a, e->args[0], &l);
-      lin_of(a, e->args[1], &r);
+      lin_of(a, e->args[0], &l, depth + 1);
+      lin_of(a, e->args[1], &r, depth + 1);
       if (l.ok && l.n == 0) {
         add_lin(out, &r, l.c);
         return;
@@ -216,8 +222,8 @@ static void lin_of(TlArena *a, TlExpr *e, Lin *out) {
       return;
     case OP_FLOORDIV:
     case OP_FLOORMOD: {
-      lin_of(a, e->args[0], &l);
-      lin_of(a, e->args[1], &r);
+      lin_of(a, e->args[0], &l, depth + 1);
+      lin_of(a, e->args[1], &r, depth + 1);
       if (!(r.ok && r.n == 0 && r.c > 0) || !l.ok) {
         add_term(out, 1,
                  make_atom_binary(a, e, lin_to_expr(a, &l, e->loc, e->dtype),
@@ -282,7 +288,7 @@ static void lin_of(TlArena *a, TlExpr *e, Lin *out) {
     *c = *e;
     c->args = TL_NEW_ARRAY(a, TlExpr *, e->nargs);
     for (int i = 0; i < e->nargs; i++)
-      c->args[i] = tl_simplify(a, e->args[i]);
+      c->args[i] = simplify_at(a, e->args[i], depth + 1);
   }
   add_term(out, 1, c);
 }
@@ -311,8 +317,11 @@ static TlExpr *lin_to_expr(TlArena *a, const Lin *l, TlLoc loc, TlDtype t) {
 }
 
 TlExpr *tl_simplify(TlArena *a, TlExpr *e) {
-  if (!e)
-    return e;
+  return simplify_at(a, e, 0);
+}
+
+static TlExpr *simplify_at(TlArena *a, TlExpr *e, int depth) {
+  if (!e || depth > MAX_DEPTH) return e;
   if (!is_int_type(e->dtype)) {
     if (!e->nargs)
       return e;
@@ -320,14 +329,13 @@ TlExpr *tl_simplify(TlArena *a, TlExpr *e) {
     *c = *e;
     c->args = TL_NEW_ARRAY(a, TlExpr *, e->nargs);
     for (int i = 0; i < e->nargs; i++)
-      c->args[i] = tl_simplify(a, e->args[i]);
+      c->args[i] = simplify_at(a, e->args[i], depth + 1);
     return c;
   }
   Lin l;
-  lin_of(a, e, &l);
-  collapse_divmod(a, &l);
-  if (!l.ok)
-    return e;
+  lin_of(a, e, &l, depth);
+  collapse_divmod(a, &l, depth);
+  if (!l.ok) return e;
   return lin_to_expr(a, &l, e->loc, e->dtype);
 }
 
@@ -357,10 +365,9 @@ static bool affine_divmod(TlArena *a, TlExpr *atom, const TlVar *v, TlExpr **bas
 
 bool tl_affine_in(TlArena *a, TlExpr *e, const TlVar *v, TlExpr **base, int64_t *coeff) {
   Lin l;
-  lin_of(a, e, &l);
-  collapse_divmod(a, &l);
-  if (!l.ok)
-    return false;
+  lin_of(a, e, &l, 0);
+  collapse_divmod(a, &l, 0);
+  if (!l.ok) return false;
   Lin rest = l;
   rest.n = 0;
   *coeff = 0;
@@ -377,7 +384,7 @@ bool tl_affine_in(TlArena *a, TlExpr *e, const TlVar *v, TlExpr **base, int64_t 
       if (tl_mul_overflows(ac, l.t[i].k, &scaled) || tl_add_overflows(*coeff, scaled, coeff))
         return false;
       Lin bl;
-      lin_of(a, ab, &bl);
+      lin_of(a, ab, &bl, 0);
       add_lin(&rest, &bl, l.t[i].k);
       if (!rest.ok)
         return false;
@@ -389,34 +396,49 @@ bool tl_affine_in(TlArena *a, TlExpr *e, const TlVar *v, TlExpr **base, int64_t 
   return true;
 }
 
+static int64_t alignment_at(TlExpr *e, int64_t cap, int depth);
+
 int64_t tl_known_alignment(TlExpr *e, int64_t cap) {
+  return alignment_at(e, cap, 0);
+}
+
+static int64_t alignment_at(TlExpr *e, int64_t cap, int depth) {
   int64_t g = 0;
+  if (depth > MAX_DEPTH) return 1;
   if (e->kind == EX_INT)
     return e->ival == 0 ? cap : (tl_gcd(e->ival, cap) > 0 ? tl_gcd(e->ival, cap) : 1);
   if (e->kind == EX_BINARY && (e->op == OP_ADD || e->op == OP_SUB)) {
-    int64_t x = tl_known_alignment(e->args[0], cap), y = tl_known_alignment(e->args[1], cap);
+    int64_t x = alignment_at(e->args[0], cap, depth + 1),
+            y = alignment_at(e->args[1], cap, depth + 1);
     g = tl_gcd(x, y);
     return g ? g : 1;
   }
   if (e->kind == EX_BINARY && e->op == OP_MUL) {
-    int64_t x = tl_known_alignment(e->args[0], cap), y = tl_known_alignment(e->args[1], cap);
+    int64_t x = alignment_at(e->args[0], cap, depth + 1),
+            y = alignment_at(e->args[1], cap, depth + 1);
     int64_t p = x * y; // both <= cap, so no overflow for sane caps
     return p > cap ? cap : p;
   }
-  if (e->kind == EX_UNARY && e->op == OP_NEG)
-    return tl_known_alignment(e->args[0], cap);
+  if (e->kind == EX_UNARY && e->op == OP_NEG) return alignment_at(e->args[0], cap, depth + 1);
   if (e->kind == EX_BINARY && e->op == OP_FLOORMOD && e->args[1]->kind == EX_INT &&
       e->args[1]->ival > 0) {
     // x % d = x - d * (x // d): both terms are multiples of gcd(align(x), d).
-    int64_t m = tl_gcd(tl_known_alignment(e->args[0], cap), e->args[1]->ival);
+    int64_t m = tl_gcd(alignment_at(e->args[0], cap, depth + 1), e->args[1]->ival);
     return m > 0 ? tl_gcd(m, cap) : 1;
   }
   if (e->kind == EX_CAST && !tl_dtype_is_float(e->dtype))
-    return tl_known_alignment(e->args[0], cap);
+    return alignment_at(e->args[0], cap, depth + 1);
   return 1;
 }
 
+static bool nonneg_at(const TlExpr *e, int depth);
+
 bool tl_expr_nonneg(const TlExpr *e) {
+  return nonneg_at(e, 0);
+}
+
+static bool nonneg_at(const TlExpr *e, int depth) {
+  if (depth > MAX_DEPTH) return false;
   switch (e->kind) {
   case EX_INT:
     return e->ival >= 0;
@@ -430,9 +452,9 @@ bool tl_expr_nonneg(const TlExpr *e) {
     case OP_FLOORDIV:
     case OP_MIN:
     case OP_MAX:
-      return tl_expr_nonneg(e->args[0]) && tl_expr_nonneg(e->args[1]);
+      return nonneg_at(e->args[0], depth + 1) && nonneg_at(e->args[1], depth + 1);
     case OP_FLOORMOD:
-      return tl_expr_nonneg(e->args[1]);
+      return nonneg_at(e->args[1], depth + 1);
     default:
       return false;
     }
@@ -489,7 +511,14 @@ static bool checked_bound_op(TlOp op, int64_t al, int64_t ah, int64_t bl, int64_
   }
 }
 
+static bool bounds_at(const TlExpr *e, int64_t *lo, int64_t *hi, int depth);
+
 bool tl_expr_bounds(const TlExpr *e, int64_t *lo, int64_t *hi) {
+  return bounds_at(e, lo, hi, 0);
+}
+
+static bool bounds_at(const TlExpr *e, int64_t *lo, int64_t *hi, int depth) {
+  if (depth > MAX_DEPTH) return false;
   switch (e->kind) {
   case EX_INT:
     *lo = *hi = e->ival;
@@ -504,7 +533,7 @@ bool tl_expr_bounds(const TlExpr *e, int64_t *lo, int64_t *hi) {
     }
     return false;
   case EX_UNARY:
-    if (e->op == OP_NEG && tl_expr_bounds(e->args[0], lo, hi) && *lo != INT64_MIN) {
+    if (e->op == OP_NEG && bounds_at(e->args[0], lo, hi, depth + 1) && *lo != INT64_MIN) {
       int64_t t = *lo;
       *lo = -*hi;
       *hi = -t;
@@ -513,12 +542,12 @@ bool tl_expr_bounds(const TlExpr *e, int64_t *lo, int64_t *hi) {
     return false;
   case EX_BINARY: {
     int64_t al, ah, bl, bh;
-    if (!tl_expr_bounds(e->args[0], &al, &ah) || !tl_expr_bounds(e->args[1], &bl, &bh))
+    if (!bounds_at(e->args[0], &al, &ah, depth + 1) || !bounds_at(e->args[1], &bl, &bh, depth + 1))
       return false;
     return checked_bound_op(e->op, al, ah, bl, bh, lo, hi);
   }
   case EX_CAST:
-    return !tl_dtype_is_float(e->dtype) && tl_expr_bounds(e->args[0], lo, hi);
+    return !tl_dtype_is_float(e->dtype) && bounds_at(e->args[0], lo, hi, depth + 1);
   default:
     return false;
   }
@@ -526,10 +555,9 @@ bool tl_expr_bounds(const TlExpr *e, int64_t *lo, int64_t *hi) {
 
 bool tl_split_multiples(TlArena *a, TlExpr *e, int64_t m, TlExpr **multiple, TlExpr **rest) {
   Lin l;
-  lin_of(a, e, &l);
-  collapse_divmod(a, &l);
-  if (!l.ok || m <= 0)
-    return false;
+  lin_of(a, e, &l, 0);
+  collapse_divmod(a, &l, 0);
+  if (!l.ok || m <= 0) return false;
   Lin mul = {0}, other = {0};
   mul.ok = other.ok = true;
   for (int i = 0; i < l.n; i++)

@@ -76,16 +76,21 @@ static void newline(Lexer *lx, const char *after) {
   lx->line_start = after;
 }
 
-// Length of a valid UTF-8 sequence starting at p, or 0 if invalid.
+// Length of a valid UTF-8 sequence starting at p, or 0 if invalid. Valid
+// is RFC 3629's: the shortest form only (no overlongs), no UTF-16
+// surrogates (U+D800..U+DFFF), nothing above U+10FFFF.
 static int utf8_len(const unsigned char *p) {
   if (p[0] < 0x80)
     return 1;
   int n = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
-  if (n == 0 || (n == 2 && p[0] < 0xC2))
-    return 0;
+  if (n == 0 || (n == 2 && p[0] < 0xC2) || p[0] > 0xF4) return 0;
   for (int i = 1; i < n; i++)
     if ((p[i] & 0xC0) != 0x80)
       return 0;
+  // The second byte's range for the lead bytes that have a narrower one.
+  if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F) ||
+      (p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
+    return 0;
   return n;
 }
 
@@ -225,11 +230,12 @@ static void lex_number(Lexer *lx) {
     push(lx, TK_INT, start, (int)(q - start));
     return;
   }
-  // Copy without underscores, which Python allows between digits.
-  char buf[128];
+  // Copy without underscores, which Python allows between digits. Any
+  // length: a float may have 200 digits, and an int's range is checked below.
+  char *buf = tl_arena_alloc(lx->arena, (size_t)len + 1, 1);
   int n = 0;
   bool bad_underscore = start[len - 1] == '_';
-  for (int i = 0; i < len && n < (int)sizeof buf - 1; i++) {
+  for (int i = 0; i < len; i++) {
     if (start[i] == '_') {
       if (i + 1 < len && start[i + 1] == '_')
         bad_underscore = true;
@@ -240,7 +246,7 @@ static void lex_number(Lexer *lx) {
   buf[n] = '\0';
   TlToken *t = push(lx, is_float ? TK_FLOAT : TK_INT, start, len);
   lx->p = p;
-  if (bad_underscore || len >= 120) {
+  if (bad_underscore) {
     tl_error(lx->diag, t->loc, "invalid number literal '%.*s'", len, start);
     return;
   }

@@ -141,6 +141,13 @@ static void call_args(Parser *p, TlNode *call) {
       advance(p);
       TlNode *kw = new_node(p, ND_KEYWORD, name->loc);
       kw->name = name->text;
+      // A repeated keyword is an error in Python; taking either value
+      // silently (threads=128, threads=64) would hide the mistake.
+      for (int i = 0; i < call->list2.len && !p->failed; i++)
+        if (strcmp(TL_VEC_AT(call->list2, TlNode, i)->name, kw->name) == 0) {
+          p->failed = true;
+          tl_error(p->diag, name->loc, "keyword argument '%s' repeated", kw->name);
+        }
       kw->a = expr(p);
       tl_vec_push(p->arena, &call->list2, kw);
     } else if (at(p, TK_STAR)) {
@@ -869,21 +876,27 @@ static TlNode *def_stmt(Parser *p, TlVec *decorators) {
 }
 
 // if_stmt = "if" expr ":" block ("elif" expr ":" block)* ("else" ":" block)?
+// An elif is an if alone in the else branch of the one before; the chain
+// is built in a loop, so its length costs no stack.
 static TlNode *if_stmt(Parser *p) {
   TlToken *kw = advance(p);
-  TlNode *n = new_node(p, ND_IF, kw->loc);
-  n->a = expr(p);
-  if (!expect(p, TK_COLON, "after the condition"))
-    return n;
-  block(p, &n->list);
-  if (at(p, TK_ELIF)) {
-    tl_vec_push(p->arena, &n->list2, if_stmt(p)); // elif: an if in the else branch
-  } else if (at(p, TK_ELSE)) {
-    advance(p);
-    if (expect(p, TK_COLON, "after 'else'"))
-      block(p, &n->list2);
+  TlNode *first = new_node(p, ND_IF, kw->loc);
+  for (TlNode *n = first;;) {
+    n->a = expr(p);
+    if (!expect(p, TK_COLON, "after the condition")) return first;
+    block(p, &n->list);
+    if (at(p, TK_ELIF)) {
+      TlNode *elif = new_node(p, ND_IF, advance(p)->loc);
+      tl_vec_push(p->arena, &n->list2, elif);
+      n = elif;
+      continue;
+    }
+    if (at(p, TK_ELSE)) {
+      advance(p);
+      if (expect(p, TK_COLON, "after 'else'")) block(p, &n->list2);
+    }
+    return first;
   }
-  return n;
 }
 
 // for_stmt = "for" target ("," target)* ","? "in" expr ":" block

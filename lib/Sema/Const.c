@@ -90,8 +90,17 @@ void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name) {
   tl_error(s->diag, loc, "use of undeclared name '%s'", name);
   const char *best = NULL;
   int best_d = 3;
-  for (TlSymScope *sc = s->scope ? s->scope : s->globals; sc; sc = sc->parent)
-    for (TlSym *y = sc->syms; y; y = y->next) {
+  // The note is a courtesy: it looks at the 300 nearest names at most, so
+  // that thousands of errors in a file with thousands of names cost linear
+  // time, not quadratic.
+  int looked = 0;
+  int len = (int)strlen(name);
+  for (TlSymScope *sc = s->scope ? s->scope : s->globals; sc && looked < 300; sc = sc->parent)
+    for (TlSym *y = sc->syms; y && looked < 300; y = y->next) {
+      looked++;
+      int other = (int)strlen(y->name);
+      if (other - len >= best_d || len - other >= best_d)
+        continue; // the distance is at least the difference in length
       int dist = edit_distance(name, y->name);
       if (dist < best_d && dist < (int)strlen(name)) {
         best_d = dist;
@@ -156,8 +165,20 @@ enum { MAX_SEQUENCE = 1 << 20 }; // items a compile-time list or string may hold
 
 // + and * on lists, tuples and strings, as Python does.
 static TlValue *sequence_binop(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
-  if (n->op == TK_PLUS && l->kind == VAL_STR && r->kind == VAL_STR)
+  if (n->op == TK_PLUS && l->kind == VAL_STR && r->kind == VAL_STR) {
+    // Bounded like a repetition: doubling a string 31 times would reach the
+    // 2 GB where the text buffers stop; each byte copied is work.
+    int64_t len = (int64_t)strlen(l->s) + (int64_t)strlen(r->s);
+    if (len > MAX_SEQUENCE) {
+      tl_error(s->diag, n->loc,
+               "this string would be %lld bytes; compile-time strings hold at "
+               "most %d",
+               (long long)len, MAX_SEQUENCE);
+      return error_value(s, n->loc);
+    }
+    if (!tl_sema_spend_work(s, len / 64, n->loc)) return error_value(s, n->loc);
     return (TlValue *)tl_value_str(s, n->loc, tl_arena_printf(s->arena, "%s%s", l->s, r->s));
+  }
   if (n->op == TK_PLUS && l->kind == VAL_TUPLE && r->kind == VAL_TUPLE) {
     if (!tl_sema_spend_items(s, l->items.len + r->items.len, n->loc))
       return error_value(s, n->loc);
@@ -345,56 +366,182 @@ bool tl_value_truthy(const TlValue *v) {
   }
 }
 
-bool tl_value_equal(const TlValue *a, const TlValue *b) {
+// Values nested deeper than this (x = [x] in a loop) are not compared or
+// hashed: the walks below recurse once per level.
+enum { MAX_VALUE_DEPTH = 1000 };
+
+// Python equality: 1 equal, 0 not, -1 nested past MAX_VALUE_DEPTH (cannot
+// tell). *work counts the values visited, for the evaluator's work budget.
+static int equal_at(const TlValue *a, const TlValue *b, int depth, int64_t *work) {
+  (*work)++;
+  if (depth > MAX_VALUE_DEPTH) return -1;
   if (is_number(a) && is_number(b))
     return (a->kind == VAL_FLOAT || b->kind == VAL_FLOAT) ? as_double(a) == as_double(b)
                                                           : a->i == b->i;
-  if (a->kind != b->kind)
-    return false;
+  if (a->kind != b->kind) return 0;
   switch (a->kind) {
   case VAL_STR:
+    *work += (int64_t)strlen(a->s) / 64;
     return strcmp(a->s, b->s) == 0;
   case VAL_NONE:
-    return true;
+    return 1;
   case VAL_DTYPE:
     return a->dtype == b->dtype;
   case VAL_DICT:
-    if (a->items.len != b->items.len)
-      return false;
+    if (a->items.len != b->items.len) return 0;
     for (int i = 0; i < a->items.len; i++) {
       TlValue *other = tl_value_dict_get(b, TL_VEC_AT(a->items, TlValue, i));
-      if (!other || !tl_value_equal(TL_VEC_AT(a->values, TlValue, i), other))
-        return false;
+      if (!other) return 0;
+      int r = equal_at(TL_VEC_AT(a->values, TlValue, i), other, depth + 1, work);
+      if (r != 1) return r;
     }
-    return true;
+    return 1;
   case VAL_TUPLE:
     if (a->items.len != b->items.len || a->is_list != b->is_list) // [1] != (1,)
-      return false;
-    for (int i = 0; i < a->items.len; i++)
-      if (!tl_value_equal(TL_VEC_AT(a->items, TlValue, i), TL_VEC_AT(b->items, TlValue, i)))
-        return false;
-    return true;
+      return 0;
+    for (int i = 0; i < a->items.len; i++) {
+      int r = equal_at(TL_VEC_AT(a->items, TlValue, i), TL_VEC_AT(b->items, TlValue, i), depth + 1,
+                       work);
+      if (r != 1) return r;
+    }
+    return 1;
   default:
     return a->fn == b->fn && a->env == b->env && a->s == b->s;
   }
 }
 
+bool tl_value_equal(const TlValue *a, const TlValue *b) {
+  int64_t work = 0;
+  return equal_at(a, b, 0, &work) == 1;
+}
+
+// A hash consistent with equal_at: equal numbers of any kind hash alike.
+static uint64_t value_hash(const TlValue *v, int depth) {
+  uint64_t h = 1469598103934665603u; // FNV-1a
+  if (depth > MAX_VALUE_DEPTH) return h;
+  if (is_number(v)) {
+    double f = as_double(v);
+    int64_t i = v->i;
+    if (v->kind == VAL_FLOAT) {
+      if (!(f >= -9.2e18 && f <= 9.2e18 && f == (double)(int64_t)f)) {
+        memcpy(&i, &f, sizeof i); // a non-integral float equals no int
+        return (uint64_t)i * 0x9e3779b97f4a7c15u;
+      }
+      i = (int64_t)f;
+    }
+    return ((uint64_t)i + 1) * 0x9e3779b97f4a7c15u;
+  }
+  switch (v->kind) {
+  case VAL_STR:
+    for (const unsigned char *c = (const unsigned char *)v->s; *c; c++)
+      h = (h ^ *c) * 1099511628211u;
+    return h;
+  case VAL_TUPLE:
+    for (int i = 0; i < v->items.len; i++)
+      h = (h ^ value_hash(TL_VEC_AT(v->items, TlValue, i), depth + 1)) * 1099511628211u;
+    return h;
+  case VAL_DICT: // equal dicts may list their keys in any order
+    return h ^ (uint64_t)v->items.len;
+  case VAL_DTYPE:
+    return h ^ (uint64_t)v->dtype;
+  default:
+    return h ^ (uint64_t)v->kind ^ (uint64_t)(uintptr_t)v->fn ^ (uint64_t)(uintptr_t)v->env ^
+           (uint64_t)(uintptr_t)v->s;
+  }
+}
+
+// Dicts and sets of more than a few items keep a hash index of their items
+// (open addressing, positions, load at most 1/2), so building one of n items
+// costs O(n), not O(n^2) equality tests.
+enum { INDEX_FROM = 8 };
+
+struct TlValueIndex {
+  int *slots; // item positions, -1 for empty
+  int cap;    // a power of two
+};
+
+static void index_insert(struct TlValueIndex *ix, const TlValue *c, int pos) {
+  uint64_t mask = (uint64_t)ix->cap - 1;
+  uint64_t at = value_hash(TL_VEC_AT(c->items, TlValue, pos), 0) & mask;
+  while (ix->slots[at] >= 0)
+    at = (at + 1) & mask;
+  ix->slots[at] = pos;
+}
+
+// Records item pos of c (just appended) in its index, building or growing it.
+static void index_add(Sema *s, TlValue *c, int pos) {
+  int n = c->items.len;
+  if (n < INDEX_FROM) return;
+  struct TlValueIndex *ix = c->index;
+  if (!ix || 2 * n > ix->cap) {
+    ix = TL_NEW(s->arena, struct TlValueIndex);
+    ix->cap = 4 * INDEX_FROM;
+    while (ix->cap < 4 * n)
+      ix->cap *= 2;
+    ix->slots = TL_NEW_ARRAY(s->arena, int, ix->cap);
+    for (int i = 0; i < ix->cap; i++)
+      ix->slots[i] = -1;
+    for (int i = 0; i < n; i++)
+      index_insert(ix, c, i);
+    c->index = ix;
+    return;
+  }
+  index_insert(ix, c, pos);
+}
+
+// The position of an item equal to key in c (a dict's keys, a set's
+// items), or -1.
+static int index_find(const TlValue *c, const TlValue *key) {
+  const struct TlValueIndex *ix = c->index;
+  if (!ix) {
+    for (int i = 0; i < c->items.len; i++)
+      if (tl_value_equal(TL_VEC_AT(c->items, TlValue, i), key)) return i;
+    return -1;
+  }
+  uint64_t mask = (uint64_t)ix->cap - 1;
+  for (uint64_t at = value_hash(key, 0) & mask; ix->slots[at] >= 0; at = (at + 1) & mask) {
+    int pos = ix->slots[at];
+    if (pos < c->items.len && tl_value_equal(TL_VEC_AT(c->items, TlValue, pos), key)) return pos;
+  }
+  return -1;
+}
+
 TlValue *tl_value_dict_get(const TlValue *dict, const TlValue *key) {
-  for (int i = 0; i < dict->items.len; i++)
-    if (tl_value_equal(TL_VEC_AT(dict->items, TlValue, i), key))
-      return TL_VEC_AT(dict->values, TlValue, i);
-  return NULL;
+  int pos = index_find(dict, key);
+  return pos < 0 ? NULL : TL_VEC_AT(dict->values, TlValue, pos);
 }
 
 // d[k] = v: replaces the value of an equal key, else appends.
 void tl_value_dict_set(Sema *s, TlValue *dict, TlValue *key, TlValue *value) {
-  for (int i = 0; i < dict->items.len; i++)
-    if (tl_value_equal(TL_VEC_AT(dict->items, TlValue, i), key)) {
-      dict->values.items[i] = value;
-      return;
-    }
+  int pos = index_find(dict, key);
+  if (pos >= 0) {
+    dict->values.items[pos] = value;
+    return;
+  }
   tl_vec_push(s->arena, &dict->items, key);
   tl_vec_push(s->arena, &dict->values, value);
+  index_add(s, dict, dict->items.len - 1);
+}
+
+bool tl_value_set_add(Sema *s, TlValue *set, TlValue *x) {
+  if (index_find(set, x) >= 0) return false;
+  tl_vec_push(s->arena, &set->items, x);
+  index_add(s, set, set->items.len - 1);
+  return true;
+}
+
+// == on values the user compares: false after reporting at loc when they
+// are nested too deeply to compare; the values visited count as work.
+static bool checked_equal(Sema *s, TlLoc loc, const TlValue *a, const TlValue *b, bool *eq) {
+  int64_t work = 0;
+  int r = equal_at(a, b, 0, &work);
+  if (r < 0) {
+    tl_error(s->diag, loc, "values nested more than %d deep cannot be compared at compile time",
+             MAX_VALUE_DEPTH);
+    return false;
+  }
+  *eq = r == 1;
+  return tl_sema_spend_work(s, work, loc);
 }
 
 static TlValue *bool_value(Sema *s, TlLoc loc, bool b) {
@@ -404,16 +551,24 @@ static TlValue *bool_value(Sema *s, TlLoc loc, bool b) {
 }
 
 static TlValue *compare(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
-  if (l->kind == VAL_ERROR || r->kind == VAL_ERROR)
-    return error_value(s, n->loc);
-  if (n->op == TK_IS) // identity: the same for the immutable values tlc has
-    return bool_value(s, n->loc, (l->kind == r->kind && tl_value_equal(l, r)) != (n->ival != 0));
+  if (l->kind == VAL_ERROR || r->kind == VAL_ERROR) return error_value(s, n->loc);
+  bool eq = false;
+  if (n->op == TK_IS) { // identity: the same for the immutable values tlc has
+    if (l->kind == r->kind && !checked_equal(s, n->loc, l, r, &eq)) return error_value(s, n->loc);
+    return bool_value(s, n->loc, (l->kind == r->kind && eq) != (n->ival != 0));
+  }
   if (n->op == TK_IN) {
     bool found = false;
-    if (r->kind == VAL_TUPLE || r->kind == VAL_DICT) {
+    if (r->kind == VAL_DICT && r->index) {
+      found = index_find(r, l) >= 0;
+    } else if (r->kind == VAL_TUPLE || r->kind == VAL_DICT) {
+      // A linear scan: in a loop it is the work, not the statements, that
+      // grows, so every item compared counts against the work budget.
       for (int i = 0; i < r->items.len && !found; i++)
-        found = tl_value_equal(l, TL_VEC_AT(r->items, TlValue, i));
+        if (!checked_equal(s, n->loc, l, TL_VEC_AT(r->items, TlValue, i), &found))
+          return error_value(s, n->loc);
     } else if (r->kind == VAL_STR && l->kind == VAL_STR) {
+      if (!tl_sema_spend_work(s, (int64_t)strlen(r->s) / 64, n->loc)) return error_value(s, n->loc);
       found = strstr(r->s, l->s) != NULL;
     } else {
       tl_error(s->diag, n->loc, "'in' needs a list, tuple or string on its right, found %s %s",
@@ -423,8 +578,10 @@ static TlValue *compare(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
     return bool_value(s, n->loc, found != (n->ival != 0));
   }
   if ((n->op == TK_EQEQ || n->op == TK_NE) && !(is_number(l) && is_number(r)) &&
-      !(l->kind == VAL_STR && r->kind == VAL_STR))
-    return bool_value(s, n->loc, tl_value_equal(l, r) == (n->op == TK_EQEQ));
+      !(l->kind == VAL_STR && r->kind == VAL_STR)) {
+    if (!checked_equal(s, n->loc, l, r, &eq)) return error_value(s, n->loc);
+    return bool_value(s, n->loc, eq == (n->op == TK_EQEQ));
+  }
   int c;
   if (l->kind == VAL_STR && r->kind == VAL_STR) {
     c = strcmp(l->s, r->s);
@@ -1050,7 +1207,16 @@ static TlValue *subscript(Sema *s, const TlNode *n) {
   return v ? v : (TlValue *)tl_value_str(s, n->loc, str.data);
 }
 
+static TlValue *eval_node(Sema *s, const TlNode *n);
+
 TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
+  if (!tl_sema_enter(s, n->loc)) return error_value(s, n->loc);
+  TlValue *v = eval_node(s, n);
+  tl_sema_leave(s);
+  return v;
+}
+
+static TlValue *eval_node(Sema *s, const TlNode *n) {
   switch (n->kind) {
   case ND_INT:
     return int_value(s, n->loc, n->ival);
@@ -1122,13 +1288,8 @@ TlValue *tl_sema_eval_const(Sema *s, const TlNode *n) {
     TlValue *v = tuple_value(s, n->loc, true);
     for (int i = 0; i < n->list.len; i++) {
       TlValue *x = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
-      if (x->kind == VAL_ERROR)
-        return x;
-      bool seen = false;
-      for (int j = 0; j < v->items.len && !seen; j++)
-        seen = tl_value_equal(TL_VEC_AT(v->items, TlValue, j), x);
-      if (!seen)
-        tl_vec_push(s->arena, &v->items, x);
+      if (x->kind == VAL_ERROR) return x;
+      tl_value_set_add(s, v, x);
     }
     return v;
   }

@@ -20,7 +20,52 @@
 // Statement budgets: a --call (or a .tl module statement) may run a
 // factory's loops; a top-level statement of a .py file is host code or a
 // constant, so a runaway host loop is cut short sooner.
-enum { MAX_CALL_DEPTH = 64, MAX_STEPS = 1000000, MAX_HOST_STEPS = 100000, MAX_ITEMS = 1 << 21 };
+enum {
+  MAX_CALL_DEPTH = 64,
+  MAX_STEPS = 1000000,
+  MAX_HOST_STEPS = 100000,
+  MAX_ITEMS = 1 << 21,
+  MAX_CALLS = 50000
+};
+
+// Work units (items compared, hashed or copied) per statement budget: about
+// a second of comparisons, far above what any kernel factory does.
+#define MAX_WORK ((int64_t)100000000)
+
+bool tl_sema_spend_work(Sema *s, int64_t n, TlLoc loc) {
+  if (s->work > MAX_WORK) return false; // already reported
+  s->work += n;
+  if (s->work <= MAX_WORK) return true;
+  tl_error(s->diag, loc,
+           "compile-time evaluation did more than %lld units of work (items "
+           "compared or copied); is a loop searching or copying without end?",
+           (long long)MAX_WORK);
+  return false;
+}
+
+// Levels of expression and statement nesting the walks may recurse through,
+// calls included. A level costs up to ~3 KB of stack under ASan, so 1000
+// levels stay well inside the 8 MB main-thread stack; no real kernel or
+// factory comes near (the parser already bounds one expression's brackets).
+enum { MAX_DEPTH = 1000 };
+
+bool tl_sema_enter(Sema *s, TlLoc loc) {
+  if (s->depth >= MAX_DEPTH) {
+    // Reported once per outermost walk: the callers unwind with error
+    // values, and a sibling operand may hit the bound again on the way.
+    if (!s->depth_reported)
+      tl_error(s->diag, loc, "expression nested too deeply: more than %d levels; split it",
+               MAX_DEPTH);
+    s->depth_reported = true;
+    return false;
+  }
+  s->depth++;
+  return true;
+}
+
+void tl_sema_leave(Sema *s) {
+  if (--s->depth == 0) s->depth_reported = false;
+}
 
 bool tl_sema_spend_items(Sema *s, int64_t n, TlLoc loc) {
   if (s->items <= MAX_ITEMS && n > MAX_ITEMS - s->items) {
@@ -320,9 +365,17 @@ static bool spend_step(Sema *s, TlLoc loc) {
   return false;
 }
 
+static Flow exec_stmt_node(Sema *s, const TlNode *st, TlValue **ret);
+
 static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
-  if (!spend_step(s, st->loc))
-    return FLOW_ERROR;
+  if (!tl_sema_enter(s, st->loc)) return FLOW_ERROR;
+  Flow f = exec_stmt_node(s, st, ret);
+  tl_sema_leave(s);
+  return f;
+}
+
+static Flow exec_stmt_node(Sema *s, const TlNode *st, TlValue **ret) {
+  if (!spend_step(s, st->loc)) return FLOW_ERROR;
   int before = s->diag->nerrors;
   switch (st->kind) {
   case ND_ASSIGN: {
@@ -351,12 +404,18 @@ static Flow exec_stmt(Sema *s, const TlNode *st, TlValue **ret) {
     bind(s, st->a, v);
     return v->kind == VAL_ERROR ? FLOW_ERROR : FLOW_NEXT;
   }
-  case ND_IF: {
-    TlValue *c = tl_sema_eval_const(s, st->a);
-    if (c->kind == VAL_ERROR)
-      return FLOW_ERROR;
-    return exec_block(s, tl_value_truthy(c) ? &st->list : &st->list2, ret);
-  }
+  case ND_IF:
+    // An elif is an if alone in the else block of the one before: the
+    // chain is walked in a loop, so its length costs no stack.
+    for (;;) {
+      TlValue *c = tl_sema_eval_const(s, st->a);
+      if (c->kind == VAL_ERROR) return FLOW_ERROR;
+      if (tl_value_truthy(c)) return exec_block(s, &st->list, ret);
+      if (st->list2.len != 1 || TL_VEC_AT(st->list2, TlNode, 0)->kind != ND_IF)
+        return exec_block(s, &st->list2, ret);
+      st = TL_VEC_AT(st->list2, TlNode, 0);
+      if (!spend_step(s, st->loc)) return FLOW_ERROR;
+    }
   case ND_FOR:
     return for_stmt(s, st, ret);
   case ND_WHILE:
@@ -527,6 +586,18 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
              tl_value_kind_name(fn->kind));
     return err_value(s, loc);
   }
+  // A lambda runs no statement, so calls have a budget of their own:
+  // recursion that branches (f(n-1) + f(n-1)) would run 2^n of them inside
+  // the statement budget. A call costs ~1 KB and far more time than a
+  // statement, hence the lower bound.
+  if (++s->calls > MAX_CALLS) {
+    if (s->calls == MAX_CALLS + 1)
+      tl_error(s->diag, loc,
+               "compile-time evaluation made more than %d calls; is there "
+               "runaway recursion?",
+               MAX_CALLS);
+    return err_value(s, loc);
+  }
   const TlNode *def = fn->fn;
   int np = def->params.len;
   if (s->call_depth >= MAX_CALL_DEPTH) {
@@ -665,10 +736,9 @@ static bool comprehend(Sema *s, const TlNode *n, int at, TlValue *out) {
       return true;
     }
     if (n->op == TK_LBRACE) // a set comprehension: distinct items, in order
-      for (int i = 0; i < out->items.len; i++)
-        if (tl_value_equal(TL_VEC_AT(out->items, TlValue, i), x))
-          return true;
-    tl_vec_push(s->arena, &out->items, x);
+      tl_value_set_add(s, out, x);
+    else
+      tl_vec_push(s->arena, &out->items, x);
     return true;
   }
   const TlNode *c = TL_VEC_AT(n->list, TlNode, at);
@@ -783,22 +853,24 @@ TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee) {
 // @T.prim_func: its errors are the kernel's and are never deferred as host
 // code.
 static bool is_kernel_def(Sema *s, const TlNode *st) {
-  if (st->kind == ND_DEF) {
-    for (int d = 0; d < st->list2.len; d++)
-      if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL)
-        return true;
+  for (;;) { // an elif (an if alone in an else block) is the next turn, not a recursion
+    if (st->kind == ND_DEF) {
+      for (int d = 0; d < st->list2.len; d++)
+        if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL) return true;
+      return false;
+    }
+    if (st->kind != ND_IF && st->kind != ND_FOR && st->kind != ND_WHILE) return false;
+    for (int i = 0; i < st->list.len; i++)
+      if (is_kernel_def(s, TL_VEC_AT(st->list, TlNode, i))) return true;
+    const TlVec *other = st->kind == ND_FOR ? &st->params : &st->list2; // else blocks
+    if (st->kind == ND_IF && other->len == 1 && TL_VEC_AT(*other, TlNode, 0)->kind == ND_IF) {
+      st = TL_VEC_AT(*other, TlNode, 0);
+      continue;
+    }
+    for (int i = 0; i < other->len; i++)
+      if (is_kernel_def(s, TL_VEC_AT(*other, TlNode, i))) return true;
     return false;
   }
-  if (st->kind != ND_IF && st->kind != ND_FOR && st->kind != ND_WHILE)
-    return false;
-  for (int i = 0; i < st->list.len; i++)
-    if (is_kernel_def(s, TL_VEC_AT(st->list, TlNode, i)))
-      return true;
-  const TlVec *other = st->kind == ND_FOR ? &st->params : &st->list2; // else blocks
-  for (int i = 0; i < other->len; i++)
-    if (is_kernel_def(s, TL_VEC_AT(*other, TlNode, i)))
-      return true;
-  return false;
 }
 
 // Every name a failed top-level statement may have bound, at any depth,
@@ -806,53 +878,62 @@ static bool is_kernel_def(Sema *s, const TlNode *st) {
 // instead of a half-evaluated value.
 static void bind_opaque_all(Sema *s, const TlNode *st, const TlNode *top, const char *text,
                             int nerrors) {
-  switch (st->kind) {
-  case ND_ASSIGN:
-    for (int t = 0; t < st->list.len; t++)
-      bind_opaque(s, TL_VEC_AT(st->list, TlNode, t), top, text, nerrors);
-    return;
-  case ND_AUGASSIGN:
-    bind_opaque(s, st->a, top, text, nerrors);
-    return;
-  case ND_DEF: {
-    TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
-    bind_opaque(s, &name, top, text, nerrors);
-    return;
-  }
-  case ND_SKIPPED:
-    for (int i = 0; i < st->list.len; i++)
-      bind_opaque(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
-    return;
-  case ND_IMPORT: {
-    const char *last = strrchr(st->name, '.');
-    TlNode name = {.kind = ND_NAME, .loc = st->loc,
-                   .name = st->str ? st->str : st->ival && last ? last + 1 : st->name};
-    if (!st->str && !st->ival && strchr(st->name, '.'))
-      return; // `import a.b` binds a, which may be a real module
-    bind_opaque(s, &name, top, text, nerrors);
-    return;
-  }
-  case ND_FOR: // targets in list2, body in list, else block in params
-    for (int t = 0; t < st->list2.len; t++)
-      bind_opaque(s, TL_VEC_AT(st->list2, TlNode, t), top, text, nerrors);
-    for (int i = 0; i < st->list.len; i++)
-      bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
-    for (int i = 0; i < st->params.len; i++)
-      bind_opaque_all(s, TL_VEC_AT(st->params, TlNode, i), top, text, nerrors);
-    return;
-  case ND_IF:
-  case ND_WHILE:
-  case ND_WITH:
-    if (st->kind == ND_WITH && st->b) // with ... as X
-      bind_opaque(s, st->b, top, text, nerrors);
-    for (int i = 0; i < st->list.len; i++)
-      bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
-    for (int i = 0; i < st->list2.len; i++)
-      bind_opaque_all(s, TL_VEC_AT(st->list2, TlNode, i), top, text, nerrors);
-    return;
-  default:
-    return;
-  }
+  for (;;) // an elif chain is walked in turns (see ND_IF), not recursively
+    switch (st->kind) {
+    case ND_ASSIGN:
+      for (int t = 0; t < st->list.len; t++)
+        bind_opaque(s, TL_VEC_AT(st->list, TlNode, t), top, text, nerrors);
+      return;
+    case ND_AUGASSIGN:
+      bind_opaque(s, st->a, top, text, nerrors);
+      return;
+    case ND_DEF: {
+      TlNode name = {.kind = ND_NAME, .loc = st->loc, .name = st->name};
+      bind_opaque(s, &name, top, text, nerrors);
+      return;
+    }
+    case ND_SKIPPED:
+      for (int i = 0; i < st->list.len; i++)
+        bind_opaque(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
+      return;
+    case ND_IMPORT: {
+      const char *last = strrchr(st->name, '.');
+      TlNode name = {.kind = ND_NAME,
+                     .loc = st->loc,
+                     .name = st->str            ? st->str
+                             : st->ival && last ? last + 1
+                                                : st->name};
+      if (!st->str && !st->ival && strchr(st->name, '.'))
+        return; // `import a.b` binds a, which may be a real module
+      bind_opaque(s, &name, top, text, nerrors);
+      return;
+    }
+    case ND_FOR: // targets in list2, body in list, else block in params
+      for (int t = 0; t < st->list2.len; t++)
+        bind_opaque(s, TL_VEC_AT(st->list2, TlNode, t), top, text, nerrors);
+      for (int i = 0; i < st->list.len; i++)
+        bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
+      for (int i = 0; i < st->params.len; i++)
+        bind_opaque_all(s, TL_VEC_AT(st->params, TlNode, i), top, text, nerrors);
+      return;
+    case ND_IF:
+    case ND_WHILE:
+    case ND_WITH:
+      if (st->kind == ND_WITH && st->b) // with ... as X
+        bind_opaque(s, st->b, top, text, nerrors);
+      for (int i = 0; i < st->list.len; i++)
+        bind_opaque_all(s, TL_VEC_AT(st->list, TlNode, i), top, text, nerrors);
+      if (st->kind == ND_IF && st->list2.len == 1 &&
+          TL_VEC_AT(st->list2, TlNode, 0)->kind == ND_IF) {
+        st = TL_VEC_AT(st->list2, TlNode, 0); // an elif: the next turn, not a recursion
+        continue;
+      }
+      for (int i = 0; i < st->list2.len; i++)
+        bind_opaque_all(s, TL_VEC_AT(st->list2, TlNode, i), top, text, nerrors);
+      return;
+    default:
+      return;
+    }
 }
 
 // A top-level statement of a .py file: evaluated with its diagnostics
@@ -873,7 +954,7 @@ static void python_toplevel(Sema *s, const TlNode *st) {
 
 // `--call 'NAME=factory(args)'` names the kernel NAME; returns the
 // expression's start and sets *name (or NULL).
-static const char *call_name(Sema *s, const char *text, const char **name) {
+static const char *call_name(Sema *s, const char *text, const char **name, TlLoc *loc) {
   const char *p = text;
   while (*p == ' ')
     p++;
@@ -886,7 +967,13 @@ static const char *call_name(Sema *s, const char *text, const char **name) {
   *name = NULL;
   if (end > start && !isdigit((unsigned char)*start) && *p == '=' && p[1] != '=') {
     *name = tl_arena_printf(s->arena, "%.*s", (int)(end - start), start);
-    return p + 1;
+    // Located in the whole --call text, so an error about the name (a
+    // reserved word) points at it rather than at the factory's def.
+    *loc = (TlLoc){tl_source_from_string(s->arena, "--call", text), 1, (int)(start - text) + 1,
+                   (int)(end - start)};
+    for (p++; *p == ' ';) // 'NAME = f(...)': the expression starts at f
+      p++;
+    return p;
   }
   return text;
 }
@@ -900,7 +987,8 @@ static bool kernel_named(Sema *s, const char *name) {
 
 static void compile_call(Sema *s, const char *text) {
   const char *name;
-  const char *expr_text = call_name(s, text, &name);
+  TlLoc name_loc = {0};
+  const char *expr_text = call_name(s, text, &name, &name_loc);
   TlSource *src = tl_source_from_string(s->arena, "--call", expr_text);
   src->python = true;
   int before = s->diag->nerrors;
@@ -929,8 +1017,10 @@ static void compile_call(Sema *s, const char *text) {
   for (int i = 2; kernel_named(s, unique); i++)
     unique = tl_arena_printf(s->arena, "%s_%d", name, i);
   s->kernel_name = unique;
+  s->kernel_name_loc = name_loc;
   tl_sema_compile_kernel(s, v);
   s->kernel_name = NULL;
+  s->kernel_name_loc = (TlLoc){0};
 }
 
 void tl_sema_run_module(Sema *s, const TlNode *module) {
@@ -945,6 +1035,8 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
   for (int i = 0; i < module->list.len && !tl_diag_too_many(s->diag); i++) {
     TlNode *st = TL_VEC_AT(module->list, TlNode, i);
     s->steps = 0; // each top-level statement has its own budget
+    s->work = 0;
+    s->calls = 0;
     s->step_limit = s->python && !is_kernel_def(s, st) ? MAX_HOST_STEPS : MAX_STEPS;
     if (s->python && !is_kernel_def(s, st)) {
       python_toplevel(s, st);
@@ -973,6 +1065,8 @@ void tl_sema_run_module(Sema *s, const TlNode *module) {
     }
   for (int i = 0; s->opts && i < s->opts->ncalls && !tl_diag_too_many(s->diag); i++) {
     s->steps = 0;
+    s->work = 0;
+    s->calls = 0;
     s->step_limit = MAX_STEPS;
     compile_call(s, s->opts->calls[i]);
   }

@@ -218,10 +218,11 @@ static void kernel(Sema *s, const TlValue *kv) {
   // The kernel's name is its C symbol from here on (the launcher NAME, the
   // kernel NAME_kernel, the header, the harness), so a name that clashes in
   // C/C++/CUDA is renamed once, here (CIdent.h). Host code calls the
-  // launcher by that name, so the user hears about it.
+  // launcher by that name, so the user hears about it, at the name they
+  // wrote (--call 'NAME=...' or the def).
   const char *cname = tl_cident(s->arena, name, TL_CIDENT_GLOBAL);
   if (cname != name)
-    tl_warning(s->diag, def->loc,
+    tl_warning(s->diag, s->kernel_name_loc.src ? s->kernel_name_loc : def->loc,
                "kernel name '%s' clashes in the generated C/C++/CUDA; the launcher is named '%s'",
                name, cname);
   if (!tl_sema_plain_params(s, def, "@T.prim_func kernel"))

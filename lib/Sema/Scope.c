@@ -14,7 +14,44 @@ void tl_scope_pop(Sema *s) {
   s->scope = s->scope->parent == s->globals ? NULL : s->scope->parent;
 }
 
+enum { HASH_FROM = 16 }; // names in a scope before it gets a hash index
+
+static uint64_t name_hash(const char *name) {
+  uint64_t h = 1469598103934665603u; // FNV-1a
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+    h = (h ^ *c) * 1099511628211u;
+  return h;
+}
+
+static void table_insert(TlSymScope *sc, TlSym *y) {
+  uint64_t mask = (uint64_t)sc->cap - 1;
+  uint64_t at = name_hash(y->name) & mask;
+  while (sc->table[at])
+    at = (at + 1) & mask;
+  sc->table[at] = y;
+}
+
+// Adds y (just linked into sc->syms) to the index, building or doubling it
+// at a load of one half.
+static void index_sym(Sema *s, TlSymScope *sc, TlSym *y) {
+  if (++sc->count < HASH_FROM) return;
+  if (sc->table && 2 * sc->count <= sc->cap) {
+    table_insert(sc, y);
+    return;
+  }
+  sc->cap = sc->cap ? 2 * sc->cap : 4 * HASH_FROM;
+  sc->table = TL_NEW_ARRAY(s->arena, TlSym *, sc->cap);
+  for (TlSym *x = sc->syms; x; x = x->next)
+    table_insert(sc, x);
+}
+
 TlSym *tl_scope_lookup_local(TlSymScope *sc, const char *name) {
+  if (sc->table) {
+    uint64_t mask = (uint64_t)sc->cap - 1;
+    for (uint64_t at = name_hash(name) & mask; sc->table[at]; at = (at + 1) & mask)
+      if (strcmp(sc->table[at]->name, name) == 0) return sc->table[at];
+    return NULL;
+  }
   for (TlSym *y = sc->syms; y; y = y->next)
     if (strcmp(y->name, name) == 0)
       return y;
@@ -37,6 +74,7 @@ TlSym *tl_scope_define(Sema *s, TlSymScope *sc, const char *name, TlSymKind kind
     y->name = name;
     y->next = sc->syms;
     sc->syms = y;
+    index_sym(s, sc, y);
   }
   y->kind = kind;
   y->loc = loc;

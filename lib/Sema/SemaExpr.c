@@ -461,7 +461,16 @@ static TlExpr *value_expr(Sema *s, const TlNode *n, TlValue *v) {
   return error_expr(s, n->loc);
 }
 
+static TlExpr *lower_expr(Sema *s, const TlNode *n);
+
 TlExpr *tl_sema_expr(Sema *s, const TlNode *n) {
+  if (!tl_sema_enter(s, n->loc)) return error_expr(s, n->loc);
+  TlExpr *e = lower_expr(s, n);
+  tl_sema_leave(s);
+  return e;
+}
+
+static TlExpr *lower_expr(Sema *s, const TlNode *n) {
   if (is_python_only_op(n) && !tl_sema_is_constant_expr(s, n)) {
     tl_error(s->diag, n->loc, "operator '%s' works on compile-time values only; tlc kernels have "
                               "no bitwise or membership operators yet",

@@ -33,15 +33,16 @@ typedef struct TlValue {
   double f;
   const char *s;    // str value; function, kernel, macro or skipped name
   TlDtype dtype;
-  TlVec items;      // TlValue*: tuple/list items, dict keys
-  TlVec values;     // TlValue*: dict values
-  TlNode *fn;       // VAL_FUNC, VAL_KERNEL, VAL_MACRO: the def (or lambda)
-  struct TlSymScope *env; // functions: the scope they close over (NULL: module)
-  TlVec defaults;   // VAL_FUNC/VAL_MACRO: per parameter, its default or NULL
-  bool is_list;     // VAL_TUPLE made by [...] or list()
-  const char *text; // VAL_OPAQUE: the diagnostics that made it host code
-  const TlNode *autotune; // VAL_FUNC: the configs= of its @autotune, or NULL
-  int nerrors;      // VAL_OPAQUE: how many errors text holds
+  TlVec items;                // TlValue*: tuple/list items, dict keys
+  TlVec values;               // TlValue*: dict values
+  TlNode *fn;                 // VAL_FUNC, VAL_KERNEL, VAL_MACRO: the def (or lambda)
+  struct TlSymScope *env;     // functions: the scope they close over (NULL: module)
+  TlVec defaults;             // VAL_FUNC/VAL_MACRO: per parameter, its default or NULL
+  bool is_list;               // VAL_TUPLE made by [...] or list()
+  const char *text;           // VAL_OPAQUE: the diagnostics that made it host code
+  const TlNode *autotune;     // VAL_FUNC: the configs= of its @autotune, or NULL
+  int nerrors;                // VAL_OPAQUE: how many errors text holds
+  struct TlValueIndex *index; // VAL_DICT, sets: a hash index of items (Const.c), or NULL
 } TlValue;
 
 // A name binding: module constants and helpers at the module level, buffers,
@@ -61,6 +62,10 @@ typedef struct TlSym {
 typedef struct TlSymScope {
   TlSym *syms;
   struct TlSymScope *parent;
+  // A hash index of syms once the scope holds many names (a module with
+  // thousands of constants): lookups, failing ones included, stay O(1).
+  TlSym **table; // open addressing, NULL slots empty; NULL while small
+  int cap, count;
 } TlSymScope;
 
 typedef struct Sema {
@@ -77,13 +82,18 @@ typedef struct Sema {
   TlDtype index_dtype;   // int32, or int64 when a tensor exceeds 2^31 elements
   bool python;           // a .py source: host code is skipped, not an error
   const TlSemaOptions *opts;
-  bool *define_used;     // per -D, whether the module assigned that name
-  TlNode **define_nodes; // per -D, its parsed value (NULL if it did not parse)
-  int call_depth;        // compile-time function calls in progress
-  int64_t steps;         // statements executed at compile time (bounded)
-  int64_t step_limit;    // the bound for the current top-level statement or --call
-  int64_t items;         // list/tuple items made at compile time (bounded)
+  bool *define_used;       // per -D, whether the module assigned that name
+  TlNode **define_nodes;   // per -D, its parsed value (NULL if it did not parse)
+  int call_depth;          // compile-time function calls in progress
+  int depth;               // recursion of the expression and statement walks (bounded)
+  bool depth_reported;     // the bound on depth was reported in this walk
+  int64_t steps;           // statements executed at compile time (bounded)
+  int64_t step_limit;      // the bound for the current top-level statement or --call
+  int64_t items;           // list/tuple items made at compile time (bounded)
+  int64_t work;            // items compared or copied for the current statement (bounded)
+  int64_t calls;           // compile-time calls for the current statement (bounded)
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL
+  TlLoc kernel_name_loc;   // where --call 'NAME=...' gave that name (src NULL otherwise)
 } Sema;
 
 /* Const.c */
@@ -97,6 +107,9 @@ const char *tl_value_kind_name(TlValueKind k);
 const char *tl_value_kind_article(TlValueKind k); // "a" or "an"
 TlValue *tl_value_dict_get(const TlValue *dict, const TlValue *key); // NULL if absent
 void tl_value_dict_set(Sema *s, TlValue *dict, TlValue *key, TlValue *value);
+// Appends x to a set (a list of distinct items) unless an equal item is in
+// it; true when it was added.
+bool tl_value_set_add(Sema *s, TlValue *set, TlValue *x);
 // What `for x in v` walks: a list/tuple itself, a dict's keys, a string's
 // characters; NULL for anything else.
 TlValue *tl_value_iterable(Sema *s, TlValue *v);
@@ -106,9 +119,20 @@ bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
 const char *tl_sema_t_attr(Sema *s, const TlNode *n);
 
 /* Eval.c: the compile-time Python evaluator (statements, calls, --call) */
+// Bounds the recursion of sema's and the evaluator's tree walks (deep
+// expressions, long elif chains, calls inside them) so that no input can
+// overflow the stack: false, after reporting at loc, past the bound. Every
+// successful tl_sema_enter is paired with one tl_sema_leave.
+bool tl_sema_enter(Sema *s, TlLoc loc);
+void tl_sema_leave(Sema *s);
 // Counts n more list items against the evaluator's memory budget; false
 // (after reporting at loc) when it is spent.
 bool tl_sema_spend_items(Sema *s, int64_t n, TlLoc loc);
+// Counts n units of work (items compared, hashed or copied, bytes / 64)
+// against the evaluator's work budget, which bounds time where statements
+// do not (one `x in big_list` per loop step); false, reported once, when
+// it is spent.
+bool tl_sema_spend_work(Sema *s, int64_t n, TlLoc loc);
 // Calls a function value with evaluated arguments; VAL_ERROR after reporting.
 TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **args, int nkw,
                        const char **kwnames, TlValue **kwvals);

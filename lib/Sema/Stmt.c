@@ -15,6 +15,38 @@ static void body_in_scope(Sema *s, const TlVec *stmts, TlVec *out) {
   tl_scope_pop(s);
 }
 
+// What one thread may hold. A fragment is spread over the block's threads
+// and lives in registers: 255 32-bit registers per thread is the hardware's
+// limit (sm_80 and sm_90), and a fragment needing more than that on its own
+// cannot compile to anything sane. A local buffer is one array per thread;
+// CUDA gives a thread at most 512 KB of local memory.
+enum { MAX_REGISTERS_PER_THREAD = 255, MAX_LOCAL_BYTES = 512 * 1024 };
+
+static bool fits_per_thread(Sema *s, const TlBuffer *b, int64_t total, TlLoc loc) {
+  int64_t bytes = total * ((tl_dtype_bits(b->dtype) + 7) / 8); // total <= 2^40: no overflow
+  if (b->scope == SCOPE_LOCAL && bytes > MAX_LOCAL_BYTES) {
+    tl_error(s->diag, loc,
+             "'%s' needs %lld bytes per thread; a thread has at most %d bytes of "
+             "local memory",
+             b->name, (long long)bytes, MAX_LOCAL_BYTES);
+    return false;
+  }
+  if (b->scope != SCOPE_FRAGMENT) return true;
+  int64_t threads = 1;
+  for (int i = 0; i < 3; i++)
+    threads *= s->kernel->threads[i];
+  int64_t regs = (bytes + 4 * threads - 1) / (4 * threads); // at least, if spread evenly
+  if (regs > MAX_REGISTERS_PER_THREAD) {
+    tl_error(s->diag, loc,
+             "fragment '%s' needs at least %lld registers per thread (%lld bytes "
+             "over %lld threads); the limit is %d",
+             b->name, (long long)regs, (long long)bytes, (long long)threads,
+             MAX_REGISTERS_PER_THREAD);
+    return false;
+  }
+  return true;
+}
+
 // X = T.alloc_shared(shape, dtype) / alloc_fragment / alloc_local
 static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char *kind) {
   TlScope scope = strcmp(kind, "alloc_shared") == 0     ? SCOPE_SHARED
@@ -68,6 +100,7 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   TlValue *dv = tl_sema_eval_const(s, dtype);
   if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype))
     return false;
+  if (!fits_per_thread(s, b, total, call->loc)) return false;
   TlSym *prev = tl_scope_lookup(s, b->name);
   if (prev && prev->kind == SYM_BUFFER) {
     tl_error(s->diag, target->loc, "redefinition of buffer '%s'", b->name);
@@ -563,7 +596,17 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
                               "loop, a branch or a tile operation");
 }
 
+static void stmt_node(Sema *s, const TlNode *n, TlVec *out);
+
+// Each statement is a level of the sema walk: an elif chain nests one if
+// per branch, so a long chain is bounded like a deep expression.
 static void stmt(Sema *s, const TlNode *n, TlVec *out) {
+  if (!tl_sema_enter(s, n->loc)) return;
+  stmt_node(s, n, out);
+  tl_sema_leave(s);
+}
+
+static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
   switch (n->kind) {
   case ND_ASSIGN:
     assign(s, n, out);

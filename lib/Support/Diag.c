@@ -89,9 +89,22 @@ static bool continuation(const char *p, int i) {
 static void print_excerpt(TlDiag *d, TlLoc loc) {
   const char *text = loc.src->text;
   const char *p = text;
-  for (int line = 1; line < loc.line && *p; p++)
+  int line = 1;
+  if (d->seen_text == text && loc.line > d->seen_line_no / 2) { // nearer the last line shown
+    p = d->seen_line;
+    line = d->seen_line_no;
+    for (; line > loc.line && p > text; line--) { // back to the start of the line before
+      p--;
+      while (p > text && p[-1] != '\n')
+        p--;
+    }
+  }
+  for (; line < loc.line && *p; p++)
     if (*p == '\n')
       line++;
+  d->seen_text = text;
+  d->seen_line = p;
+  d->seen_line_no = line;
   const char *end = p;
   while (*end && *end != '\n')
     end++;
