@@ -17,9 +17,11 @@ import shutil
 import subprocess
 
 # The format lives in a module (not here) so that lit's worker processes can
-# unpickle it.
+# unpickle it; importing it writes no __pycache__ into the source tree.
 sys.path.insert(0, os.path.dirname(__file__))
+_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
 from lit_foreach import TlcShTest  # noqa: E402
+sys.dont_write_bytecode = _bytecode
 
 config.name = "tlc"
 config.test_format = TlcShTest(execute_external=False)

@@ -4,6 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, lit_config.params["tlc_test_dir"])
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from lit_foreach import TlcShTest  # noqa: E402
 
 config.name = "foreach"
