@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: C unit tests and the lit/FileCheck suite (which
-# also compiles every example's CUDA with nvcc when nvcc is present, and runs
-# GPU tests only where a GPU is visible). Builds first (scripts/setup.sh).
+# Runs the test suite: C unit tests and the lit/FileCheck suite. Builds first
+# (scripts/setup.sh). By default the fast set only (no nvcc, no valgrind; a
+# few minutes on two cores); the slow set is the tests marked `REQUIRES: slow`
+# (test/lit.cfg.py): nvcc compiles of every example, harness and doc example,
+# harnesses on the CPU emulator, valgrind, the installed CMake package, and
+# the GPU runs where a GPU is visible.
+#   TLC_TEST_SLOW=1            the slow set too (ctest label `slow`; .ci/run sets it)
 #   TLC_TEST_SANITIZE=1        first run the suite on an ASan+UBSan build (build-asan)
 #   TLC_TEST_FUZZ_SECONDS=N    first fuzz the whole compiler for N seconds (needs clang
 #                              and libclang-rt-14-dev; skipped with a message otherwise)
@@ -11,11 +15,15 @@ cd "$(dirname "$0")/.."
 build=${TLC_BUILD_DIR:-build}
 bash scripts/setup.sh
 
+# ctest's label `slow` is the lit-slow entry (test/CMakeLists.txt).
+sets=(-LE slow)
+[ "${TLC_TEST_SLOW:-0}" = 1 ] && sets=()
+
 if [ "${TLC_TEST_SANITIZE:-0}" = 1 ]; then
   echo "== sanitizer build (ASan + UBSan): the whole suite"
   TLC_BUILD_DIR=build-asan TLC_CMAKE_ARGS="${TLC_CMAKE_ARGS:-} -DTLC_SANITIZE=ON" bash scripts/setup.sh
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
+    ctest --test-dir build-asan --output-on-failure -j"$(nproc)" "${sets[@]}"
 fi
 
 fuzz=${TLC_TEST_FUZZ_SECONDS:-0}
@@ -34,4 +42,4 @@ if [ "$fuzz" -gt 0 ]; then
   fi
 fi
 
-ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "${sets[@]}"

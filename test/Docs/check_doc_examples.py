@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Compiles the code examples of the documentation with tlc.
 
-usage: check_doc_examples.py TLC DOCS_DIR [--nvcc NVCC --out DIR]
+usage: check_doc_examples.py TLC DOCS_DIR|FILE.md [--at-least N] [--nvcc NVCC --out DIR]
 
-Every fenced block in DOCS_DIR/*.md whose info string is `python` must be a
+Every fenced block in DOCS_DIR/*.md (or in FILE.md) whose info string is `python` must be a
 whole .tl program that compiles (tlc exits 0). A block whose first line is
 `# tlc: ARGS` is a TileLang Python file instead: it is written as a .py file
 and compiled with ARGS added (e.g. `# tlc: --call 'matmul(1024, 1024, 1024)'`). Every block marked
@@ -21,7 +21,8 @@ specific examples by name. A failing block prints
 "FAIL FILE:LINE" and tlc's output; the exit status is then 1.
 
 With --nvcc, the CUDA of every python block is also compiled with
-`NVCC -arch=sm_90 -c` into --out DIR.
+`NVCC -gencode=arch=compute_90a,code=sm_90a -c` into --out DIR. Fewer than --at-least N markdown files
+(default 1) is an error, so a glob that finds nothing cannot pass.
 """
 import glob
 import os
@@ -70,6 +71,11 @@ def main(argv):
         k = args.index("--nvcc")
         nvcc = args[k + 1]
         del args[k:k + 2]
+    at_least = 1
+    if "--at-least" in args:
+        k = args.index("--at-least")
+        at_least = int(args[k + 1])
+        del args[k:k + 2]
     if "--out" in args:
         k = args.index("--out")
         out_dir = args[k + 1]
@@ -77,9 +83,9 @@ def main(argv):
     if len(args) != 2 or (nvcc and not out_dir):
         raise SystemExit(__doc__)
     tlc, docs = args
-    files = sorted(glob.glob(os.path.join(docs, "*.md")))
-    if not files:
-        raise SystemExit("no *.md files in " + docs)
+    files = sorted(glob.glob(os.path.join(docs, "*.md"))) if os.path.isdir(docs) else [docs]
+    if len(files) < at_least:
+        raise SystemExit("found %d .md files in %s, want at least %d" % (len(files), docs, at_least))
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
     checked = failed = 0

@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """Runs tlc on every file of a folder; fails on a crash or an internal error.
 
+usage: run_inputs.py TLC FOLDER --at-least N
+
 A file with a line "#call EXPR" is also compiled with --call EXPR (as the
-fuzz target does for Python inputs)."""
+fuzz target does for Python inputs). Fewer than N files in FOLDER is a
+failure, so the test cannot pass on a folder that lost its inputs."""
 import glob
 import os
 import subprocess
 import sys
 
-tlc, folder = sys.argv[1:3]
+if len(sys.argv) != 5 or sys.argv[3] != "--at-least":
+    sys.exit(__doc__)
+tlc, folder, at_least = sys.argv[1], sys.argv[2], int(sys.argv[4])
 files = sorted(glob.glob(os.path.join(folder, "*")))
+if len(files) < at_least:
+    sys.exit("found %d inputs in %s, want at least %d" % (len(files), folder, at_least))
 bad = 0
 for f in files:
     cmd = [tlc, f, "-o", "-"]

@@ -2,11 +2,14 @@
 """Generates, compiles and (optionally) runs tlc harnesses for .tl files.
 
 usage: run_harnesses.py --tlc TLC (--nvcc NVCC | --emulate) --out DIR [--cublas]
-                        [--compile-only] [--ref-only] [--no-perf] [--iters N] FILE.tl|DIR...
+                        [--compile-only] [--ref-only] [--no-perf] [--iters N] [--at-least N]
+                        FILE.tl|DIR...
 
-A DIR stands for the *.tl files in it. For each file: `tlc --harness` (or, with --ref-only, a reference-only
+A DIR stands for the *.tl files in it; fewer than --at-least N files in all
+(default 1) is an error, so a folder that holds nothing cannot pass. For
+each file: `tlc --harness` (or, with --ref-only, a reference-only
 harness from bench/refharness.c built against the tlc build tree), then
-`nvcc -O3 -arch=sm_90 -Werror all-warnings`, then (unless --compile-only)
+`nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings`, then (unless --compile-only)
 the binary itself. With --emulate, emu/emucc.py stands in for nvcc and the
 harness runs on the CPU emulator (emu/cuda_emu.h); a file whose compiled
 kernels hold inline PTX is reported as "skipped NAME" instead. Prints "ok
@@ -31,6 +34,7 @@ ap.add_argument("--cublas", action="store_true")
 ap.add_argument("--compile-only", action="store_true")
 ap.add_argument("--ref-only", action="store_true")
 ap.add_argument("--iters", type=int, default=5)
+ap.add_argument("--at-least", type=int, default=1)
 ap.add_argument("files", nargs="+")
 args = ap.parse_args()
 if not args.nvcc and not args.emulate:
@@ -41,6 +45,9 @@ files = []
 for f in args.files:
     files += glob.glob(os.path.join(f, "*.tl")) if os.path.isdir(f) else [f]
 files.sort(key=os.path.basename)
+if len(files) < args.at_least:
+    sys.exit("found %d .tl files in %s, want at least %d" % (len(files), " ".join(args.files),
+                                                             args.at_least))
 os.makedirs(args.out, exist_ok=True)
 
 

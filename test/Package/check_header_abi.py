@@ -2,7 +2,7 @@
 """Checks that the header tlc writes (--header) agrees with the launchers in
 the .cu it writes in the same run.
 
-usage: check_header_abi.py TLC OUT_DIR FILE.tl|DIR ...
+usage: check_header_abi.py TLC OUT_DIR --at-least N FILE.tl|DIR ...
 
 For every .tl file (directories are searched recursively) the script runs
 `TLC FILE -o OUT_DIR/N.cu --header=OUT_DIR/N.h`. Files tlc rejects are
@@ -17,7 +17,8 @@ C caller relies on it to know what the kernel may write), the parameter
 names (the header may add a trailing '_' to a name C or C++ reserves), and
 the final cudaStream_t. A C compiler cannot catch a mismatch here: with C
 linkage the symbol carries no types. Prints one line per file and a summary;
-exits 1 on any mismatch.
+exits 1 on any mismatch, or when fewer than N files were checked (so the
+test cannot pass on globs that find nothing).
 """
 import glob
 import os
@@ -72,9 +73,11 @@ def compare(cu, h):
 
 
 def main():
-    tlc, out = sys.argv[1], sys.argv[2]
+    if len(sys.argv) < 6 or sys.argv[3] != "--at-least":
+        sys.exit(__doc__)
+    tlc, out, at_least = sys.argv[1], sys.argv[2], int(sys.argv[4])
     files = []
-    for arg in sys.argv[3:]:
+    for arg in sys.argv[5:]:
         if os.path.isdir(arg):
             files += sorted(glob.glob(os.path.join(arg, "**", "*.tl"), recursive=True))
         else:
@@ -109,6 +112,9 @@ def main():
             print("ok %s %s" % (os.path.basename(tl), " ".join(k for k, _ in CU_LAUNCHER.findall(cu_text))))
     print("%d files checked (%d kernels), %d rejected by tlc, %d mismatches" %
           (checked, kernels, rejected, failed))
+    if checked < at_least:
+        print("FAIL: %d files checked, want at least %d" % (checked, at_least))
+        return 1
     return 1 if failed else 0
 
 

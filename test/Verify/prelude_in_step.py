@@ -2,14 +2,15 @@
 """Checks that tlc-verify's prelude stays in step with tlc's output and with
 the CUDA toolkit.
 
-usage: prelude_in_step.py TLC TLC_VERIFY SRC_ROOT OUT_DIR PRELUDE_USES_CU
+usage: prelude_in_step.py TLC TLC_VERIFY SRC_ROOT OUT_DIR PRELUDE_USES_CU --at-least N
 
 1. Every name the prelude declares (tlc-verify --list-prelude-names) appears
    in PRELUDE_USES_CU, which nvcc compiles against the real toolkit
    (prelude-uses-nvcc.test): so no declaration goes unchecked against it.
 2. The output of every program tlc accepts, examples/*.tl and the .tl files
    of test/, uses no name the prelude lacks (tlc-verify --list-undeclared)
-   and parses without errors against it.
+   and parses without errors against it. Fewer than N such programs is a
+   failure (a glob that finds nothing cannot pass).
 Prints a summary line per part; exits non-zero on any problem.
 """
 import glob
@@ -18,7 +19,10 @@ import re
 import subprocess
 import sys
 
+if len(sys.argv) != 8 or sys.argv[6] != "--at-least":
+    sys.exit(__doc__)
 tlc, verify, root, out, uses = sys.argv[1:6]
+at_least = int(sys.argv[7])
 os.makedirs(out, exist_ok=True)
 problems = 0
 
@@ -47,7 +51,7 @@ for tl in programs:
     if r.returncode != 0:
         problems += 1
         print("FAILED %s:\n%s%s" % (rel, r.stdout, r.stderr))
-if checked == 0:
-    sys.exit("no program compiled under " + root)
+if checked < at_least:
+    sys.exit("%d programs compiled under %s, want at least %d" % (checked, root, at_least))
 print("%d programs parse against the prelude%s" % (checked, "" if not problems else " (with problems above)"))
 sys.exit(1 if problems else 0)

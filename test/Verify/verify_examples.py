@@ -2,7 +2,8 @@
 """Compiles every examples/*.tl with tlc for each target and checks the CUDA
 with tlc-verify for the same target.
 
-usage: verify_examples.py TLC TLC_VERIFY EXAMPLES_DIR OUT_DIR
+usage: verify_examples.py TLC TLC_VERIFY EXAMPLES_DIR OUT_DIR --at-least N
+Fewer than N examples is a failure (a glob that finds nothing cannot pass).
 Prints "ok NAME TARGET" per clean file, the findings otherwise, and a
 summary line; exits non-zero when any file has findings.
 """
@@ -11,11 +12,14 @@ import os
 import subprocess
 import sys
 
+if len(sys.argv) != 7 or sys.argv[5] != "--at-least":
+    sys.exit(__doc__)
 tlc, verify, examples, out = sys.argv[1:5]
+at_least = int(sys.argv[6])
 os.makedirs(out, exist_ok=True)
 files = sorted(glob.glob(os.path.join(examples, "*.tl")))
-if not files:
-    sys.exit("no examples found in " + examples)
+if len(files) < at_least:
+    sys.exit("found %d examples in %s, want at least %d" % (len(files), examples, at_least))
 bad = 0
 for tl in files:
     name = os.path.splitext(os.path.basename(tl))[0]
