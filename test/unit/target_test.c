@@ -31,6 +31,22 @@ static void expect_error(const char *err, ...) {
   va_end(ap);
 }
 
+// sm_90a: the same chip with its arch-specific features (wgmma), the default.
+static void test_sm90a(TlArena *a) {
+  TlTarget t;
+  char err[512] = "";
+  bool ok = tl_target_load(a, "sm_90a", &t, err, sizeof err);
+  if (!ok)
+    fprintf(stderr, "  sm_90a: %s\n", err);
+  CHECK(ok);
+  if (!ok)
+    return;
+  CHECK(strcmp(t.name, "sm_90a") == 0 && t.sm == 90);
+  CHECK(t.has_cp_async && t.has_wgmma && t.has_tma);
+  CHECK(strcmp(t.nvcc_arch, "-gencode=arch=compute_90a,code=sm_90a") == 0);
+  CHECK(t.max_shared_bytes == 232448 && t.wgmma_flops_per_cycle_sm == 4096.0);
+}
+
 static void test_sm90(TlArena *a, const char **source_path) {
   TlTarget t;
   char err[512] = "";
@@ -49,7 +65,8 @@ static void test_sm90(TlArena *a, const char **source_path) {
   CHECK(t.shared_per_sm_bytes == 233472);
   CHECK(t.max_threads_per_block == 1024);
   CHECK(t.max_vector_bits == 128);
-  CHECK(t.has_cp_async && t.has_wgmma && t.has_tma);
+  CHECK(t.has_cp_async && !t.has_wgmma && t.has_tma); // wgmma needs sm_90a
+  CHECK(strcmp(t.nvcc_arch, "-arch=sm_90") == 0);
   CHECK(t.sm_count == 132);
   CHECK(t.clock_ghz == 1.98);
   CHECK(t.dram_bandwidth_gbs == 4800.0);
@@ -222,7 +239,7 @@ static void test_broken_files(TlArena *a, const char *source_path) {
   CHECK(tl_target_load(a, "sm_80", &t, err, sizeof err));
   CHECK(t.path && strncmp(t.path, tmpdir, strlen(tmpdir)) != 0);
   CHECK(!tl_target_load(a, "sm_1", &t, err, sizeof err));
-  expect_error(err, "known targets: sm_80, sm_90, sm_test", (char *)NULL);
+  expect_error(err, "known targets: sm_80, sm_90, sm_90a, sm_test", (char *)NULL);
 
   char path[128];
   snprintf(path, sizeof path, "%s/sm_90.yaml", tmpdir);
@@ -240,6 +257,7 @@ int main(void) {
   tl_arena_init(&a);
   const char *source_path = NULL;
   test_sm90(&a, &source_path);
+  test_sm90a(&a);
   test_sm80(&a);
   test_unknown(&a);
   test_broken_files(&a, source_path);
