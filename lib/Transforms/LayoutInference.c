@@ -177,6 +177,14 @@ static bool wgmma_operand_ok(const TlBuffer *b) {
   return rows % 8 == 0 && (cols == 16 || cols == 32 || cols % 64 == 0);
 }
 
+// A shared operand read by wgmma: stored in wgmma's canonical layout, panels
+// of min(cols, 64) 16-bit columns; swizzle = 16-byte chunks per panel row.
+static void mark_wgmma_operand(TlBuffer *b) {
+  int64_t cols = b->shape[b->ndims - 1];
+  b->wgmma_operand = true;
+  b->swizzle = (int)((cols < 64 ? cols : 64) / 8);
+}
+
 // The rule for T.gemm on wgmma (shown by --emit=plan and docs/passes.md):
 // a target with wgmma; fp16/bf16 shared operands into an fp32 fragment;
 // whole warpgroups, each taking 64-row slabs of C (M a multiple of 64 per
@@ -238,12 +246,8 @@ static void gemm_shared_layout(Ctx *c, TlStmt *s) {
     TlFragLayout *l = tl_layout_wgmma_c(c->arena, s->c->shape[0], s->c->shape[1], c->threads);
     s->c->layout = l;
     s->use_wgmma = true;
-    TlBuffer *ops[2] = {s->a, s->b};
-    for (int i = 0; i < 2; i++) {
-      int64_t cols = ops[i]->shape[ops[i]->ndims - 1];
-      ops[i]->wgmma_operand = true;
-      ops[i]->swizzle = (int)((cols < 64 ? cols : 64) / 8); // 16-byte chunks per panel row
-    }
+    mark_wgmma_operand(s->a);
+    mark_wgmma_operand(s->b);
     return;
   }
   {
@@ -351,9 +355,7 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
       s->c->layout = tl_layout_wgmma_c(c->arena, M, N, c->threads);
       s->use_wgmma = true;
       s->engine_why = NULL;
-      int64_t cols = s->b->shape[s->b->ndims - 1];
-      s->b->wgmma_operand = true;
-      s->b->swizzle = (int)((cols < 64 ? cols : 64) / 8);
+      mark_wgmma_operand(s->b);
       continue;
     }
     if (why)
