@@ -368,6 +368,7 @@ typedef struct TlKernel {
   TlVec producer;              // TlStmt*
   TlVec tma_maps;              // TlTmaMap*
   int consumer_regs, producer_regs; // setmaxnreg per thread; 0: unchanged
+  int blocks_per_sm;           // warp-specialized: the blocks one SM must hold (launch bounds)
   const char *ws_why;          // why a pipelined kernel was not specialized (plan), or NULL
 } TlKernel;
 

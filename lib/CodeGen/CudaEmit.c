@@ -829,8 +829,8 @@ static void kernel(Emit *e, const TlKernel *k) {
   if (k->ring_stages)
     tl_buf_printf(o, "// Warp-specialized: threads 0..%lld compute, threads %lld..%lld (one warpgroup) "
                      "load tiles by TMA\n", (long long)T - 1, (long long)T, (long long)launched - 1);
-  tl_buf_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld, 1) %s_kernel(", (long long)launched,
-                k->name);
+  tl_buf_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld, %d) %s_kernel(", (long long)launched,
+                k->blocks_per_sm > 1 ? k->blocks_per_sm : 1, k->name);
   param_list(e, o, k, true);
   for (int i = 0; i < k->tma_maps.len; i++)
     tl_buf_printf(o, ", const __grid_constant__ CUtensorMap tl_tmap_%d", i);

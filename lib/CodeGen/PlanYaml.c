@@ -205,6 +205,7 @@ static void warp_specialization(Y *y, const TlKernel *k) {
   key_int(y, "producer_threads", 128);
   key_str(y, "producer", "one elected thread issues the TMA loads of each stage");
   key_int(y, "ring_stages", k->ring_stages);
+  key_int(y, "blocks_per_sm", k->blocks_per_sm);
   int64_t bytes = 0;
   for (int i = 0; i < k->tma_maps.len; i++) {
     const TlTmaMap *t = TL_VEC_AT(k->tma_maps, TlTmaMap, i);

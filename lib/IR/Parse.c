@@ -1276,6 +1276,8 @@ static void parse_kernel(Parser *p) {
     expect_word(p, "regs");
     k->consumer_regs = small_int(p, "a register count");
     k->producer_regs = small_int(p, "a register count");
+    expect_word(p, "blocks_per_sm");
+    k->blocks_per_sm = small_int(p, "a block count");
   }
   if (accept_word(p, "ws_why")) {
     if (peek(p)->kind != TK_STRING) error_at(p, peek(p), "ws_why takes a quoted reason");

@@ -676,7 +676,8 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   if (kn->flat) tl_buf_puts(out, " flat");
   if (kn->swizzle_panel) tl_buf_printf(out, " swizzle_panel %lld", (long long)kn->swizzle_panel);
   if (kn->ring_stages)
-    tl_buf_printf(out, " ring_stages %d regs %d %d", kn->ring_stages, kn->consumer_regs, kn->producer_regs);
+    tl_buf_printf(out, " ring_stages %d regs %d %d blocks_per_sm %d", kn->ring_stages, kn->consumer_regs,
+                  kn->producer_regs, kn->blocks_per_sm);
   if (kn->ws_why) // a fixed sentence of warp-specialize: no quotes or backslashes
     tl_buf_printf(out, " ws_why \"%s\"", kn->ws_why);
   tl_buf_printf(out, " next_id %d @%d:%d {\n", kn->next_id, kn->loc.line, kn->loc.col);

@@ -23,13 +23,39 @@
 
 enum { PRODUCER_THREADS = 128, MAX_PRODUCERS = 16 };
 
+enum { MAX_LETS = 64 };
+
 typedef struct Ctx {
   TlArena *arena;
   TlModule *m;
   TlKernel *k;
   TlDiag *diag;
   const char *why; // the first reason the kernel is not specialized
+  // Scalars the kernel computes before the loop (`loop_range = T.min(...)`),
+  // each with its value in terms of earlier ones already substituted: the
+  // producer warpgroup recomputes them where its loop bounds or copy
+  // offsets use them.
+  TlVar *let_vars[MAX_LETS];
+  TlExpr *let_values[MAX_LETS];
+  int nlets;
 } Ctx;
+
+static TlExpr *inline_lets(Ctx *c, const TlExpr *e) {
+  return tl_simplify(c->arena, tl_expr_substitute(c->arena, e, c->nlets, c->let_vars, c->let_values));
+}
+
+static void collect_lets(Ctx *c, const TlStmt *loop) {
+  for (int i = 0; i < c->k->body.len; i++) {
+    const TlStmt *s = TL_VEC_AT(c->k->body, TlStmt, i);
+    if (s == loop)
+      return;
+    if (s->kind == ST_LET && c->nlets < MAX_LETS) {
+      c->let_vars[c->nlets] = s->var;
+      c->let_values[c->nlets] = inline_lets(c, s->value);
+      c->nlets++;
+    }
+  }
+}
 
 static bool refuse(Ctx *c, const char *why) {
   if (!c->why)
@@ -121,9 +147,9 @@ static bool tma_map_for(Ctx *c, const TlStmt *nest, const TlVar *loop_var, TlTma
         map->col_dim = j;
       map->box[j] = v == 0 ? rows : cols;
     }
-    if (!producer_computable(base, loop_var))
+    start[j] = inline_lets(c, base);
+    if (!producer_computable(start[j], loop_var))
       return refuse(c, "a pipelined copy's offset uses a value the producer warpgroup cannot compute");
-    start[j] = tl_simplify(c->arena, base);
   }
   if (map->col_dim != g->ndims - 1 || map->row_dim < 0)
     return refuse(c, "a pipelined copy's tile columns do not run along the tensor's contiguous dimension");
@@ -224,7 +250,9 @@ static bool plan_kernel(Ctx *c, Plan *p) {
   if (k->threads[1] != 1 || k->threads[2] != 1 || k->threads[0] % 128 ||
       k->threads[0] + PRODUCER_THREADS > c->m->max_threads)
     return refuse(c, "the compute threads are not whole warpgroups along x (or no room for a producer warpgroup)");
-  if (!producer_computable(loop->start, NULL) || !producer_computable(loop->stop, NULL))
+  collect_lets(c, loop);
+  if (!producer_computable(inline_lets(c, loop->start), NULL) ||
+      !producer_computable(inline_lets(c, loop->stop), NULL))
     return refuse(c, "the pipelined loop's bounds use values the producer warpgroup cannot compute");
   if (!has_wgmma_gemm(&loop->body))
     return refuse(c, "the pipelined loop has no gemm on wgmma");
@@ -257,12 +285,30 @@ static bool plan_kernel(Ctx *c, Plan *p) {
   return true;
 }
 
-// setmaxnreg: the producer keeps few registers, the compute threads take the
-// rest of the register file (multiples of 8, at most 240 as TileLang does).
-static void split_registers(TlKernel *k) {
+// Shared memory the kernel's tiles take per block (stages included), each
+// rounded up to the 1 KB a swizzled tile is aligned to, plus the barriers.
+static int64_t shared_estimate(const TlKernel *k) {
+  int64_t total = 1024;
+  for (int i = 0; i < k->buffers.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    if (b->scope == SCOPE_SHARED)
+      total += (tl_buffer_bytes(b) + 1023) / 1024 * 1024;
+  }
+  return total;
+}
+
+// Blocks per SM and setmaxnreg. One warpgroup of compute threads alone
+// cannot keep the tensor cores busy across its barrier waits, so when the
+// shared memory of two blocks fits (with room for what later passes add)
+// the SM holds two (H200, examples/gemm_fast.tl at 4096^3: 0.59 -> 0.72 of
+// cuBLAS). The producer keeps few registers, the compute threads take the
+// rest of the block's share of the register file (multiples of 8, at most
+// 240 as TileLang does).
+static void split_resources(TlKernel *k) {
   int64_t T = k->threads[0];
+  k->blocks_per_sm = T == 128 && 2 * shared_estimate(k) <= 200 * 1024 ? 2 : 1;
   k->producer_regs = T >= 256 ? 24 : 40;
-  int64_t left = (65536 - PRODUCER_THREADS * k->producer_regs) / T;
+  int64_t left = (65536 / k->blocks_per_sm - PRODUCER_THREADS * k->producer_regs) / T;
   left -= left % 8;
   k->consumer_regs = (int)(left > 240 ? 240 : left);
 }
@@ -285,7 +331,7 @@ static void build(Ctx *c, Plan *p) {
     tl_vec_push(c->arena, &loop->pipe_buffers, p->bufs[i]);
   }
   k->ring_stages = S;
-  split_registers(k);
+  split_resources(k);
 
   // The producer: its own counter over the same iterations.
   TlVar *pk = tl_var_new(c->arena, k, loop->var->name, VAR_LOOP, t, loop->var->loc);
@@ -293,11 +339,11 @@ static void build(Ctx *c, Plan *p) {
   TlStmt *ploop = tl_stmt_new(c->arena, ST_FOR, loc);
   ploop->var = pk;
   ploop->loop_kind = LOOP_SERIAL;
-  ploop->start = tl_expr_clone(c->arena, loop->start);
-  ploop->stop = tl_expr_clone(c->arena, loop->stop);
+  ploop->start = inline_lets(c, loop->start);
+  ploop->stop = inline_lets(c, loop->stop);
   ploop->step = tl_expr_clone(c->arena, loop->step);
   TlExpr *pkv = tl_expr_var(c->arena, loc, pk);
-  TlExpr *prel = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, pkv, tl_expr_clone(c->arena, loop->start), t));
+  TlExpr *prel = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, pkv, tl_expr_clone(c->arena, ploop->start), t));
   TlStmt *wait_empty = mbar(c, ST_MBAR_WAIT, RING_EMPTY, slot_of(c, prel, S, loc), loc);
   // A fresh barrier counts as having completed the phase before its first
   // (parity 1), so the first lap does not wait.
@@ -376,7 +422,7 @@ bool tl_warp_specialize(TlArena *a, TlModule *m, TlDiag *d) {
   if (!m->has_wgmma || !m->has_tma)
     return true;
   for (int i = 0; i < m->kernels.len; i++) {
-    Ctx c = {a, m, TL_VEC_AT(m->kernels, TlKernel, i), d, NULL};
+    Ctx c = {.arena = a, .m = m, .k = TL_VEC_AT(m->kernels, TlKernel, i), .diag = d};
     Plan p = {0};
     if (plan_kernel(&c, &p))
       build(&c, &p);
