@@ -6,7 +6,7 @@
 #include "tlc/Sema.h"
 #include "tlc/Target.h"
 
-typedef enum { EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_PLAN, EMIT_CUDA } TlEmitKind;
+typedef enum { EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_PLAN, EMIT_CUDA, EMIT_SIGNATURE } TlEmitKind;
 
 typedef struct TlOptions {
   const char *input;     // path, or "-" for stdin
