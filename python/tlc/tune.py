@@ -193,12 +193,12 @@ def _read_yaml(text: str, path: str):
             elif line.startswith("- ") or line.startswith("  "):
                 if line.startswith("- "):
                     tune = {}
-                    data.setdefault("tunes", []).append(tune)
+                    data["tunes"].append(tune)
                 key, _, value = line[2:].partition(":")
                 tune[key] = [] if key == "candidates" else json.loads(value)
             else:
                 key, _, value = line.partition(":")
-                data[key] = None if key == "tunes" else json.loads(value)
+                data[key] = [] if key == "tunes" else json.loads(value)
         except (ValueError, TypeError, KeyError, AttributeError):
             raise TuneError(f"{path}:{n}: cannot read this line of a tune file: {line.strip()}") from None
     return data
