@@ -9,7 +9,9 @@
 // docs/pytorch.md. Two fields are designed for what the language does not
 // have yet: "sizes" lists the scalar size parameters of a kernel with
 // dynamic shapes (always empty today), and a shape entry is an integer or,
-// for a dynamic dimension, the name of the size that gives it.
+// for a dynamic dimension, the name of the size that gives it. "autotune"
+// lists the configs of every @autotune factory whose first config a call
+// took (lib/Sema/AutotuneRecord.c), so `tlc tune` can time all of them.
 //
 // JSON is written by hand (no library): only strings need care, and the
 // names tlc prints come from source identifiers and file names.
@@ -128,6 +130,15 @@ static void kernel_entry(TlBuf *out, const TlKernel *k) {
   tl_buf_puts(out, "]\n    }");
 }
 
+// An @autotune factory whose first config tlc took: every config (sema
+// wrote them as JSON), for `tlc tune` to time.
+static void autotune_entry(TlBuf *out, const TlAutotune *t, bool more) {
+  tl_buf_puts(out, "\n    {\"factory\": ");
+  json_string(out, t->factory);
+  tl_buf_printf(out, ", \"line\": %d, \"tuned\": %s,\n     \"configs\": %s}%s", t->loc.line,
+                t->tuned, t->configs, more ? "," : "");
+}
+
 void tl_emit_signature(const TlModule *m, TlBuf *out) {
   tl_buf_puts(out, "{\n  \"tlc_signature\": 1,\n");
   json_key(out, 2, "tlc_version");
@@ -148,5 +159,8 @@ void tl_emit_signature(const TlModule *m, TlBuf *out) {
     kernel_entry(out, TL_VEC_AT(m->kernels, TlKernel, i));
     tl_buf_puts(out, i + 1 < m->kernels.len ? ",\n" : "\n");
   }
-  tl_buf_puts(out, "  ]\n}\n");
+  tl_buf_puts(out, "  ],\n  \"autotune\": [");
+  for (int i = 0; i < m->autotune.len; i++)
+    autotune_entry(out, TL_VEC_AT(m->autotune, TlAutotune, i), i + 1 < m->autotune.len);
+  tl_buf_puts(out, m->autotune.len ? "\n  ]\n}\n" : "]\n}\n");
 }

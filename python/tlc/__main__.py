@@ -1,7 +1,8 @@
 """``python3 -m tlc tune FILE --call 'F(ARGS)' [--space NAME=V1,V2 ...]``: the
 command line of the autotuner (``tlc tune`` runs this).
 
-    --config '{"block_M": 64, ...}'   a config dict (repeat; the product with --space)
+    --config '{"block_M": 64, ...}'   a config dict (repeat; the product with --space);
+                                      default: the factory's @autotune configs
     --target SM                       sm_90a (default), sm_90, sm_80
     --out FILE                        the tune file (default FILE.tune.yaml)
     --prepare DIR                     only build the candidates' harnesses into DIR (no GPU)
@@ -40,15 +41,20 @@ def main(argv=None) -> int:
             if not isinstance(config, dict):
                 raise tune.TuneError(f"--config '{text}' is not a JSON object")
             configs.append(config)
-        candidates = tune.expand(args.call, tune.parse_space(args.space), configs)
+        space = tune.parse_space(args.space)
+        if not configs:  # the factory's own @autotune configs, as tlc evaluates them
+            configs = tune.autotune_configs(args.file, args.call, args.target)
+        if not configs and not space:
+            raise tune.TuneError(f"nothing to tune: {args.call} has no @autotune configs left "
+                                 f"to choose; give --space NAME=V1,V2")
+        candidates = tune.expand(args.call, space, configs)
         print(f"{len(candidates)} candidates for {args.call}")
         if args.prepare:
             tune.prepare(args.file, args.call, candidates, args.prepare, args.target)
             for c in candidates:
                 print(f"{c.status:7} {c.call}" + (f": {c.reason}" if c.reason else ""))
             return 0
-        tune.autotune(args.file, args.call, tune.parse_space(args.space), configs or None,
-                      args.target, out_path=args.out)
+        tune.autotune(args.file, args.call, space, configs, args.target, out_path=args.out)
         return 0
     except (tune.TuneError, CompileError, json.JSONDecodeError) as e:
         print(f"tlc tune: error: {e}", file=sys.stderr)

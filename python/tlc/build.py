@@ -59,12 +59,12 @@ def cache_dir() -> str:
     return os.environ.get("TLC_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "tlc")
 
 
-def _run(cmd: List[str], what: str) -> str:
+def _run(cmd: List[str], what: str, echo: bool = True) -> str:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise CompileError(f"{what} failed (exit status {proc.returncode}):\n"
                            f"$ {' '.join(cmd)}\n{proc.stderr}{proc.stdout}")
-    if proc.stderr:  # tlc's warnings and notes: shown, as the command line would
+    if proc.stderr and echo:  # tlc's warnings and notes: shown, as the command line would
         sys.stderr.write(proc.stderr)
     return proc.stdout
 
@@ -105,7 +105,8 @@ def _build(path: str, options: List[str], entry: str, tlc: str, nvcc: str) -> No
     try:
         cu, sig, so = (os.path.join(tmp, n) for n in ("kernel.cu", "signature.json", "kernel.so"))
         _run([tlc, path, *options, "-o", cu], "tlc")
-        _run([tlc, path, *options, "-w", "--emit=signature", "-o", sig], "tlc --emit=signature")
+        # Its warnings are those of the line above: not shown twice.
+        _run([tlc, path, *options, "--emit=signature", "-o", sig], "tlc --emit=signature", echo=False)
         arch = sigmod.parse(open(sig).read()).nvcc_arch
         _run([nvcc, "-O3", *arch.split(), "-shared", "-Xcompiler", "-fPIC", cu,
               os.path.join(PACKAGE_DIR, "glue.cu"), "-o", so], "nvcc")

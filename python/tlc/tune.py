@@ -127,6 +127,24 @@ def expand(call: str, space: Optional[Dict[str, list]] = None,
     return out
 
 
+def autotune_configs(path: str, call: str, target: Optional[str] = None) -> List[Dict[str, object]]:
+    """The configs of the @autotune decorator of the factory ``call`` runs,
+    as tlc evaluated them (its --emit=signature "autotune" list), restricted
+    to the parameters the call leaves to them. Empty when there is none."""
+    from .build import _run, find_tlc
+    from . import signature as sigmod
+    tflag = [f"--target={target}"] if target else []
+    text = _run([find_tlc(), path, "--call", call, *tflag, "--emit=signature"],
+                "tlc --emit=signature", echo=False)
+    factory = re.match(r"\s*(?:\w+\s*=\s*)?([\w.]+)\s*\(", call)
+    configs = []
+    for entry in json.loads(text).get("autotune", []):
+        if factory and entry["factory"] == factory[1].split(".")[-1]:
+            configs += [{k: c[k] for k in entry["tuned"] if k in c} for c in entry["configs"]]
+    sigmod.parse(text)  # the rest must be a signature this package reads
+    return configs
+
+
 # ---- the tune file ----------------------------------------------------------
 
 def default_tune_file(source_path: str) -> str:
@@ -366,6 +384,11 @@ def autotune(path: str, call: str, space: Optional[Dict[str, list]] = None,
              workdir: Optional[str] = None, out_path: Optional[str] = None) -> TuneFile:
     """prepare + run on this machine (it needs the GPU)."""
     import tempfile
+    if configs is None:
+        configs = autotune_configs(path, call, target)
+    if not configs and not space:
+        raise TuneError(f"nothing to tune: {call} has no @autotune configs left to choose; "
+                        f"give --space NAME=V1,V2")
     candidates = expand(call, space, configs)
     workdir = workdir or tempfile.mkdtemp(prefix="tlc-tune-")
     prepare(path, call, candidates, workdir, target)
