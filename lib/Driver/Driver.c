@@ -23,6 +23,7 @@ static const char *const usage =
     "       tlc [options] FILE.tir         resume from IR text (--emit=ir output; docs/ir.md)\n"
     "       tlc explain-partition [...]    show how T.Parallel maps onto threads\n"
     "       tlc explain-pipeline [...]     model a software-pipelined loop\n"
+    "       tlc tune FILE --call 'F(ARGS)' [--space NAME=V1,V2]   time every config on the GPU\n"
     "\n"
     "options:\n"
     "  -o FILE               write the output to FILE (- or absent: stdout)\n"

@@ -42,7 +42,7 @@ def main(argv=None) -> int:
                 raise tune.TuneError(f"--config '{text}' is not a JSON object")
             configs.append(config)
         space = tune.parse_space(args.space)
-        if not configs:  # the factory's own @autotune configs, as tlc evaluates them
+        if not configs and not space:  # the factory's own @autotune configs, as tlc evaluates them
             configs = tune.autotune_configs(args.file, args.call, args.target)
         if not configs and not space:
             raise tune.TuneError(f"nothing to tune: {args.call} has no @autotune configs left "

@@ -89,7 +89,10 @@ def parse_space(items: List[str]) -> Dict[str, list]:
             raise TuneError(f"--space '{item}': expected NAME=V1,V2,... with NAME a Python identifier")
         if name in space:
             raise TuneError(f"--space gives '{name}' twice")
-        space[name] = [_literal(v.strip()) for v in values.split(",")]
+        parts = [v.strip() for v in values.split(",")]
+        if not all(parts):
+            raise TuneError(f"--space '{item}': an empty value")
+        space[name] = [_literal(v) for v in parts]
     return space
 
 
@@ -384,7 +387,7 @@ def autotune(path: str, call: str, space: Optional[Dict[str, list]] = None,
              workdir: Optional[str] = None, out_path: Optional[str] = None) -> TuneFile:
     """prepare + run on this machine (it needs the GPU)."""
     import tempfile
-    if configs is None:
+    if configs is None and not space:
         configs = autotune_configs(path, call, target)
     if not configs and not space:
         raise TuneError(f"nothing to tune: {call} has no @autotune configs left to choose; "
