@@ -7,6 +7,7 @@ command line of the autotuner (``tlc tune`` runs this).
     --out FILE                        the tune file (default FILE.tune.yaml)
     --prepare DIR                     only build the candidates' harnesses into DIR (no GPU)
     --run DIR                         only time what --prepare built (on the GPU)
+    --jobs N                          candidates built at once (default: every core)
 """
 import argparse
 import json
@@ -28,6 +29,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out")
     parser.add_argument("--prepare", metavar="DIR")
     parser.add_argument("--run", metavar="DIR")
+    parser.add_argument("--jobs", type=int, metavar="N", help="parallel builds (default: every core)")
     args = parser.parse_args(argv)
     try:
         if args.run:
@@ -50,11 +52,12 @@ def main(argv=None) -> int:
         candidates = tune.expand(args.call, space, configs)
         print(f"{len(candidates)} candidates for {args.call}")
         if args.prepare:
-            tune.prepare(args.file, args.call, candidates, args.prepare, args.target)
+            tune.prepare(args.file, args.call, candidates, args.prepare, args.target, args.jobs)
             for c in candidates:
                 print(f"{c.status:7} {c.call}" + (f": {c.reason}" if c.reason else ""))
             return 0
-        tune.autotune(args.file, args.call, space, configs, args.target, out_path=args.out)
+        tune.autotune(args.file, args.call, space, configs, args.target, out_path=args.out,
+                      jobs=args.jobs)
         return 0
     except (tune.TuneError, CompileError, json.JSONDecodeError) as e:
         print(f"tlc tune: error: {e}", file=sys.stderr)

@@ -292,30 +292,39 @@ def _first_error(text: str) -> str:
     return (text.strip().splitlines() or ["(no output)"])[-1]
 
 
-def prepare(path: str, call: str, candidates: List[Candidate], workdir: str,
-            target: Optional[str] = None) -> None:
-    """Builds one harness executable per candidate in workdir (CPU + nvcc) and
-    writes workdir/plan.json. Candidates that do not build are SKIPPED."""
-    from .build import find_nvcc, find_tlc
+def _build_candidate(tlc: str, nvcc: str, path: str, c: Candidate, tflag: List[str], stem: str) -> None:
+    """tlc --harness + nvcc for one candidate; SKIPPED with the reason when either refuses."""
     from . import signature as sigmod
+    cu = stem + ".cu"
+    proc = subprocess.run([tlc, path, "-w", "--call", c.call, *tflag, "--harness", "-o", cu],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        c.status, c.reason = "SKIPPED", "tlc: " + _first_error(proc.stderr)
+        return
+    sig = subprocess.run([tlc, path, "-w", "--call", c.call, *tflag, "--emit=signature"],
+                         capture_output=True, text=True)
+    arch = sigmod.parse(sig.stdout).nvcc_arch
+    proc = subprocess.run([nvcc, "-O3", *arch.split(), cu, "-o", stem], capture_output=True, text=True)
+    if proc.returncode != 0:
+        c.status, c.reason = "SKIPPED", "nvcc: " + _first_error(proc.stderr)
+        return
+    c.status = "BUILT"
+
+
+def prepare(path: str, call: str, candidates: List[Candidate], workdir: str,
+            target: Optional[str] = None, jobs: Optional[int] = None) -> None:
+    """Builds one harness executable per candidate in workdir (CPU + nvcc,
+    `jobs` at a time) and writes workdir/plan.json. Candidates that do not
+    build are SKIPPED."""
+    from concurrent.futures import ThreadPoolExecutor
+    from .build import find_nvcc, find_tlc
     tlc, nvcc = find_tlc(), find_nvcc()
     os.makedirs(workdir, exist_ok=True)
     tflag = [f"--target={target}"] if target else []
-    for i, c in enumerate(candidates):
-        cu, exe = os.path.join(workdir, f"cand{i}.cu"), os.path.join(workdir, f"cand{i}")
-        proc = subprocess.run([tlc, path, "-w", "--call", c.call, *tflag, "--harness", "-o", cu],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            c.status, c.reason = "SKIPPED", "tlc: " + _first_error(proc.stderr)
-            continue
-        sig = subprocess.run([tlc, path, "-w", "--call", c.call, *tflag, "--emit=signature"],
-                             capture_output=True, text=True)
-        arch = sigmod.parse(sig.stdout).nvcc_arch
-        proc = subprocess.run([nvcc, "-O3", *arch.split(), cu, "-o", exe], capture_output=True, text=True)
-        if proc.returncode != 0:
-            c.status, c.reason = "SKIPPED", "nvcc: " + _first_error(proc.stderr)
-            continue
-        c.status = "BUILT"
+    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        list(pool.map(lambda ic: _build_candidate(tlc, nvcc, path, ic[1], tflag,
+                                                  os.path.join(workdir, f"cand{ic[0]}")),
+                      enumerate(candidates)))
     plan = {"source": os.path.abspath(path), "source_sha256": source_sha256(path), "call": call,
             "target": target or "sm_90a",
             "candidates": [dict(c.__dict__, exe=f"cand{i}") for i, c in enumerate(candidates)]}
@@ -384,7 +393,8 @@ def run(workdir: str, out_path: Optional[str] = None, retime: int = 3) -> TuneFi
 
 def autotune(path: str, call: str, space: Optional[Dict[str, list]] = None,
              configs: Optional[List[Dict[str, object]]] = None, target: Optional[str] = None,
-             workdir: Optional[str] = None, out_path: Optional[str] = None) -> TuneFile:
+             workdir: Optional[str] = None, out_path: Optional[str] = None,
+             jobs: Optional[int] = None) -> TuneFile:
     """prepare + run on this machine (it needs the GPU)."""
     import tempfile
     if configs is None and not space:
@@ -394,5 +404,5 @@ def autotune(path: str, call: str, space: Optional[Dict[str, list]] = None,
                         f"give --space NAME=V1,V2")
     candidates = expand(call, space, configs)
     workdir = workdir or tempfile.mkdtemp(prefix="tlc-tune-")
-    prepare(path, call, candidates, workdir, target)
+    prepare(path, call, candidates, workdir, target, jobs)
     return run(workdir, out_path)
