@@ -92,12 +92,13 @@ static void param(TlBuf *out, const TlKernel *k, const TlBuffer *b, int index) {
   json_string(out, b->name);
   tl_buf_puts(out, ", \"c_name\": ");
   json_string(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
-  tl_buf_printf(out, ", \"index\": %d, \"role\": \"tensor\", \"dtype\": \"%s\", \"shape\": [", index,
-                tl_dtype_name(b->dtype));
+  tl_buf_printf(out, ", \"index\": %d, \"role\": \"tensor\", \"dtype\": \"%s\", \"shape\": [",
+                index, tl_dtype_name(b->dtype));
   for (int d = 0; d < b->ndims; d++)
     tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)b->shape[d]);
-  tl_buf_printf(out, "],\n         \"layout\": \"row-major-contiguous\", \"element_bytes\": %lld, "
-                     "\"align_bytes\": %lld, \"access\": \"%s\", \"output\": %s}",
+  tl_buf_printf(out,
+                "],\n         \"layout\": \"row-major-contiguous\", \"element_bytes\": %lld, "
+                "\"align_bytes\": %lld, \"access\": \"%s\", \"output\": %s}",
                 (long long)elem, (long long)align, access_name(b), is_output(b) ? "true" : "false");
 }
 

@@ -114,7 +114,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
         if (strcmp(k, kinds[j]) == 0)
           found = j;
       if (found < 0)
-        return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan, cuda or signature", k);
+        return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan, cuda or signature",
+                           k);
       o->emit = (TlEmitKind)found;
     } else if (strncmp(a, "--target=", 9) == 0) {
       o->target = a + 9;

@@ -49,8 +49,10 @@ int tl_tune_main(int argc, char **argv) {
   setenv("TLC_BIN", exe, 1);
   *strrchr(exe, '/') = '\0'; // readlink gives an absolute path: there is a slash
   if (!package_root(exe, root, sizeof root)) {
-    fprintf(stderr, "tlc tune: error: the tlc Python package is not installed next to tlc "
-                    "(expected %s/tlc)\n", root);
+    fprintf(stderr,
+            "tlc tune: error: the tlc Python package is not installed next to tlc "
+            "(expected %s/tlc)\n",
+            root);
     return 2;
   }
   // The arena (the only allocator, lib/Support/Arena.c) is never freed:

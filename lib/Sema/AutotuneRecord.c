@@ -28,8 +28,7 @@ static bool value_json(TlBuf *out, const TlValue *v) {
     tl_buf_printf(out, "%lld", (long long)v->i);
     return true;
   case VAL_FLOAT:
-    if (!isfinite(v->f))
-      return false;
+    if (!isfinite(v->f)) return false;
     // %.17g round-trips a double; a trailing ".0" keeps integral floats floats.
     tl_buf_printf(out, v->f == floor(v->f) && fabs(v->f) < 1e15 ? "%.1f" : "%.17g", v->f);
     return true;
@@ -70,12 +69,12 @@ static bool value_json(TlBuf *out, const TlValue *v) {
   }
 }
 
-void tl_sema_record_autotune(Sema *s, const TlValue *fn, const TlValue *configs, const char *tuned) {
+void tl_sema_record_autotune(Sema *s, const TlValue *fn, const TlValue *configs,
+                             const char *tuned) {
   TlBuf json;
   tl_buf_init(&json, s->arena);
   tl_buf_puts(&json, "");
-  if (!value_json(&json, configs))
-    return;
+  if (!value_json(&json, configs)) return;
   TlAutotune *rec = TL_NEW(s->arena, TlAutotune);
   rec->factory = fn->s;
   rec->loc = fn->autotune->loc;
