@@ -51,6 +51,9 @@ class Kernel:
         self._inputs = [p for p in sig.params if not p.output]
         self._torch = None
         self._dtypes = None
+        # Shapes without size names, compared whole (torch.Size is a tuple).
+        self._fixed_shapes = [p.shape if all(isinstance(d, int) for d in p.shape) else None
+                              for p in sig.params]
 
     def __repr__(self):
         params = ", ".join(f"{p.name}: {p.dtype}{list(p.shape)}" for p in self.signature.params)
@@ -60,69 +63,81 @@ class Kernel:
         return f"{self.name}: argument '{p.name}' (parameter {p.index + 1} of {len(self.signature.params)})"
 
     def _check(self, p: Param, t, device, sizes: Dict[str, int]):
-        torch = self._torch
-        if not isinstance(t, torch.Tensor):
+        """(device, data pointer) of t, or the error that names p. Called for
+        every argument of every launch, so the common case is kept short."""
+        if not isinstance(t, self._torch.Tensor):
             raise TypeError(f"{self._where(p)} must be a torch.Tensor, got {type(t).__name__}")
-        if t.device.type != "cuda":
-            raise ArgumentError(f"{self._where(p)} is on {t.device}; the kernel needs a CUDA tensor")
-        if device is not None and t.device != device:
-            raise ArgumentError(f"{self._where(p)} is on {t.device}, the other tensors on {device}")
+        dev = t.device
+        if dev.type != "cuda":
+            raise ArgumentError(f"{self._where(p)} is on {dev}; the kernel needs a CUDA tensor")
+        if device is not None and dev != device:
+            raise ArgumentError(f"{self._where(p)} is on {dev}, the other tensors on {device}")
         want = self._dtypes[p.index]
         if t.dtype != want:
             raise ArgumentError(f"{self._where(p)} has dtype {t.dtype}; the kernel takes {want}")
-        shape = tuple(t.shape)
-        expected = tuple(sizes.setdefault(d, n) if isinstance(d, str) else d
-                         for d, n in zip(p.shape, shape))
-        if len(shape) != len(p.shape) or shape != expected:
+        shape = t.shape
+        fixed = self._fixed_shapes[p.index]
+        if fixed is not None:
+            ok = shape == fixed
+        else:  # a dimension named by a size: the same name, the same extent everywhere
+            ok = len(shape) == len(p.shape) and all(
+                sizes.setdefault(d, n) == n if isinstance(d, str) else d == n
+                for d, n in zip(p.shape, shape))
+        if not ok:
             raise ArgumentError(f"{self._where(p)} has shape {list(shape)}; the kernel takes "
                                 f"{list(p.shape)}")
         if not t.is_contiguous():
             raise ArgumentError(f"{self._where(p)} is not contiguous (strides {list(t.stride())}); "
                                 f"the kernel reads it as a dense row-major array: pass .contiguous()")
-        if t.data_ptr() % p.align_bytes:
+        ptr = t.data_ptr()
+        if ptr % p.align_bytes:
             raise ArgumentError(f"{self._where(p)} starts at an address that is not a multiple of "
                                 f"{p.align_bytes} bytes, which the kernel's vector accesses need "
                                 f"(a view at an offset?): pass .clone()")
-        return t.device
+        return dev, ptr
 
     def _bind(self, args):
-        """The tensors in parameter order, allocating the left-out outputs."""
+        """The arguments in parameter order, None for each output to allocate."""
         params = self.signature.params
         if len(args) == len(params):
-            return list(args), []
+            return list(args)
         if len(args) != len(self._inputs):
             names = ", ".join(p.name for p in params)
             raise TypeError(f"{self.name}: takes {len(params)} tensors ({names}) or the "
                             f"{len(self._inputs)} inputs alone, got {len(args)}")
+        inputs = iter(args)
+        return [None if p.output else next(inputs) for p in params]
+
+    def _allocate(self, p: Param, device, sizes: Dict[str, int]):
         torch = self._torch
-        device = None
-        for p, t in zip(self._inputs, args):
-            if isinstance(t, torch.Tensor) and t.device.type == "cuda":
-                device = t.device
-                break
         if device is None:
             device = torch.device("cuda", torch.cuda.current_device())
-        tensors, outputs, inputs = [], [], iter(args)
-        for p in params:
-            if p.output:
-                out = torch.empty(tuple(p.shape), dtype=self._dtypes[p.index], device=device)
-                tensors.append(out)
-                outputs.append(out)
-            else:
-                tensors.append(next(inputs))
-        return tensors, outputs
+        try:
+            shape = tuple(sizes[d] if isinstance(d, str) else d for d in p.shape)
+        except KeyError as e:
+            raise ArgumentError(f"{self._where(p)}: cannot allocate it, no input gives the size "
+                                f"{e.args[0]}") from None
+        return torch.empty(shape, dtype=self._dtypes[p.index], device=device)
 
     def __call__(self, *args):
         if self._torch is None:
             torch = _torch()
             self._dtypes = [_torch_dtype(torch, p.dtype) for p in self.signature.params]
             self._torch = torch
-        tensors, outputs = self._bind(args)
-        device, sizes = None, {}
-        for p, t in zip(self.signature.params, tensors):
-            device = self._check(p, t, device, sizes)
+        params = self.signature.params
+        tensors = self._bind(args)
+        device, sizes, ptrs = None, {}, [0] * len(params)
+        for p, t in zip(params, tensors):
+            if t is not None:
+                device, ptrs[p.index] = self._check(p, t, device, sizes)
+        outputs = []
+        for p, t in zip(params, tensors):
+            if t is None:  # allocated after the inputs bound every size name
+                out = self._allocate(p, device, sizes)
+                device, ptrs[p.index] = self._check(p, out, device, sizes)
+                outputs.append(out)
         stream = self._torch.cuda.current_stream(device).cuda_stream
-        code = self._launch(*[t.data_ptr() for t in tensors], stream)
+        code = self._launch(*ptrs, stream)
         if code != 0:
             raise LaunchError(f"{self.name}: the launch failed: {self._error_text(code)}")
         if not outputs:
