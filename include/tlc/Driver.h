@@ -21,6 +21,7 @@ typedef struct TlOptions {
   bool ir_input;           // the input is IR text (.tir, or --ir): parsed, no sema; only
                            // the --passes run
   bool verify_each;        // run the verifier after every pass
+  bool no_warp_specialize; // --no-warp-specialize: pipelines stay on cp.async (no TMA)
   bool warnings_off, werror;
   bool harness;            // --harness: kernels + reference + main()
   bool cublas;             // --cublas (with --harness)

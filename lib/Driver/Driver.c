@@ -37,6 +37,7 @@ static const char *const usage =
     "                        unless given)\n"
     "  --ir                  read the input as IR text (default for .tir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
+    "  --no-warp-specialize  keep T.Pipelined on cp.async (no TMA producer warpgroup)\n"
     "  --verify-each         run it after every pass (the default)\n"
     "  --header=OUT.h        also write a C/C++ header declaring every launcher\n"
     "  --call 'F(ARGS)'      compile the kernel the factory call F(ARGS) returns; repeat for\n"
@@ -53,8 +54,8 @@ static const char *const usage =
     "  --help                print this help\n"
     "  --version             print the version\n"
     "\n"
-    "passes, in order: lower-tile-ops layout-inference pipeline partition flatten vectorize\n"
-    "                  swizzle thread-sync plan-shared\n"
+    "passes, in order: lower-tile-ops layout-inference warp-specialize pipeline partition flatten\n"
+    "                  vectorize swizzle thread-sync plan-shared\n"
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
 
 static bool valid_pass(const char *name) {
@@ -161,6 +162,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->harness_iters = (int)n;
     } else if (strcmp(a, "--no-verify") == 0) {
       o->verify_each = false;
+    } else if (strcmp(a, "--no-warp-specialize") == 0) {
+      o->no_warp_specialize = true;
     } else if (strcmp(a, "--verify-each") == 0) {
       o->verify_each = true;
     } else if (strncmp(a, "--max-errors=", 13) == 0) {
