@@ -47,7 +47,7 @@ static void json_triple(TlBuf *out, const int64_t v[3]) {
 }
 
 // The widest access, in bytes, that the thread IR makes to global buffer b:
-// a vector load or store, or a cp.async reading it. The caller's pointer
+// a vector load or store, or a cp.async reading it (TMA: tma_alignment). The caller's pointer
 // must be aligned to it (a float4 load from an address that is not a
 // multiple of 16 faults), so the signature records it and the Python
 // package checks tensor.data_ptr() before launching.
@@ -82,9 +82,18 @@ static bool is_output(const TlBuffer *b) {
   return b->written && !b->read;
 }
 
+// A buffer the launcher describes with a TMA tensor map: cuTensorMapEncodeTiled
+// refuses a global address that is not a multiple of 16 bytes.
+static int64_t tma_alignment(const TlKernel *k, const TlBuffer *b) {
+  for (int i = 0; i < k->tma_maps.len; i++)
+    if (TL_VEC_AT(k->tma_maps, TlTmaMap, i)->global == b) return 16;
+  return 0;
+}
+
 static void param(TlBuf *out, const TlKernel *k, const TlBuffer *b, int index) {
   int64_t elem = tl_dtype_bits(b->dtype) / 8;
   int64_t align = widest_access(&k->body, b);
+  if (tma_alignment(k, b) > align) align = tma_alignment(k, b);
   if (align < elem) align = elem;
   tl_buf_puts(out, "        {");
   json_string(out, "name");
