@@ -372,9 +372,20 @@ typedef struct TlKernel {
   const char *ws_why;          // why a pipelined kernel was not specialized (plan), or NULL
 } TlKernel;
 
+// An @autotune factory that a call left some tuned parameters to: tlc took
+// the first config (with a warning); --emit=signature lists every config so
+// a tuner (python/tlc/tune.py) can time them all.
+typedef struct TlAutotune {
+  const char *factory;
+  TlLoc loc;           // the configs= expression
+  const char *tuned;   // JSON array: the parameters the call left to the configs
+  const char *configs; // JSON array of objects: every config, values as JSON
+} TlAutotune;
+
 typedef struct TlModule {
   const TlSource *src;
-  TlVec kernels; // TlKernel*
+  TlVec kernels;  // TlKernel*
+  TlVec autotune; // TlAutotune*, in the order the calls ran (sema)
   const char *target_name;
   const char *nvcc_arch; // what to give nvcc: "-arch=sm_90", "-gencode=arch=compute_90a,code=sm_90a"
   int sm;

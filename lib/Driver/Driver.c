@@ -23,10 +23,12 @@ static const char *const usage =
     "       tlc [options] FILE.tir         resume from IR text (--emit=ir output; docs/ir.md)\n"
     "       tlc explain-partition [...]    show how T.Parallel maps onto threads\n"
     "       tlc explain-pipeline [...]     model a software-pipelined loop\n"
+    "       tlc tune FILE --call 'F(ARGS)' [--space NAME=V1,V2]   time every config on the GPU\n"
     "\n"
     "options:\n"
     "  -o FILE               write the output to FILE (- or absent: stdout)\n"
-    "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default)\n"
+    "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default),\n"
+    "                        signature (JSON: every launcher's parameters)\n"
     "  --target=SM           sm_90a (default: H100/H200 with wgmma), sm_90 (no wgmma) or sm_80 (A100)\n"
     "  --print-after=PASS    print the IR after PASS to stderr (sema or a pass below)\n"
     "  --print-after-all     print the IR after every pass to stderr\n"
@@ -107,13 +109,14 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->output = a + 2;
     } else if (strncmp(a, "--emit=", 7) == 0) {
       const char *k = a + 7;
-      static const char *const kinds[] = {"tokens", "ast", "ir", "plan", "cuda"};
+      static const char *const kinds[] = {"tokens", "ast", "ir", "plan", "cuda", "signature"};
       int found = -1;
-      for (int j = 0; j < 5; j++)
+      for (int j = 0; j < 6; j++)
         if (strcmp(k, kinds[j]) == 0)
           found = j;
       if (found < 0)
-        return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan or cuda", k);
+        return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan, cuda or signature",
+                           k);
       o->emit = (TlEmitKind)found;
     } else if (strncmp(a, "--target=", 9) == 0) {
       o->target = a + 9;
@@ -376,6 +379,9 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   case EMIT_PLAN:
     if (!tl_emit_plan(m, &out, d))
       return 1;
+    break;
+  case EMIT_SIGNATURE:
+    tl_emit_signature(m, &out);
     break;
   default:
     tl_emit_cuda(a, m, &out);
