@@ -51,6 +51,10 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
 
 /* lib/Driver/Compile.c: source -> module, the front half shared by tools */
 TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool run_passes);
+// The file at `path` through every pass, verified after each, for the
+// target named `target` (NULL: sm_90a); the explain tools' TlExplainCompileFn.
+TlModule *tl_compile_file(TlArena *a, const char *path, const TlSemaOptions *sema,
+                          const char *target, TlDiag *d);
 
 /* lib/Driver/Driver.c: `tlc [options] FILE` */
 int tl_driver_main(int argc, char **argv);

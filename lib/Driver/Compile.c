@@ -37,6 +37,16 @@ TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool r
   return m;
 }
 
+TlModule *tl_compile_file(TlArena *a, const char *path, const TlSemaOptions *sema,
+                          const char *target, TlDiag *d) {
+  TlOptions o = {0};
+  o.input = path;
+  if (sema) o.sema = *sema;
+  o.target = target;
+  o.verify_each = true; // the explain tools read pass facts the verifier checks
+  return tl_compile_to_module(a, &o, d, true);
+}
+
 void tl_source_set_language(TlSource *src, const TlOptions *o) {
   size_t n = strlen(src->name);
   src->python = o->python || (n > 3 && strcmp(src->name + n - 3, ".py") == 0);

@@ -836,6 +836,7 @@ typedef struct Args {
   const char *out_path, *file, *target;
   const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
   TlSemaOptions sema;
+  TlExplainCompileFn compile; // FILE mode
 } Args;
 
 static const char kUsage[] =
@@ -1052,7 +1053,12 @@ static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
   return 0;
 }
 
-// FILE mode: the driver prints to stdout, so -o points stdout at a
+static int explain_file(const Args *a) {
+  TlExplainInput in = {a->file, &a->sema, a->target, a->compile};
+  return tl_explain_partition_file(&in, (int)a->line, a->format);
+}
+
+// FILE mode prints to stdout, so -o points stdout at a
 // temporary file for the call and renames it on success.
 static int file_mode(TlArena *ar, const Args *a) {
   struct stat st;
@@ -1060,7 +1066,7 @@ static int file_mode(TlArena *ar, const Args *a) {
   if (!a->out_path || device) {
     if (device && !freopen(a->out_path, "w", stdout))
       return fail("cannot write '%s': %s", a->out_path, strerror(errno));
-    return tl_driver_explain_partition_file(a->file, &a->sema, a->target, (int)a->line, a->format);
+    return explain_file(a);
   }
   char *tmp;
   fflush(stdout);
@@ -1073,7 +1079,7 @@ static int file_mode(TlArena *ar, const Args *a) {
     return fail("cannot redirect output to '%s': %s", tmp, strerror(errno));
   }
   close(fd);
-  int rc = tl_driver_explain_partition_file(a->file, &a->sema, a->target, (int)a->line, a->format);
+  int rc = explain_file(a);
   bool flushed = fflush(stdout) == 0;
   dup2(saved, STDOUT_FILENO);
   close(saved);
@@ -1128,8 +1134,8 @@ static int run(TlArena *ar, Args *a) {
   return write_output(ar, a->out_path, &out);
 }
 
-int tl_explain_partition_main(int argc, char **argv) {
-  Args a = {.ndims = 2, .extents = {128, 32}, .threads = 128, .vector = 8};
+int tl_explain_partition_main(int argc, char **argv, TlExplainCompileFn compile) {
+  Args a = {.ndims = 2, .extents = {128, 32}, .threads = 128, .vector = 8, .compile = compile};
   bool help = false;
   if (!parse_args(argc, argv, &a, &help))
     return 1;

@@ -1164,7 +1164,7 @@ static bool run_model(TlArena *a, const Args *args, char *err, size_t errlen) {
   return output_close(&o, ok, sink.failed, err, errlen);
 }
 
-int tl_explain_pipeline_main(int argc, char **argv) {
+int tl_explain_pipeline_main(int argc, char **argv, TlExplainCompileFn compile) {
   TlArena arena;
   tl_arena_init(&arena);
   Args args;
@@ -1190,8 +1190,10 @@ int tl_explain_pipeline_main(int argc, char **argv) {
                     args.input);
     else if (args.output)
       status = fail("-o is not supported with a .tl file; redirect the output instead");
-    else
-      status = tl_driver_explain_pipeline_file(args.input, &args.sema, args.target, args.format);
+    else {
+      TlExplainInput in = {args.input, &args.sema, args.target, compile};
+      status = tl_explain_pipeline_file(&in, args.format);
+    }
     tl_arena_free(&arena);
     return status;
   }

@@ -1,5 +1,7 @@
-// The FILE.tl modes of the explain tools: compile the file through the whole
-// pass pipeline, then show the decisions the passes recorded.
+// The FILE.tl modes of the explain tools: the file is compiled through the
+// whole pass pipeline by the caller's `compile` (the driver's, passed in by
+// tools/tlc/main.c, so lib/Explain never calls up into lib/Driver), then the
+// decisions the passes recorded are shown.
 //   explain-partition FILE.tl [--line N]: every T.Parallel, user loops and
 //     the loops of T.copy / T.fill alike. Loops planned with the default
 //     formula go through the same renderer as the standalone tool; loops
@@ -14,26 +16,19 @@
 //     num_stages is below the depth that hides the latency, or above it.
 #include <string.h>
 
-#include "tlc/Driver.h"
 #include "tlc/Explain.h"
 #include "tlc/FragLayout.h"
 
 // Both tools honour --target as tlc does: sema checks the thread limit,
 // plan-shared the shared memory, and explain-pipeline takes its costs from it.
-static TlModule *compile_file(TlArena *a, const char *path, const TlSemaOptions *sema,
-                              const char *target_name, TlDiag *d, TlTarget *target) {
-  TlOptions o = {0};
-  o.input = path;
-  if (sema)
-    o.sema = *sema;
-  o.target = target_name ? target_name : "sm_90a";
-  o.verify_each = true;
+static TlModule *compile_file(TlArena *a, const TlExplainInput *in, TlDiag *d, TlTarget *target) {
+  const char *target_name = in->target ? in->target : "sm_90a";
   char err[256];
-  if (!tl_target_load(a, o.target, target, err, sizeof err)) {
+  if (!tl_target_load(a, target_name, target, err, sizeof err)) {
     tl_error_noloc(d, "%s", err);
     return NULL;
   }
-  return tl_compile_to_module(a, &o, d, true);
+  return in->compile(a, in->path, in->sema, target_name, d);
 }
 
 typedef struct Found {
@@ -107,14 +102,13 @@ static void partition_loops(Found *f, const TlVec *body) {
   }
 }
 
-int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema,
-                                     const char *target_name, int line, TlExplainFormat format) {
+int tl_explain_partition_file(const TlExplainInput *in, int line, TlExplainFormat format) {
   TlArena a;
   tl_arena_init(&a);
   TlDiag d;
   tl_diag_init(&d, stderr);
   TlTarget target;
-  TlModule *m = compile_file(&a, path, sema, target_name, &d, &target);
+  TlModule *m = compile_file(&a, in, &d, &target);
   int rc = 1;
   if (m) {
     TlBuf out;
@@ -127,9 +121,10 @@ int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema
     }
     if (f.count == 0) {
       if (line)
-        fprintf(stderr, "tlc: error: explain-partition: no T.Parallel loop on line %d of %s\n", line, path);
+        fprintf(stderr, "tlc: error: explain-partition: no T.Parallel loop on line %d of %s\n",
+                line, in->path);
       else
-        fprintf(stderr, "tlc: error: explain-partition: %s has no T.Parallel loop\n", path);
+        fprintf(stderr, "tlc: error: explain-partition: %s has no T.Parallel loop\n", in->path);
     } else {
       fwrite(out.data, 1, out.len, stdout);
       rc = 0;
@@ -235,14 +230,13 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
   }
 }
 
-int tl_driver_explain_pipeline_file(const char *path, const TlSemaOptions *sema,
-                                    const char *target_name, TlExplainFormat format) {
+int tl_explain_pipeline_file(const TlExplainInput *in, TlExplainFormat format) {
   TlArena a;
   tl_arena_init(&a);
   TlDiag d;
   tl_diag_init(&d, stderr);
   TlTarget target;
-  TlModule *m = compile_file(&a, path, sema, target_name, &d, &target);
+  TlModule *m = compile_file(&a, in, &d, &target);
   int rc = 1;
   if (m) {
     TlBuf out;
@@ -254,7 +248,7 @@ int tl_driver_explain_pipeline_file(const char *path, const TlSemaOptions *sema,
       pipeline_loops(&p, &p.kernel->body);
     }
     if (p.count == 0)
-      fprintf(stderr, "tlc: error: explain-pipeline: %s has no T.Pipelined loop\n", path);
+      fprintf(stderr, "tlc: error: explain-pipeline: %s has no T.Pipelined loop\n", in->path);
     else if (p.ok) {
       fwrite(out.data, 1, out.len, stdout);
       rc = 0;
