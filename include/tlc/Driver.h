@@ -50,6 +50,21 @@ const TlPass *tl_find_pass(const char *name, size_t len);
 bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlBuf *dump);
 
 /* lib/Driver/Compile.c: source -> module, the front half shared by tools */
+#include "tlc/Lex.h"
+struct TlNode;
+// Where the front half stops: after the lexer, the parser or sema.
+typedef enum { TL_FRONT_TOKENS, TL_FRONT_AST, TL_FRONT_MODULE } TlFrontStop;
+// What the front half made, up to where it stopped.
+typedef struct TlFront {
+  TlTokens tokens;
+  struct TlNode *ast;
+  TlModule *module;
+} TlFront;
+// Lexes src, then parses and runs sema unless `stop` says otherwise. The
+// one place that chains the phases: the driver, the explain tools (through
+// tl_compile_file) and the fuzzer call it. False after errors.
+bool tl_front_half(TlArena *a, const TlSource *src, const TlTarget *target,
+                   const TlSemaOptions *sema, TlFrontStop stop, TlDiag *d, TlFront *out);
 TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool run_passes);
 // The file at `path` through every pass, verified after each, for the
 // target named `target` (NULL: sm_90a); the explain tools' TlExplainCompileFn.

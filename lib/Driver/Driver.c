@@ -301,24 +301,18 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
 // Lexes, parses and runs sema: -1 with *m set to go on, else the exit
 // status (the output of --emit=tokens / ast is written here).
 static int front_half(TlArena *a, const TlOptions *o, TlDiag *d, TlSource *src,
-                      const TlTarget *target, TlBuf *out, TlNode **ast, TlModule **m) {
+                      const TlTarget *target, TlBuf *out, TlModule **m) {
   tl_source_set_language(src, o);
-  TlTokens toks = tl_lex(a, src, d);
-  if (o->emit == EMIT_TOKENS) {
-    if (d->nerrors)
-      return 1;
-    tl_tokens_print(out, toks);
-    return write_output(o->output, out, d) ? 0 : 1;
-  }
-  *ast = d->nerrors ? NULL : tl_parse(a, toks, d);
-  if (d->nerrors)
-    return 1;
-  if (o->emit == EMIT_AST) {
-    tl_ast_print(out, *ast);
-    return write_output(o->output, out, d) ? 0 : 1;
-  }
-  *m = tl_sema(a, *ast, src, target, &o->sema, d);
-  return d->nerrors ? 1 : -1;
+  TlFrontStop stop = o->emit == EMIT_TOKENS ? TL_FRONT_TOKENS
+                     : o->emit == EMIT_AST  ? TL_FRONT_AST
+                                            : TL_FRONT_MODULE;
+  TlFront front;
+  if (!tl_front_half(a, src, target, &o->sema, stop, d, &front)) return 1;
+  if (stop == TL_FRONT_TOKENS) tl_tokens_print(out, front.tokens);
+  if (stop == TL_FRONT_AST) tl_ast_print(out, front.ast);
+  if (stop != TL_FRONT_MODULE) return write_output(o->output, out, d) ? 0 : 1;
+  *m = front.module;
+  return -1;
 }
 
 static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
@@ -339,17 +333,19 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     return 1;
   }
   TlModule *m = NULL;
-  TlNode *ast = NULL;
   int rc;
   if (o->ir_input) {
     // A .tir file: the module is read back from the text, no sema.
     m = tl_ir_parse(a, src, d);
     rc = m && !d->nerrors ? -1 : 1;
   } else {
-    rc = front_half(a, o, d, src, &target, &out, &ast, &m);
+    rc = front_half(a, o, d, src, &target, &out, &m);
   }
   if (rc >= 0)
     return rc;
+  // The harness's reference lowering reads the tile IR as sema made it; the
+  // passes rewrite m in place, so it gets a copy made before they run.
+  TlModule *ref = o->harness ? tl_module_clone(a, m) : NULL;
   bool ok = tl_run_pipeline(a, m, o, d, &dump);
   if (dump.len) {
     fwrite(dump.data, 1, dump.len, stderr);
@@ -358,12 +354,8 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   if (!ok || d->nerrors)
     return 1;
   if (o->harness) {
-    // The reference lowering reads the tile IR as sema made it, so the
-    // program goes through sema a second time, untouched by the passes.
-    TlModule *ref = tl_sema(a, ast, src, &target, &o->sema, d);
     TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234};
-    if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d))
-      return 1;
+    if (!tl_emit_harness(a, ref, m, &ho, &out, d)) return 1;
     return write_output(o->output, &out, d) ? 0 : 1;
   }
   switch (o->emit) {
