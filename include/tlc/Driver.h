@@ -27,9 +27,8 @@ typedef struct TlOptions {
   int harness_iters;       // --iters=N (with --harness)
   const char *header;      // --header=OUT.h: also write a header declaring the launchers
   bool python;             // --python, or an input ending in .py: a TileLang Python file
-  const char *calls[64];   // --call 'factory(args)'
-  const char *defines[64]; // -D NAME=VALUE
-  TlSemaOptions sema;      // points at calls/defines
+  TlSourceArgs source;     // --call, -D (--target is copied to target)
+  TlSemaOptions sema;      // points at source's calls and defines
 } TlOptions;
 
 // Marks a source read for o as Python when o says so or its name ends in .py.

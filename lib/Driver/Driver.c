@@ -90,6 +90,10 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
 #endif
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    char err[256];
+    TlArgResult taken = tl_source_arg(argc, argv, &i, &o->source, err, sizeof err);
+    if (taken == TL_ARG_BAD) return usage_error("%s", err);
+    if (taken == TL_ARG_TAKEN) continue;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       fputs(usage, stdout);
       return -1;
@@ -114,10 +118,6 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       if (found < 0)
         return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan or cuda", k);
       o->emit = (TlEmitKind)found;
-    } else if (strncmp(a, "--target=", 9) == 0) {
-      o->target = a + 9;
-      if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0 && strcmp(o->target, "sm_90a") != 0)
-        return usage_error("unknown --target '%s'; tlc knows sm_80, sm_90 and sm_90a", o->target);
     } else if (strncmp(a, "--print-after=", 14) == 0) {
       o->print_after = a + 14;
       if (!valid_pass(o->print_after))
@@ -166,27 +166,6 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       if (*end || n < 0 || n > 100000)
         return usage_error("--max-errors needs a count, got '%s'", a + 13);
       *max_errors = (int)n;
-    } else if (strcmp(a, "--call") == 0 || strncmp(a, "--call=", 7) == 0) {
-      const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
-      if (!v || !*v)
-        return usage_error("--call needs a call such as 'matmul(1024, 1024, 1024)'%s", "");
-      if (o->sema.ncalls == 64)
-        return usage_error("more than 64 --call options%s", "");
-      o->calls[o->sema.ncalls++] = v;
-    } else if (strcmp(a, "-D") == 0 || (a[0] == '-' && a[1] == 'D' && a[2])) {
-      const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
-      if (!v || !*v)
-        return usage_error("-D needs NAME=VALUE%s", "");
-      size_t n = strcspn(v, "=");
-      bool ident = n > 0 && !(v[0] >= '0' && v[0] <= '9');
-      for (size_t j = 0; j < n; j++)
-        ident = ident && (v[j] == '_' || (v[j] >= 'a' && v[j] <= 'z') ||
-                          (v[j] >= 'A' && v[j] <= 'Z') || (v[j] >= '0' && v[j] <= '9'));
-      if (!ident)
-        return usage_error("-D '%s': expected NAME=VALUE with NAME a Python identifier", v);
-      if (o->sema.ndefines == 64)
-        return usage_error("more than 64 -D options%s", "");
-      o->defines[o->sema.ndefines++] = v;
     } else if (strcmp(a, "--python") == 0) {
       o->python = true;
     } else if (strcmp(a, "-w") == 0) {
@@ -203,6 +182,12 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   }
   if (!o->input)
     return usage_error("no input file%s", "");
+  if (o->source.target) {
+    o->target = o->source.target;
+    if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0 &&
+        strcmp(o->target, "sm_90a") != 0)
+      return usage_error("unknown --target '%s'; tlc knows sm_80, sm_90 and sm_90a", o->target);
+  }
   size_t n = strlen(o->input);
   if (n > 4 && strcmp(o->input + n - 4, ".tir") == 0)
     o->ir_input = true;
@@ -221,8 +206,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
     return usage_error("--header and -o name the same file '%s'", out);
   if (o->header && same_file(o->header, o->input))
     return usage_error("--header='%s' is the input file; refusing to overwrite it", o->header);
-  o->sema.calls = o->calls;
-  o->sema.defines = o->defines;
+  o->sema =
+      (TlSemaOptions){o->source.calls, o->source.ncalls, o->source.defines, o->source.ndefines};
   return 0;
 }
 

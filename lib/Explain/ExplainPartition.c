@@ -833,9 +833,9 @@ typedef struct Args {
   int64_t threads, vector, line;
   bool has_extents, has_threads, has_vector, has_line, compare;
   TlExplainFormat format;
-  const char *out_path, *file, *target;
-  const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
-  TlSemaOptions sema;
+  const char *out_path, *file;
+  TlSourceArgs source;        // FILE mode: --call, -D (TileLang Python files), --target
+  TlSemaOptions sema;         // points at source's calls and defines
   TlExplainCompileFn compile; // FILE mode
 } Args;
 
@@ -913,21 +913,16 @@ static bool is_option(const char *s) {
 static bool parse_args(int argc, char **argv, Args *a, bool *help) {
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *eq = strchr(arg, '=');
-    if (strncmp(arg, "-D", 2) == 0 && arg[2]) { // -DNAME=VALUE, as tlc takes it
-      if (a->sema.ndefines == 64)
-        return reject("more than 64 -D options");
-      a->defines[a->sema.ndefines++] = arg + 2;
-      a->sema.defines = a->defines;
-      a->sema.calls = a->calls;
-      continue;
-    }
+    char err[256];
+    TlArgResult taken = tl_source_arg(argc, argv, &i, &a->source, err, sizeof err);
+    if (taken == TL_ARG_BAD) return reject("%s", err);
+    if (taken == TL_ARG_TAKEN) continue;
     char name[32];
     size_t n = (eq && strncmp(arg, "--", 2) == 0) ? (size_t)(eq - arg) : strlen(arg);
     snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), arg);
     const char *inline_val = n < strlen(arg) ? arg + n + 1 : NULL;
     bool takes_value = !strcmp(name, "--threads") || !strcmp(name, "--vector") ||
-                       !strcmp(name, "--format") || !strcmp(name, "--line") || !strcmp(name, "-o") ||
-                       !strcmp(name, "--call") || !strcmp(name, "-D") || !strcmp(name, "--target");
+                       !strcmp(name, "--format") || !strcmp(name, "--line") || !strcmp(name, "-o");
     const char *val = inline_val;
     if (takes_value && !val) {
       if (i + 1 >= argc || is_option(argv[i + 1]))
@@ -976,19 +971,6 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
         return reject("unknown format '%s' (expected table, yaml or svg)", val);
     } else if (!strcmp(name, "-o")) {
       a->out_path = val;
-    } else if (!strcmp(name, "--target")) {
-      if (!*val)
-        return reject("--target needs a value");
-      a->target = val; // the target reader says which names exist
-    } else if (!strcmp(name, "--call") || !strcmp(name, "-D")) {
-      if (!*val)
-        return reject("%s needs a value", name);
-      int *count = name[1] == 'D' ? &a->sema.ndefines : &a->sema.ncalls;
-      if (*count == 64)
-        return reject("more than 64 %s options", name);
-      (name[1] == 'D' ? a->defines : a->calls)[(*count)++] = val;
-      a->sema.calls = a->calls;
-      a->sema.defines = a->defines;
     } else if (!strcmp(name, "--compare") && !inline_val) {
       a->compare = true;
     } else if (is_option(arg)) {
@@ -999,6 +981,8 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
       a->file = arg;
     }
   }
+  a->sema =
+      (TlSemaOptions){a->source.calls, a->source.ncalls, a->source.defines, a->source.ndefines};
   return true;
 }
 
@@ -1054,7 +1038,7 @@ static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
 }
 
 static int explain_file(const Args *a) {
-  TlExplainInput in = {a->file, &a->sema, a->target, a->compile};
+  TlExplainInput in = {a->file, &a->sema, a->source.target, a->compile};
   return tl_explain_partition_file(&in, (int)a->line, a->format);
 }
 
@@ -1099,8 +1083,7 @@ static int run(TlArena *ar, Args *a) {
   }
   if (a->has_line)
     return fail("--line needs a FILE");
-  if (a->target)
-    return fail("--target needs a FILE: the standalone model has no target");
+  if (a->source.target) return fail("--target needs a FILE: the standalone model has no target");
   if (!a->file && (a->sema.ncalls || a->sema.ndefines))
     return fail("--call and -D need a FILE (a TileLang Python file or a .tl file)");
   // The seed's --compare is fixed at 8 threads, vector 2; explicit values win.

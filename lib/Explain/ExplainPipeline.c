@@ -877,9 +877,8 @@ typedef struct Args {
   TlExplainFormat format;
   const char *output;
   const char *input;
-  const char *target; // FILE mode: --target, NULL for sm_90a
-  const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
-  TlSemaOptions sema;
+  TlSourceArgs source; // FILE mode: --call, -D (TileLang Python files), --target
+  TlSemaOptions sema;  // points at source's calls and defines
 } Args;
 
 // Reads "--opt VALUE" or "--opt=VALUE"; *i is advanced past what was used.
@@ -998,27 +997,10 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
     }
     if (matched)
       continue;
-    if (option_is(arg, "--call") || strncmp(arg, "-D", 2) == 0) {
-      bool define = arg[1] == 'D';
-      ok = true;
-      const char *v = define ? (arg[2] ? arg + 2 : i + 1 < argc ? argv[++i] : NULL)
-                             : option_value(argc, argv, &i, "--call", &ok);
-      if (!v || !ok || !*v)
-        return arg_error("%s: expected a value", define ? "-D" : "--call");
-      int *n = define ? &args->sema.ndefines : &args->sema.ncalls;
-      if (*n == 64)
-        return arg_error("more than 64 %s options", define ? "-D" : "--call");
-      (define ? args->defines : args->calls)[(*n)++] = v;
-      args->sema.calls = args->calls;
-      args->sema.defines = args->defines;
-      continue;
-    }
-    if (option_is(arg, "--target")) {
-      args->target = option_value(argc, argv, &i, "--target", &ok);
-      if (!ok || !*args->target)
-        return arg_error("--target: expected a value");
-      continue; // the target reader says which names exist
-    }
+    char err[256];
+    TlArgResult taken = tl_source_arg(argc, argv, &i, &args->source, err, sizeof err);
+    if (taken == TL_ARG_BAD) return arg_error("%s", err);
+    if (taken == TL_ARG_TAKEN) continue;
     if (option_is(arg, "--format")) {
       const char *v = option_value(argc, argv, &i, "--format", &ok);
       if (!ok)
@@ -1051,6 +1033,8 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
       return arg_error("more than one input file ('%s' and '%s')", args->input, arg);
     args->input = arg;
   }
+  args->sema = (TlSemaOptions){args->source.calls, args->source.ncalls, args->source.defines,
+                               args->source.ndefines};
   if (args->sweep) {
     for (int s = 1; s <= 8; s++)
       args->stages[s - 1] = s;
@@ -1179,7 +1163,7 @@ int tl_explain_pipeline_main(int argc, char **argv, TlExplainCompileFn compile) 
     tl_arena_free(&arena);
     return fail("--call and -D need a FILE (a TileLang Python file or a .tl file)");
   }
-  if (!args.input && args.target) {
+  if (!args.input && args.source.target) {
     tl_arena_free(&arena);
     return fail("--target needs a FILE: the standalone model takes its costs from the options");
   }
@@ -1191,7 +1175,7 @@ int tl_explain_pipeline_main(int argc, char **argv, TlExplainCompileFn compile) 
     else if (args.output)
       status = fail("-o is not supported with a .tl file; redirect the output instead");
     else {
-      TlExplainInput in = {args.input, &args.sema, args.target, compile};
+      TlExplainInput in = {args.input, &args.sema, args.source.target, compile};
       status = tl_explain_pipeline_file(&in, args.format);
     }
     tl_arena_free(&arena);
