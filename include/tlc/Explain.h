@@ -80,13 +80,13 @@ int64_t tl_frag_nest_thread_count(const TlFragNest *n, int64_t thread);
 // coloured by thread.
 void tl_explain_fragment_render(TlBuf *out, const TlFragNest *n, TlExplainFormat f,
                                 const char *title, const char *follows, const char *fragment);
-struct yaml_emitter_s;
+struct TlYaml;
 // The fields of a fragment nest into an open YAML mapping (shared with
 // --emit=plan): extents, threads, layout: fragment, fragment, follows,
 // elements, registers, replicas, threads_used, guard, points. A point is
 // {index, flat, thread, register}, or with `compact` [i, j, thread, register].
-void tl_explain_fragment_yaml_fields(struct yaml_emitter_s *em, const TlFragNest *n,
-                                     const char *follows, const char *fragment, bool compact);
+void tl_explain_fragment_yaml_fields(struct TlYaml *y, const TlFragNest *n, const char *follows,
+                                     const char *fragment, bool compact);
 // The fragment a partitioned fragment nest follows: the first it stores to,
 // else the first it reads, with exactly that layout; NULL when none has it
 // (a nest may follow the parent tile of a row vector it reads).

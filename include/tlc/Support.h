@@ -63,6 +63,9 @@ void tl_buf_write(TlBuf *b, const char *s, size_t n);
 void tl_buf_printf(TlBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tl_buf_vprintf(TlBuf *b, const char *fmt, va_list ap);
 void tl_buf_indent(TlBuf *b, int level); // two spaces per level
+// s as XML text (SVG labels): & < > " ' escaped, control characters other
+// than tab and newline (not allowed in XML 1.0) written as '?'.
+void tl_buf_xml_text(TlBuf *b, const char *s);
 
 /* lib/Support/Source.c */
 typedef struct TlSource {
