@@ -45,6 +45,16 @@ HEADER_HOME = {
     "Driver.h": "Driver",
 }
 
+# Calls up that are known and wait for their fix: the evaluator (lib/Eval)
+# hands kernel values and @T.macro bodies to sema, which lowers them to IR.
+# They are listed, not fixed; any other call up fails the check.
+KNOWN_UPCALLS = {
+    ("Eval", "tl_sema_compile_kernel"): "a kernel value is compiled by sema",
+    ("Eval", "tl_sema_expr"): "a kernel-time expression inside evaluated code is lowered by sema",
+    ("Eval", "tl_sema_body"): "a macro's body is lowered by sema where it is inlined",
+    ("Eval", "tl_sema_convert"): "a macro argument is converted to its parameter's dtype",
+}
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"tlc/([^"]+)"', re.M)
 
 
@@ -106,7 +116,9 @@ def check_objects(root, objdir):
             continue
         for sym in symbols(obj, "--undefined-only"):
             callee = home.get(sym)
-            if callee and LAYER[callee] > LAYER[folder]:
+            if (folder, sym) in KNOWN_UPCALLS:
+                print(f"known up-call: {rel} calls {sym}: {KNOWN_UPCALLS[(folder, sym)]}")
+            elif callee and LAYER[callee] > LAYER[folder]:
                 problems.append(f"{rel}: {folder} (layer {LAYER[folder]}) calls {sym} "
                                 f"of {callee} (layer {LAYER[callee]}), a higher layer")
     return problems, len(objects)
