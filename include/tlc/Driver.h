@@ -34,7 +34,7 @@ typedef struct TlOptions {
 // Marks a source read for o as Python when o says so or its name ends in .py.
 void tl_source_set_language(TlSource *src, const TlOptions *o);
 
-/* lib/Driver/Pipeline.c: the pass pipeline, in order */
+/* lib/Driver/PassManager.c: the pass pipeline, in order */
 typedef bool (*TlPassFn)(TlArena *, TlModule *, TlDiag *);
 typedef struct TlPass {
   const char *name;

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "SemaInternal.h"
+#include "../Sema/SemaInternal.h"
 
 TlValue *tl_value_new(Sema *s, TlValueKind k, TlLoc loc) {
   TlValue *v = TL_NEW(s->arena, TlValue);
