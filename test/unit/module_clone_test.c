@@ -53,6 +53,5 @@ static void check_example(const char *name) {
 int main(void) {
   for (size_t i = 0; i < sizeof examples / sizeof *examples; i++)
     check_example(examples[i]);
-  if (failures) fprintf(stderr, "module_clone_test: %d failures\n", failures);
-  return failures != 0;
+  return check_result("module_clone_test");
 }
