@@ -7,6 +7,8 @@
 //
 // Shared, not copied: what no pass changes after creating it (fragment
 // layouts, constant tables, names and comment text, the source).
+#include <string.h>
+
 #include "tlc/IR.h"
 
 // Old -> new pointers of one kernel's buffers and variables.
@@ -22,26 +24,26 @@ static void *copy_of(const TlVec *from, const TlVec *to, const void *old) {
   return NULL;
 }
 
-static TlBuffer *clone_buffer(Cloner *c, const TlBuffer *b) {
-  if (!b) return NULL;
-  TlBuffer *copy = copy_of(&c->old_buffers, &c->new_buffers, b);
+// The one copy of `old` (size bytes, aligned to align) in this kernel: made
+// the first time, found in from/to after that. NULL for NULL.
+static void *copy_once(Cloner *c, TlVec *from, TlVec *to, const void *old, size_t size,
+                       size_t align) {
+  if (!old) return NULL;
+  void *copy = copy_of(from, to, old);
   if (copy) return copy;
-  copy = TL_NEW(c->arena, TlBuffer);
-  *copy = *b;
-  tl_vec_push(c->arena, &c->old_buffers, (void *)b);
-  tl_vec_push(c->arena, &c->new_buffers, copy);
+  copy = tl_arena_alloc(c->arena, size, align);
+  memcpy(copy, old, size);
+  tl_vec_push(c->arena, from, (void *)old);
+  tl_vec_push(c->arena, to, copy);
   return copy;
 }
 
+static TlBuffer *clone_buffer(Cloner *c, const TlBuffer *b) {
+  return copy_once(c, &c->old_buffers, &c->new_buffers, b, sizeof *b, _Alignof(TlBuffer));
+}
+
 static TlVar *clone_var(Cloner *c, const TlVar *v) {
-  if (!v) return NULL;
-  TlVar *copy = copy_of(&c->old_vars, &c->new_vars, v);
-  if (copy) return copy;
-  copy = TL_NEW(c->arena, TlVar);
-  *copy = *v;
-  tl_vec_push(c->arena, &c->old_vars, (void *)v);
-  tl_vec_push(c->arena, &c->new_vars, copy);
-  return copy;
+  return copy_once(c, &c->old_vars, &c->new_vars, v, sizeof *v, _Alignof(TlVar));
 }
 
 static TlExpr *clone_expr(Cloner *c, const TlExpr *e) {
