@@ -66,7 +66,25 @@ static void owned_point(const TlPartitionPlan *p, int64_t thread, int64_t k, int
 
 /* ---- table: the seed's text ---- */
 
-static void table_row(TlBuf *b, const TlPartitionPlan *p, int64_t flat) {
+// The rows of a table over `total` points (a plan's or a fragment nest's):
+// every row when there are few, else the first TABLE_HEAD and the last
+// TABLE_TAIL around a line that counts the rest. row(b, space, flat) prints one.
+static void table_rows(TlBuf *b, int64_t total, void (*row)(TlBuf *, const void *, int64_t),
+                       const void *space) {
+  if (total <= TABLE_MAX_ROWS) {
+    for (int64_t flat = 0; flat < total; flat++)
+      row(b, space, flat);
+    return;
+  }
+  for (int64_t flat = 0; flat < TABLE_HEAD; flat++)
+    row(b, space, flat);
+  tl_buf_printf(b, "  ... (%" PRId64 " rows omitted)\n", total - TABLE_HEAD - TABLE_TAIL);
+  for (int64_t flat = total - TABLE_TAIL; flat < total; flat++)
+    row(b, space, flat);
+}
+
+static void table_row(TlBuf *b, const void *plan, int64_t flat) {
+  const TlPartitionPlan *p = plan;
   int64_t idx[TL_MAX_NEST], thread, slot;
   char s[TUPLE_MAX];
   point_at(p, flat, idx, &thread, &slot);
@@ -100,16 +118,7 @@ static void table_render(TlBuf *b, const TlPartitionPlan *p, const char *title) 
   tl_buf_printf(b, "iteration points = %" PRId64 ";  points per thread = %g\n", p->total, per);
   tl_buf_puts(b, "\niteration point -> (thread, per-thread slot)\n");
   tl_buf_printf(b, "  %-14s %4s  %6s  %4s\n", "index", "flat", "thread", "slot");
-  if (p->total <= TABLE_MAX_ROWS) {
-    for (int64_t flat = 0; flat < p->total; flat++)
-      table_row(b, p, flat);
-  } else {
-    for (int64_t flat = 0; flat < TABLE_HEAD; flat++)
-      table_row(b, p, flat);
-    tl_buf_printf(b, "  ... (%" PRId64 " rows omitted)\n", p->total - TABLE_HEAD - TABLE_TAIL);
-    for (int64_t flat = p->total - TABLE_TAIL; flat < p->total; flat++)
-      table_row(b, p, flat);
-  }
+  table_rows(b, p->total, table_row, p);
   // The seed shows the first, second and last owning thread; owners are
   // always threads 0..threads_used-1, and with one owner thread 1 is empty.
   tl_buf_puts(b, "\nby thread (which points each thread owns)\n");
@@ -286,7 +295,8 @@ static void frag_owned(TlBuf *b, const TlFragNest *n, int64_t thread) {
 
 // One element: its holder and register, or for a replicated element the
 // register and the first holders.
-static void frag_row(TlBuf *b, const TlFragNest *n, int64_t flat) {
+static void frag_row(TlBuf *b, const void *nest, int64_t flat) {
+  const TlFragNest *n = nest;
   int64_t idx[2], thread, reg, holders = tl_frag_nest_holders(n, flat);
   char s[TUPLE_MAX];
   tl_frag_nest_index(n, flat, idx);
@@ -335,16 +345,7 @@ static void frag_table(TlBuf *b, const TlFragNest *n, const char *title, const c
     tl_buf_puts(b, "\nelement -> every thread holding it @ register\n");
     tl_buf_printf(b, "  %-14s %4s  %s\n", "index", "flat", "thread@register");
   }
-  if (n->elements <= TABLE_MAX_ROWS) {
-    for (int64_t flat = 0; flat < n->elements; flat++)
-      frag_row(b, n, flat);
-  } else {
-    for (int64_t flat = 0; flat < TABLE_HEAD; flat++)
-      frag_row(b, n, flat);
-    tl_buf_printf(b, "  ... (%" PRId64 " rows omitted)\n", n->elements - TABLE_HEAD - TABLE_TAIL);
-    for (int64_t flat = n->elements - TABLE_TAIL; flat < n->elements; flat++)
-      frag_row(b, n, flat);
-  }
+  table_rows(b, n->elements, frag_row, n);
   tl_buf_puts(b, "\nby thread (which elements each thread holds, @register)\n");
   frag_owned(b, n, 0);
   if (n->threads > 1)
