@@ -712,14 +712,19 @@ static const char usage[] =
     "With FILE.tl, every T.Pipelined loop of the file is explained with the model\n"
     "derived from the target description.\n";
 
+// "tlc: error: explain-pipeline: ..." on stderr, for fail and arg_error.
+static void report(const char *fmt, va_list ap) {
+  fputs("tlc: error: explain-pipeline: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("tlc: error: explain-pipeline: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  report(fmt, ap);
   va_end(ap);
   return 1;
 }
@@ -795,9 +800,7 @@ static ArgsResult arg_error(const char *fmt, ...) __attribute__((format(printf, 
 static ArgsResult arg_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("tlc: error: explain-pipeline: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  report(fmt, ap);
   va_end(ap);
   return ARGS_ERROR;
 }
