@@ -94,6 +94,9 @@ bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
 // T.<name> attribute recognition: returns the attribute name when n is T.x
 // (or tilelang.language.x), else NULL.
 const char *tl_sema_t_attr(Sema *s, const TlNode *n);
+// Reports the use of an undeclared name, with the closest known name as a
+// hint when one is near.
+void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 
 /* Eval.c: the compile-time Python evaluator (statements, calls, --call) */
 // Bounds the recursion of sema's and the evaluator's tree walks (deep

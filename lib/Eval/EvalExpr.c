@@ -85,7 +85,6 @@ static int edit_distance(const char *a, const char *b) {
   return d[la][lb];
 }
 
-void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name) {
   tl_error(s->diag, loc, "use of undeclared name '%s'", name);
   const char *best = NULL;
