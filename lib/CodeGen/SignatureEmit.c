@@ -11,7 +11,7 @@
 // dynamic shapes (always empty today), and a shape entry is an integer or,
 // for a dynamic dimension, the name of the size that gives it. "autotune"
 // lists the configs of every @autotune factory whose first config a call
-// took (lib/Sema/AutotuneRecord.c), so `tlc tune` can time all of them.
+// took (lib/Eval/AutotuneRecord.c), so `tlc tune` can time all of them.
 //
 // JSON is written by hand (no library): only strings need care, and the
 // names tlc prints come from source identifiers and file names.

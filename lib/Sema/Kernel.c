@@ -7,8 +7,6 @@
 #include "SemaInternal.h"
 #include "tlc/CIdent.h"
 
-void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
-
 enum { MAX_GRID_X = 2147483647, MAX_GRID_YZ = 65535 };
 
 // A shape: a tuple/list of positive compile-time integers, or one integer.
