@@ -208,6 +208,7 @@ static int run(int argc, char **argv) {
     tv_check_barriers(&p);
     tv_check_shared_budget(&p);
     tv_check_shared_bounds(&p);
+    tv_check_shared_hazards(&p);
     tv_check_launchers(&p);
   }
   tv_print_findings();
