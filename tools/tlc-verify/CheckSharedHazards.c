@@ -200,6 +200,10 @@ static void check_pending(Hz *h, const State *st, const Access *a, const Access 
 }
 
 static void add_access(Hz *h, State *st, Access *a) {
+  // TLC_VERIFY_DEBUG=1 shows every access the check sees.
+  if (getenv("TLC_VERIFY_DEBUG"))
+    fprintf(stderr, "hazard: %s of '%s'%s\n", describe(a), a->buf->name,
+            a->per_thread ? tv_printf(" (per thread: slot %lld at %lld)", a->slot_k, a->slot_d) : "");
   for (int i = 0; i < st->done.len; i++)
     check_done(h, a, TV_AT(st->done, Access, i));
   for (int g = 0; g < st->groups.len; g++) {
