@@ -380,6 +380,6 @@ for cls in ("barrier", "wait", "stage"):
     print("%s: %d mutants, %d reported, %d harmless (passed)" % (cls, c["mutants"], c["reported"], c["harmless"]))
 if files < at_least:
     sys.exit("%d files compiled, want at least %d" % (files, at_least))
-print("%d files (%d programs x targets), %d unmutated with no finding, %d problems" %
-      (files, files, sum(1 for r in reports if not r["baseline"]), problems))
+print("%d files (programs x targets), %d unmutated with no finding, %d problems" %
+      (files, sum(1 for r in reports if not r["baseline"]), problems))
 sys.exit(1 if problems else 0)

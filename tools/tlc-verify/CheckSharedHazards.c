@@ -44,6 +44,7 @@ typedef struct State {
   TvVec groups; // TvVec*: committed cp.async groups, oldest first
   TvVec open;   // Access*: cp.async writes not committed yet
   const TvStmt *last_wait;
+  long long last_wait_n; // the groups it leaves in flight
 } State;
 
 typedef struct Hz {
@@ -68,7 +69,8 @@ static TvVec vec_copy(TvVec v) {
 }
 
 static State state_copy(const State *s) {
-  State c = {.done = vec_copy(s->done), .open = vec_copy(s->open), .last_wait = s->last_wait};
+  State c = {.done = vec_copy(s->done), .open = vec_copy(s->open), .last_wait = s->last_wait,
+             .last_wait_n = s->last_wait_n};
   for (int i = 0; i < s->groups.len; i++) {
     TvVec *g = tv_alloc(sizeof *g);
     *g = vec_copy(*TV_AT(s->groups, TvVec, i));
@@ -100,8 +102,10 @@ static void state_join(State *a, const State *b) {
   }
   for (int i = 1; i <= b->groups.len; i++)
     vec_union(TV_AT(a->groups, TvVec, a->groups.len - i), TV_AT(b->groups, TvVec, b->groups.len - i));
-  if (!a->last_wait)
+  if (!a->last_wait) {
     a->last_wait = b->last_wait;
+    a->last_wait_n = b->last_wait_n;
+  }
 }
 
 // A loop whose trip count is unknown could commit without bound: the
@@ -190,12 +194,12 @@ static void check_pending(Hz *h, const State *st, const Access *a, const Access 
   if (newer < 0)
     order = "the write is not committed to a cp.async group yet";
   else if (st->last_wait)
-    order = tv_printf("its cp.async group (%d committed after it) is still in flight: the last wait before is %s", newer,
-                      wait_text(st->last_wait));
+    order = tv_printf("its cp.async group is still in flight: %s, the last wait before, leaves the newest %lld "
+                      "group%s pending, and %d %s committed after it",
+                      wait_text(st->last_wait), st->last_wait_n, st->last_wait_n == 1 ? "" : "s", newer,
+                      newer == 1 ? "was" : "were");
   else
-    order = tv_printf("its cp.async group (%d committed after it) is still in flight: no cp.async.wait_group follows "
-                      "its commit",
-                      newer);
+    order = tv_printf("its cp.async group is still in flight: no cp.async.wait_group follows its commit");
   report(h, a, b, order);
 }
 
@@ -532,6 +536,7 @@ static void commit(State *st) {
 // are then done for the issuing thread, still unordered for the others.
 static void wait_group(State *st, const TvStmt *s, long long n) {
   st->last_wait = s;
+  st->last_wait_n = n;
   while (st->groups.len > n) {
     TvVec *g = TV_AT(st->groups, TvVec, 0);
     for (int i = 0; i < g->len; i++) {
