@@ -45,6 +45,12 @@ typedef struct State {
   TvVec open;   // Access*: cp.async writes not committed yet
   const TvStmt *last_wait;
   long long last_wait_n; // the groups it leaves in flight
+  // wgmma reads shared memory asynchronously too: its reads join a group
+  // at wgmma.commit_group and complete at wgmma.wait_group N.
+  TvVec wg_groups; // TvVec*: committed wgmma groups' reads, oldest first
+  TvVec wg_open;   // Access*: reads of wgmma not committed yet
+  const TvExpr *last_wg_wait;
+  long long last_wg_wait_n;
 } State;
 
 typedef struct Hz {
@@ -68,14 +74,24 @@ static TvVec vec_copy(TvVec v) {
   return c;
 }
 
+static TvVec groups_copy(const TvVec *groups) {
+  TvVec c = {0};
+  for (int i = 0; i < groups->len; i++) {
+    TvVec *g = tv_alloc(sizeof *g);
+    *g = vec_copy(*TV_AT(*groups, TvVec, i));
+    tv_push(&c, g);
+  }
+  return c;
+}
+
 static State state_copy(const State *s) {
   State c = {.done = vec_copy(s->done), .open = vec_copy(s->open), .last_wait = s->last_wait,
              .last_wait_n = s->last_wait_n};
-  for (int i = 0; i < s->groups.len; i++) {
-    TvVec *g = tv_alloc(sizeof *g);
-    *g = vec_copy(*TV_AT(s->groups, TvVec, i));
-    tv_push(&c.groups, g);
-  }
+  c.groups = groups_copy(&s->groups);
+  c.wg_groups = groups_copy(&s->wg_groups);
+  c.wg_open = vec_copy(s->wg_open);
+  c.last_wg_wait = s->last_wg_wait;
+  c.last_wg_wait_n = s->last_wg_wait_n;
   return c;
 }
 
@@ -91,17 +107,27 @@ static void vec_union(TvVec *into, const TvVec *from) {
 
 // Both paths may have been taken: every pending or unordered access of
 // either. Groups are aligned from the newest, which is what a wait counts.
+static void groups_join(TvVec *a, const TvVec *b) {
+  while (a->len < b->len) {
+    TvVec *g = tv_alloc(sizeof *g);
+    tv_push(a, NULL);
+    memmove(&a->items[1], &a->items[0], sizeof(void *) * (size_t)(a->len - 1));
+    a->items[0] = g;
+  }
+  for (int i = 1; i <= b->len; i++)
+    vec_union(TV_AT(*a, TvVec, a->len - i), TV_AT(*b, TvVec, b->len - i));
+}
+
 static void state_join(State *a, const State *b) {
   vec_union(&a->done, &b->done);
   vec_union(&a->open, &b->open);
-  while (a->groups.len < b->groups.len) {
-    TvVec *g = tv_alloc(sizeof *g);
-    tv_push(&a->groups, NULL);
-    memmove(&a->groups.items[1], &a->groups.items[0], sizeof(void *) * (size_t)(a->groups.len - 1));
-    a->groups.items[0] = g;
+  vec_union(&a->wg_open, &b->wg_open);
+  groups_join(&a->groups, &b->groups);
+  groups_join(&a->wg_groups, &b->wg_groups);
+  if (!a->last_wg_wait) {
+    a->last_wg_wait = b->last_wg_wait;
+    a->last_wg_wait_n = b->last_wg_wait_n;
   }
-  for (int i = 1; i <= b->groups.len; i++)
-    vec_union(TV_AT(a->groups, TvVec, a->groups.len - i), TV_AT(b->groups, TvVec, b->groups.len - i));
   if (!a->last_wait) {
     a->last_wait = b->last_wait;
     a->last_wait_n = b->last_wait_n;
@@ -110,12 +136,17 @@ static void state_join(State *a, const State *b) {
 
 // A loop whose trip count is unknown could commit without bound: the
 // oldest groups are merged, which only keeps writes pending longer.
-static void cap_groups(State *s) {
-  while (s->groups.len > MAX_GROUPS) {
-    vec_union(TV_AT(s->groups, TvVec, 1), TV_AT(s->groups, TvVec, 0));
-    memmove(&s->groups.items[0], &s->groups.items[1], sizeof(void *) * (size_t)(s->groups.len - 1));
-    s->groups.len--;
+static void cap(TvVec *groups) {
+  while (groups->len > MAX_GROUPS) {
+    vec_union(TV_AT(*groups, TvVec, 1), TV_AT(*groups, TvVec, 0));
+    memmove(&groups->items[0], &groups->items[1], sizeof(void *) * (size_t)(groups->len - 1));
+    groups->len--;
   }
+}
+
+static void cap_groups(State *s) {
+  cap(&s->groups);
+  cap(&s->wg_groups);
 }
 
 /* ---- messages ---- */
@@ -203,7 +234,25 @@ static void check_pending(Hz *h, const State *st, const Access *a, const Access 
   report(h, a, b, order);
 }
 
-static void add_access(Hz *h, State *st, Access *a) {
+// A write against b, a wgmma read that may still be in flight: a barrier
+// does not complete wgmma, only wgmma.wait_group does.
+static void check_wgmma(Hz *h, const State *st, const Access *a, const Access *b, int newer) {
+  if (!overlap(a, b))
+    return;
+  const char *order;
+  if (newer < 0)
+    order = "the wgmma reading it is not committed to a group yet";
+  else if (st->last_wg_wait)
+    order = tv_printf("the wgmma group reading it is still in flight: '%s' at %u:%u, the last wgmma wait before, "
+                      "leaves the newest %lld group%s pending, and %d %s committed after it",
+                      tv_expr_text(h->p, st->last_wg_wait), st->last_wg_wait->loc.line, st->last_wg_wait->loc.col,
+                      st->last_wg_wait_n, st->last_wg_wait_n == 1 ? "" : "s", newer, newer == 1 ? "was" : "were");
+  else
+    order = "the wgmma group reading it is still in flight: no wgmma.wait_group follows its commit";
+  report(h, a, b, order);
+}
+
+static void add_access_to(Hz *h, State *st, Access *a, TvVec *into) {
   // TLC_VERIFY_DEBUG=1 shows every access the check sees.
   if (getenv("TLC_VERIFY_DEBUG"))
     fprintf(stderr, "hazard: %s of '%s'%s\n", describe(a), a->buf->name,
@@ -217,7 +266,25 @@ static void add_access(Hz *h, State *st, Access *a) {
   }
   for (int i = 0; i < st->open.len; i++)
     check_pending(h, st, a, TV_AT(st->open, Access, i), -1);
-  tv_push(a->kind == ACC_ASYNC ? &st->open : &st->done, a);
+  tv_push(into, a);
+  if (a->kind != ACC_READ) {
+    for (int g = 0; g < st->wg_groups.len; g++) {
+      const TvVec *grp = TV_AT(st->wg_groups, TvVec, g);
+      for (int i = 0; i < grp->len; i++)
+        check_wgmma(h, st, a, TV_AT(*grp, Access, i), st->wg_groups.len - 1 - g);
+    }
+    for (int i = 0; i < st->wg_open.len; i++)
+      check_wgmma(h, st, a, TV_AT(st->wg_open, Access, i), -1);
+  }
+}
+
+// A read that wgmma makes in the background: it joins the open wgmma group.
+static void add_wgmma_read(Hz *h, State *st, Access *a) {
+  add_access_to(h, st, a, &st->wg_open);
+}
+
+static void add_access(Hz *h, State *st, Access *a) {
+  add_access_to(h, st, a, a->kind == ACC_ASYNC ? &st->open : &st->done);
 }
 
 // The text of the first `x % s` in e whose x names a variable: the stage.
@@ -428,9 +495,81 @@ static bool param_stored(const TvFunc *f, int param, int depth) {
   return stmt_stores(f->body, TV_AT(f->params, TvVar, param), depth);
 }
 
-// f(args): the shared tiles it is passed are read (or written) by it.
+/* ---- wgmma ---- */
+
+// What a function does with wgmma, in tlc's order: issue (its shared
+// operands are read in the background), commit the group, wait.
+typedef struct Wgmma {
+  bool issues, commits;
+  long long wait; // the groups its last wgmma.wait_group leaves pending; -1: none
+  const TvExpr *wait_site;
+} Wgmma;
+
+static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth);
+
+static void wgmma_expr(const TvExpr *e, Wgmma *w, int depth) {
+  if (!e || depth > 8)
+    return;
+  if (e->kind == EX_CALL && e->name && !strncmp(e->name, "tl_wgmma_wait", 13) && e->ntargs >= 1) {
+    w->wait = e->targs[0];
+    w->wait_site = e;
+    return;
+  }
+  if (e->kind == EX_CALL && e->func)
+    wgmma_stmt(e->func->body, w, depth + 1);
+  for (int i = 0; i < e->nkids; i++)
+    wgmma_expr(e->kids[i], w, depth);
+}
+
+static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth) {
+  if (!s || depth > 8)
+    return;
+  if (s->kind == ST_ASM && s->text) {
+    w->issues |= strstr(s->text, "wgmma.mma_async") != NULL;
+    w->commits |= strstr(s->text, "wgmma.commit_group") != NULL;
+  }
+  wgmma_expr(s->cond, w, depth);
+  wgmma_expr(s->expr, w, depth);
+  wgmma_expr(s->inc, w, depth);
+  for (int i = 0; i < s->vars.len; i++)
+    wgmma_expr(TV_AT(s->vars, TvVar, i)->init, w, depth);
+  for (int i = 0; i < s->exprs.len; i++)
+    wgmma_expr(TV_AT(s->exprs, TvExpr, i), w, depth);
+  for (int i = 0; i < s->nkids; i++)
+    wgmma_stmt(s->kids[i], w, depth);
+}
+
+static void wg_commit(State *st) {
+  TvVec *g = tv_alloc(sizeof *g);
+  *g = st->wg_open;
+  st->wg_open = (TvVec){0};
+  tv_push(&st->wg_groups, g);
+}
+
+// wgmma.wait_group n: the reads of all but the newest n groups are done.
+static void wg_wait(State *st, const TvExpr *site, long long n) {
+  st->last_wg_wait = site;
+  st->last_wg_wait_n = n;
+  while (st->wg_groups.len > n) {
+    vec_union(&st->done, TV_AT(st->wg_groups, TvVec, 0));
+    memmove(&st->wg_groups.items[0], &st->wg_groups.items[1], sizeof(void *) * (size_t)(st->wg_groups.len - 1));
+    st->wg_groups.len--;
+  }
+}
+
+/* ---- calls ---- */
+
+// f(args): the shared tiles it is passed are read (or written) by it; by
+// wgmma in the background when f issues wgmma.
 static void scan_call(Hz *h, State *st, TvExpr *e) {
+  if (e->name && !strncmp(e->name, "tl_wgmma_wait", 13) && e->ntargs >= 1) {
+    wg_wait(st, e, e->targs[0]);
+    return;
+  }
   bool async = e->name && !strncmp(e->name, "tl_cp_async", 11) && e->ntargs >= 1 && e->targs[0] > 0;
+  Wgmma wg = {.wait = -1};
+  if (e->func && !async)
+    wgmma_stmt(e->func->body, &wg, 0);
   for (int i = 0; i < e->nkids; i++) {
     TvExpr *idx;
     long long width;
@@ -445,10 +584,20 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
       continue;
     }
     const char *by = tv_printf(" by '%s'", e->name ? e->name : "call");
+    if (wg.issues) {
+      add_wgmma_read(h, st, make_access(h, e, buf, ACC_READ, idx, width, tv_printf("wgmma read%s", by)));
+      continue;
+    }
     add_access(h, st, make_access(h, e, buf, ACC_READ, idx, width, tv_printf("read%s", by)));
     if (!async && param_stored(e->func, i, 0))
       add_access(h, st, make_access(h, e, buf, ACC_WRITE, idx, width, tv_printf("write%s", by)));
   }
+  if (wg.issues && wg.commits)
+    wg_commit(st);
+  else if (e->name && !strcmp(e->name, "tl_wgmma_commit"))
+    wg_commit(st);
+  if (wg.issues && wg.wait >= 0)
+    wg_wait(st, wg.wait_site, wg.wait);
 }
 
 // The shared location an lvalue names, if any.
