@@ -28,11 +28,11 @@ typedef struct Access {
   const TvVar *buf;   // the view or array named
   const TvVar *space; // NULL: the bytes of tl_smem, which views share; else the static array
   AccKind kind;
-  long long lo, hi;   // bytes of the space
-  long long elo, ehi; // elements of buf, for messages
-  const char *stage;  // the stage expression's text, or NULL
-  const char *what;   // "read", "write", "cp.async write", "read by 'tl_gemm_0'"
-  const char *iter;   // the simulated loop counters' values, "" outside them
+  long long lo, hi;         // bytes of the space
+  long long elo, ehi;       // elements of buf, for messages
+  const char *stage;        // the stage expression's text, or NULL
+  const char *what;         // "read", "write", "cp.async write", "read by 'tl_gemm_0'"
+  const char *iter;         // the simulated loop counters' values, "" outside them
   const TvStmt *retired_by; // a completed cp.async write: the wait that completed it
   // Range.c's tv_thread_slot: thread t touches elements k * t + rest only.
   bool per_thread;
@@ -56,8 +56,8 @@ typedef struct State {
 typedef struct Hz {
   TvProgram *p;
   TvRangeEnv env;
-  TvVec counters; // TvVar*: loop counters being run at one value
-  TvVec reported; // char*: "site|site" pairs already reported
+  TvVec counters;   // TvVar*: loop counters being run at one value
+  TvVec reported;   // char*: "site|site" pairs already reported
   long long budget; // statements left to run one value at a time
 } Hz;
 
@@ -85,7 +85,9 @@ static TvVec groups_copy(const TvVec *groups) {
 }
 
 static State state_copy(const State *s) {
-  State c = {.done = vec_copy(s->done), .open = vec_copy(s->open), .last_wait = s->last_wait,
+  State c = {.done = vec_copy(s->done),
+             .open = vec_copy(s->open),
+             .last_wait = s->last_wait,
              .last_wait_n = s->last_wait_n};
   c.groups = groups_copy(&s->groups);
   c.wg_groups = groups_copy(&s->wg_groups);
@@ -100,8 +102,7 @@ static void vec_union(TvVec *into, const TvVec *from) {
     int j = 0;
     while (j < into->len && into->items[j] != from->items[i])
       j++;
-    if (j == into->len)
-      tv_push(into, from->items[i]);
+    if (j == into->len) tv_push(into, from->items[i]);
   }
 }
 
@@ -165,7 +166,8 @@ static const char *describe(const Access *a) {
   const char *iter = a->iter[0] ? tv_printf(", %s", a->iter) : "";
   const char *elems = a->ehi == TV_POS_INF ? tv_printf("elements from %lld", a->elo)
                                            : tv_printf("elements [%lld, %lld]", a->elo, a->ehi);
-  return tv_printf("%s at %u:%u (%s%s%s)", a->what, a->site->loc.line, a->site->loc.col, stage, elems, iter);
+  return tv_printf("%s at %u:%u (%s%s%s)", a->what, a->site->loc.line, a->site->loc.col, stage,
+                   elems, iter);
 }
 
 // The instruction of an asm statement, for messages: its text up to the
@@ -179,14 +181,15 @@ static const char *wait_text(const TvStmt *w) {
 // One report per access, buffer and kind of hazard: the first pair met
 // (in the earliest iteration) stands for the others.
 static void report(Hz *h, const Access *a, const Access *b, const char *order) {
-  const char *kind = a->kind == ACC_READ ? "read after write" : b->kind == ACC_READ ? "write after read" : "write after write";
+  const char *kind = a->kind == ACC_READ   ? "read after write"
+                     : b->kind == ACC_READ ? "write after read"
+                                           : "write after write";
   const char *key = tv_printf("%p|%s|%s", (const void *)a->site, a->buf->name, kind);
   for (int i = 0; i < h->reported.len; i++)
-    if (!strcmp(TV_AT(h->reported, char, i), key))
-      return;
+    if (!strcmp(TV_AT(h->reported, char, i), key)) return;
   tv_push(&h->reported, (void *)key);
-  tv_error(a->site->loc, "shared-memory race on '%s' (%s): the %s may overlap the %s: %s", a->buf->name, kind,
-           describe(a), describe(b), order);
+  tv_error(a->site->loc, "shared-memory race on '%s' (%s): the %s may overlap the %s: %s",
+           a->buf->name, kind, describe(a), describe(b), order);
 }
 
 /* ---- accesses ---- */
@@ -198,7 +201,8 @@ static bool overlap(const Access *a, const Access *b) {
 // Both accesses give each element to the same thread: no other thread
 // touches what one thread wrote, so program order suffices.
 static bool same_thread(const Access *a, const Access *b) {
-  return a->per_thread && b->per_thread && a->buf == b->buf && a->slot_k == b->slot_k && a->slot_d == b->slot_d;
+  return a->per_thread && b->per_thread && a->buf == b->buf && a->slot_k == b->slot_k &&
+         a->slot_d == b->slot_d;
 }
 
 // Against b, completed by its thread but not yet ordered by a barrier.
@@ -207,11 +211,13 @@ static void check_done(Hz *h, const Access *a, const Access *b) {
   // each element one thread and step; swizzles are permutations): its own
   // write-after-write pairs are not proven, and not reported.
   bool self_waw = a->kind != ACC_READ && b->kind != ACC_READ && a->site == b->site;
-  if (!overlap(a, b) || (a->kind == ACC_READ && b->kind == ACC_READ) || same_thread(a, b) || self_waw)
+  if (!overlap(a, b) || (a->kind == ACC_READ && b->kind == ACC_READ) || same_thread(a, b) ||
+      self_waw)
     return;
   const char *order = "no __syncthreads() between them";
   if (b->retired_by)
-    order = tv_printf("no __syncthreads() after %s, which completes the cp.async write for the thread that issued "
+    order = tv_printf("no __syncthreads() after %s, which completes the cp.async write for the "
+                      "thread that issued "
                       "it only",
                       wait_text(b->retired_by));
   report(h, a, b, order);
@@ -219,34 +225,35 @@ static void check_done(Hz *h, const Access *a, const Access *b) {
 
 // Against b, a cp.async write that may still be in flight.
 static void check_pending(Hz *h, const State *st, const Access *a, const Access *b, int newer) {
-  if (!overlap(a, b) || (a->kind != ACC_READ && a->site == b->site))
-    return;
+  if (!overlap(a, b) || (a->kind != ACC_READ && a->site == b->site)) return;
   const char *order;
   if (newer < 0)
     order = "the write is not committed to a cp.async group yet";
   else if (st->last_wait)
-    order = tv_printf("its cp.async group is still in flight: %s, the last wait before, leaves the newest %lld "
-                      "group%s pending, and %d %s committed after it",
-                      wait_text(st->last_wait), st->last_wait_n, st->last_wait_n == 1 ? "" : "s", newer,
-                      newer == 1 ? "was" : "were");
+    order = tv_printf(
+        "its cp.async group is still in flight: %s, the last wait before, leaves the newest %lld "
+        "group%s pending, and %d %s committed after it",
+        wait_text(st->last_wait), st->last_wait_n, st->last_wait_n == 1 ? "" : "s", newer,
+        newer == 1 ? "was" : "were");
   else
-    order = tv_printf("its cp.async group is still in flight: no cp.async.wait_group follows its commit");
+    order = tv_printf(
+        "its cp.async group is still in flight: no cp.async.wait_group follows its commit");
   report(h, a, b, order);
 }
 
 // A write against b, a wgmma read that may still be in flight: a barrier
 // does not complete wgmma, only wgmma.wait_group does.
 static void check_wgmma(Hz *h, const State *st, const Access *a, const Access *b, int newer) {
-  if (!overlap(a, b))
-    return;
+  if (!overlap(a, b)) return;
   const char *order;
   if (newer < 0)
     order = "the wgmma reading it is not committed to a group yet";
   else if (st->last_wg_wait)
-    order = tv_printf("the wgmma group reading it is still in flight: '%s' at %u:%u, the last wgmma wait before, "
-                      "leaves the newest %lld group%s pending, and %d %s committed after it",
-                      tv_expr_text(h->p, st->last_wg_wait), st->last_wg_wait->loc.line, st->last_wg_wait->loc.col,
-                      st->last_wg_wait_n, st->last_wg_wait_n == 1 ? "" : "s", newer, newer == 1 ? "was" : "were");
+    order = tv_printf(
+        "the wgmma group reading it is still in flight: '%s' at %u:%u, the last wgmma wait before, "
+        "leaves the newest %lld group%s pending, and %d %s committed after it",
+        tv_expr_text(h->p, st->last_wg_wait), st->last_wg_wait->loc.line, st->last_wg_wait->loc.col,
+        st->last_wg_wait_n, st->last_wg_wait_n == 1 ? "" : "s", newer, newer == 1 ? "was" : "were");
   else
     order = "the wgmma group reading it is still in flight: no wgmma.wait_group follows its commit";
   report(h, a, b, order);
@@ -256,7 +263,8 @@ static void add_access_to(Hz *h, State *st, Access *a, TvVec *into) {
   // TLC_VERIFY_DEBUG=1 shows every access the check sees.
   if (getenv("TLC_VERIFY_DEBUG"))
     fprintf(stderr, "hazard: %s of '%s'%s\n", describe(a), a->buf->name,
-            a->per_thread ? tv_printf(" (per thread: slot %lld at %lld)", a->slot_k, a->slot_d) : "");
+            a->per_thread ? tv_printf(" (per thread: slot %lld at %lld)", a->slot_k, a->slot_d)
+                          : "");
   for (int i = 0; i < st->done.len; i++)
     check_done(h, a, TV_AT(st->done, Access, i));
   for (int g = 0; g < st->groups.len; g++) {
@@ -289,19 +297,15 @@ static void add_access(Hz *h, State *st, Access *a) {
 
 // The text of the first `x % s` in e whose x names a variable: the stage.
 static const char *stage_text(const Hz *h, const TvExpr *e, int depth) {
-  if (!e || depth > 32)
-    return NULL;
+  if (!e || depth > 32) return NULL;
   if (e->kind == EX_BINARY && !strcmp(e->op, "%")) {
     long long v;
-    if (!tv_const_eval(e->kids[0], &v))
-      return tv_expr_text(h->p, e);
+    if (!tv_const_eval(e->kids[0], &v)) return tv_expr_text(h->p, e);
   }
-  if (e->kind == EX_CALL && e->func)
-    return NULL; // inside tl_swz: a swizzle, not a stage
+  if (e->kind == EX_CALL && e->func) return NULL; // inside tl_swz: a swizzle, not a stage
   for (int i = 0; i < e->nkids; i++) {
     const char *s = stage_text(h, e->kids[i], depth + 1);
-    if (s)
-      return s;
+    if (s) return s;
   }
   return NULL;
 }
@@ -327,8 +331,8 @@ static void buffer_bytes(const TvVar *v, long long *base, long long *end) {
 // An access of buf at element index idx (NULL: 0). width > 0: that many
 // bytes from the element; width 0: a tile from there, one pipeline stage
 // long when the index has a stage term, else to the end of the buffer.
-static Access *make_access(Hz *h, const TvExpr *site, const TvVar *buf, AccKind kind, const TvExpr *idx,
-                           long long width, const char *what) {
+static Access *make_access(Hz *h, const TvExpr *site, const TvVar *buf, AccKind kind,
+                           const TvExpr *idx, long long width, const char *what) {
   Access *a = tv_alloc(sizeof *a);
   a->site = site;
   a->buf = buf;
@@ -352,12 +356,12 @@ static Access *make_access(Hz *h, const TvExpr *site, const TvVar *buf, AccKind 
       a->hi = base + r.hi * elem + stride * elem - 1;
     else
       a->hi = end;
-    if (a->hi > end)
-      a->hi = end;
+    if (a->hi > end) a->hi = end;
   }
   long long G;
   if (idx && width > 0)
-    a->per_thread = tv_thread_slot(&h->env, idx, (width + elem - 1) / elem, &a->slot_k, &G, &a->slot_d);
+    a->per_thread =
+        tv_thread_slot(&h->env, idx, (width + elem - 1) / elem, &a->slot_k, &G, &a->slot_d);
   a->elo = (a->lo - base) / elem;
   a->ehi = a->hi == TV_POS_INF ? TV_POS_INF : (a->hi - base) / elem;
   return a;
@@ -377,10 +381,10 @@ static TvExpr *strip_casts(TvExpr *e) {
 // X[i] on a shared buffer: the buffer, and the index in *idx.
 static const TvVar *element(TvExpr *e, TvExpr **idx) {
   e = tv_strip(e);
-  if (!e || e->kind != EX_SUBSCRIPT)
-    return NULL;
+  if (!e || e->kind != EX_SUBSCRIPT) return NULL;
   TvExpr *base = tv_strip(e->kids[0]);
-  if (!base || base->kind != EX_VAR || !is_shared(base->var) || (base->var->is_array && base->var->rank > 1))
+  if (!base || base->kind != EX_VAR || !is_shared(base->var) ||
+      (base->var->is_array && base->var->rank > 1))
     return NULL;
   *idx = e->kids[1];
   return base->var;
@@ -389,14 +393,12 @@ static const TvVar *element(TvExpr *e, TvExpr **idx) {
 // *(T*)&X[i]: the buffer, the index and sizeof(T).
 static const TvVar *vector_element(TvExpr *e, TvExpr **idx, long long *width) {
   e = tv_strip(e);
-  if (!e || e->kind != EX_UNARY || strcmp(e->op, "*"))
-    return NULL;
+  if (!e || e->kind != EX_UNARY || strcmp(e->op, "*")) return NULL;
   TvExpr *cast = tv_strip(e->kids[0]);
   if (!cast || cast->kind != EX_CAST || !cast->cast_to_pointer || cast->cast_pointee_size <= 0)
     return NULL;
   TvExpr *addr = tv_strip(cast->kids[0]);
-  if (!addr || addr->kind != EX_UNARY || strcmp(addr->op, "&"))
-    return NULL;
+  if (!addr || addr->kind != EX_UNARY || strcmp(addr->op, "&")) return NULL;
   *width = cast->cast_pointee_size;
   return element(addr->kids[0], idx);
 }
@@ -405,16 +407,14 @@ static const TvVar *vector_element(TvExpr *e, TvExpr **idx, long long *width) {
 // ldmatrix row or a vector), X + off or X (a tile from there).
 static const TvVar *shared_pointer(TvExpr *e, TvExpr **idx, long long *width) {
   e = strip_casts(e);
-  if (!e)
-    return NULL;
+  if (!e) return NULL;
   *idx = NULL;
   *width = 0;
   if (e->kind == EX_UNARY && !strcmp(e->op, "&")) {
     *width = 16;
     return element(e->kids[0], idx);
   }
-  if (e->kind == EX_VAR && is_shared(e->var))
-    return e->var;
+  if (e->kind == EX_VAR && is_shared(e->var)) return e->var;
   if (e->kind == EX_BINARY && !strcmp(e->op, "+")) {
     TvExpr *b = strip_casts(e->kids[0]);
     if (b && b->kind == EX_VAR && is_shared(b->var)) {
@@ -427,18 +427,18 @@ static const TvVar *shared_pointer(TvExpr *e, TvExpr **idx, long long *width) {
 
 static bool is_assign(const char *op) {
   size_t n = strlen(op);
-  return n > 0 && op[n - 1] == '=' && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">=");
+  return n > 0 && op[n - 1] == '=' && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") &&
+         strcmp(op, ">=");
 }
 
 // Is e a pointer derived from v: v, &v[i], v + i, casts of those?
 static bool rooted_at(const TvExpr *e, const TvVar *v) {
   for (int depth = 0; e && depth < 16; depth++) {
     e = strip_casts((TvExpr *)e);
-    if (!e)
-      return false;
-    if (e->kind == EX_VAR)
-      return e->var == v;
-    if (e->kind == EX_SUBSCRIPT || (e->kind == EX_UNARY && (!strcmp(e->op, "&") || !strcmp(e->op, "*"))) ||
+    if (!e) return false;
+    if (e->kind == EX_VAR) return e->var == v;
+    if (e->kind == EX_SUBSCRIPT ||
+        (e->kind == EX_UNARY && (!strcmp(e->op, "&") || !strcmp(e->op, "*"))) ||
         (e->kind == EX_BINARY && (!strcmp(e->op, "+") || !strcmp(e->op, "-"))))
       e = e->kids[0];
     else
@@ -452,46 +452,37 @@ static bool param_stored(const TvFunc *f, int param, int depth);
 // Does e store through v: an assignment to *v, v[i], or v passed to a
 // function that stores through that parameter?
 static bool expr_stores(const TvExpr *e, const TvVar *v, int depth) {
-  if (!e)
-    return false;
-  if (e->kind == EX_BINARY && is_assign(e->op) && rooted_at(e->kids[0], v))
-    return true;
+  if (!e) return false;
+  if (e->kind == EX_BINARY && is_assign(e->op) && rooted_at(e->kids[0], v)) return true;
   if (e->kind == EX_CALL && e->func)
     for (int i = 0; i < e->nkids; i++)
-      if (rooted_at(e->kids[i], v) && param_stored(e->func, i, depth + 1))
-        return true;
+      if (rooted_at(e->kids[i], v) && param_stored(e->func, i, depth + 1)) return true;
   for (int i = 0; i < e->nkids; i++)
-    if (expr_stores(e->kids[i], v, depth))
-      return true;
+    if (expr_stores(e->kids[i], v, depth)) return true;
   return false;
 }
 
 static bool stmt_stores(const TvStmt *s, const TvVar *v, int depth) {
-  if (!s)
-    return false;
+  if (!s) return false;
   if (s->kind == ST_ASM && s->text && (strstr(s->text, "st.shared") || strstr(s->text, "stmatrix")))
     for (int i = 0; i < s->exprs.len; i++)
-      if (rooted_at(TV_AT(s->exprs, TvExpr, i), v))
-        return true;
-  if (expr_stores(s->cond, v, depth) || expr_stores(s->expr, v, depth) || expr_stores(s->inc, v, depth))
+      if (rooted_at(TV_AT(s->exprs, TvExpr, i), v)) return true;
+  if (expr_stores(s->cond, v, depth) || expr_stores(s->expr, v, depth) ||
+      expr_stores(s->inc, v, depth))
     return true;
   for (int i = 0; i < s->vars.len; i++)
-    if (expr_stores(TV_AT(s->vars, TvVar, i)->init, v, depth))
-      return true;
+    if (expr_stores(TV_AT(s->vars, TvVar, i)->init, v, depth)) return true;
   for (int i = 0; i < s->exprs.len; i++)
-    if (expr_stores(TV_AT(s->exprs, TvExpr, i), v, depth))
-      return true;
+    if (expr_stores(TV_AT(s->exprs, TvExpr, i), v, depth)) return true;
   for (int i = 0; i < s->nkids; i++)
-    if (stmt_stores(s->kids[i], v, depth))
-      return true;
+    if (stmt_stores(s->kids[i], v, depth)) return true;
   return false;
 }
 
 // Does f store to shared memory through its pointer parameter `param`?
 // Then the tile passed there is written, not only read.
 static bool param_stored(const TvFunc *f, int param, int depth) {
-  if (!f || !f->body || depth > 6 || param >= f->params.len)
-    return false;
+  if (!f || !f->body || depth > 6 || param >= f->params.len) return false;
   return stmt_stores(f->body, TV_AT(f->params, TvVar, param), depth);
 }
 
@@ -508,22 +499,19 @@ typedef struct Wgmma {
 static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth);
 
 static void wgmma_expr(const TvExpr *e, Wgmma *w, int depth) {
-  if (!e || depth > 8)
-    return;
+  if (!e || depth > 8) return;
   if (e->kind == EX_CALL && e->name && !strncmp(e->name, "tl_wgmma_wait", 13) && e->ntargs >= 1) {
     w->wait = e->targs[0];
     w->wait_site = e;
     return;
   }
-  if (e->kind == EX_CALL && e->func)
-    wgmma_stmt(e->func->body, w, depth + 1);
+  if (e->kind == EX_CALL && e->func) wgmma_stmt(e->func->body, w, depth + 1);
   for (int i = 0; i < e->nkids; i++)
     wgmma_expr(e->kids[i], w, depth);
 }
 
 static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth) {
-  if (!s || depth > 8)
-    return;
+  if (!s || depth > 8) return;
   if (s->kind == ST_ASM && s->text) {
     w->issues |= strstr(s->text, "wgmma.mma_async") != NULL;
     w->commits |= strstr(s->text, "wgmma.commit_group") != NULL;
@@ -552,7 +540,8 @@ static void wg_wait(State *st, const TvExpr *site, long long n) {
   st->last_wg_wait_n = n;
   while (st->wg_groups.len > n) {
     vec_union(&st->done, TV_AT(st->wg_groups, TvVec, 0));
-    memmove(&st->wg_groups.items[0], &st->wg_groups.items[1], sizeof(void *) * (size_t)(st->wg_groups.len - 1));
+    memmove(&st->wg_groups.items[0], &st->wg_groups.items[1],
+            sizeof(void *) * (size_t)(st->wg_groups.len - 1));
     st->wg_groups.len--;
   }
 }
@@ -568,8 +557,7 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
   }
   bool async = e->name && !strncmp(e->name, "tl_cp_async", 11) && e->ntargs >= 1 && e->targs[0] > 0;
   Wgmma wg = {.wait = -1};
-  if (e->func && !async)
-    wgmma_stmt(e->func->body, &wg, 0);
+  if (e->func && !async) wgmma_stmt(e->func->body, &wg, 0);
   for (int i = 0; i < e->nkids; i++) {
     TvExpr *idx;
     long long width;
@@ -585,7 +573,8 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
     }
     const char *by = tv_printf(" by '%s'", e->name ? e->name : "call");
     if (wg.issues) {
-      add_wgmma_read(h, st, make_access(h, e, buf, ACC_READ, idx, width, tv_printf("wgmma read%s", by)));
+      add_wgmma_read(h, st,
+                     make_access(h, e, buf, ACC_READ, idx, width, tv_printf("wgmma read%s", by)));
       continue;
     }
     add_access(h, st, make_access(h, e, buf, ACC_READ, idx, width, tv_printf("read%s", by)));
@@ -596,18 +585,15 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
     wg_commit(st);
   else if (e->name && !strcmp(e->name, "tl_wgmma_commit"))
     wg_commit(st);
-  if (wg.issues && wg.wait >= 0)
-    wg_wait(st, wg.wait_site, wg.wait);
+  if (wg.issues && wg.wait >= 0) wg_wait(st, wg.wait_site, wg.wait);
 }
 
 // The shared location an lvalue names, if any.
 static const TvVar *shared_lvalue(TvExpr *e, TvExpr **idx, long long *width) {
   const TvVar *v = vector_element(e, idx, width);
-  if (v)
-    return v;
+  if (v) return v;
   v = element(e, idx);
-  if (v)
-    *width = v->elem_size > 0 ? v->elem_size : 1;
+  if (v) *width = v->elem_size > 0 ? v->elem_size : 1;
   return v;
 }
 
@@ -627,8 +613,7 @@ static void scan_assign(Hz *h, State *st, TvExpr *e) {
 }
 
 static void scan(Hz *h, State *st, TvExpr *e) {
-  if (!e)
-    return;
+  if (!e) return;
   TvExpr *idx;
   long long width;
   const TvVar *buf;
@@ -636,8 +621,9 @@ static void scan(Hz *h, State *st, TvExpr *e) {
     scan_assign(h, st, e);
     return;
   }
-  if (e->kind == EX_UNARY && (!strcmp(e->op, "++") || !strcmp(e->op, "--") || !strcmp(e->op, "p++") ||
-                              !strcmp(e->op, "p--")) &&
+  if (e->kind == EX_UNARY &&
+      (!strcmp(e->op, "++") || !strcmp(e->op, "--") || !strcmp(e->op, "p++") ||
+       !strcmp(e->op, "p--")) &&
       (buf = shared_lvalue(e->kids[0], &idx, &width))) {
     scan(h, st, idx);
     add_access(h, st, make_access(h, e, buf, ACC_READ, idx, width, "read"));
@@ -651,14 +637,17 @@ static void scan(Hz *h, State *st, TvExpr *e) {
   }
   if ((buf = element(e, &idx))) {
     scan(h, st, idx);
-    add_access(h, st, make_access(h, e, buf, ACC_READ, idx, buf->elem_size > 0 ? buf->elem_size : 1, "read"));
+    add_access(
+        h, st,
+        make_access(h, e, buf, ACC_READ, idx, buf->elem_size > 0 ? buf->elem_size : 1, "read"));
     return;
   }
   if (e->kind == EX_CALL) {
     scan_call(h, st, e);
     return;
   }
-  if (e->kind == EX_COND || (e->kind == EX_BINARY && (!strcmp(e->op, "&&") || !strcmp(e->op, "||")))) {
+  if (e->kind == EX_COND ||
+      (e->kind == EX_BINARY && (!strcmp(e->op, "&&") || !strcmp(e->op, "||")))) {
     // Either arm may run: the accesses of both count.
     for (int i = 0; i < e->nkids; i++)
       scan(h, st, e->kids[i]);
@@ -694,7 +683,8 @@ static void wait_group(State *st, const TvStmt *s, long long n) {
       a->retired_by = s;
       tv_push(&st->done, a);
     }
-    memmove(&st->groups.items[0], &st->groups.items[1], sizeof(void *) * (size_t)(st->groups.len - 1));
+    memmove(&st->groups.items[0], &st->groups.items[1],
+            sizeof(void *) * (size_t)(st->groups.len - 1));
     st->groups.len--;
   }
 }
@@ -724,16 +714,14 @@ static bool asm_sync(State *st, const TvStmt *s) {
 }
 
 static bool has_sync(const TvStmt *s) {
-  if (!s)
-    return false;
+  if (!s) return false;
   if (s->kind == ST_ASM && s->text &&
-      (strstr(s->text, "cp.async.commit_group") || strstr(s->text, "cp.async.wait") || asm_barrier(s->text)))
+      (strstr(s->text, "cp.async.commit_group") || strstr(s->text, "cp.async.wait") ||
+       asm_barrier(s->text)))
     return true;
-  if (s->kind == ST_EXPR && s->expr && tv_is_barrier_call(tv_strip(s->expr)))
-    return true;
+  if (s->kind == ST_EXPR && s->expr && tv_is_barrier_call(tv_strip(s->expr))) return true;
   for (int i = 0; i < s->nkids; i++)
-    if (has_sync(s->kids[i]))
-      return true;
+    if (has_sync(s->kids[i])) return true;
   return false;
 }
 
@@ -749,18 +737,15 @@ static bool known(TvRange r) {
 // counters at one value, `k + 2 < 128` is decided.
 static int decide(Hz *h, const TvExpr *c) {
   c = tv_strip((TvExpr *)c);
-  if (!c)
-    return -1;
+  if (!c) return -1;
   if (c->kind == EX_UNARY && !strcmp(c->op, "!")) {
     int d = decide(h, c->kids[0]);
     return d < 0 ? d : !d;
   }
-  if (c->kind != EX_BINARY)
-    return -1;
+  if (c->kind != EX_BINARY) return -1;
   if (!strcmp(c->op, "&&") || !strcmp(c->op, "||")) {
     int a = decide(h, c->kids[0]), b = decide(h, c->kids[1]), stop = c->op[0] == '|';
-    if (a == stop || b == stop)
-      return stop;
+    if (a == stop || b == stop) return stop;
     return a == !stop && b == !stop ? !stop : -1;
   }
   TvRange a = tv_range(&h->env, c->kids[0], NULL, 0), b = tv_range(&h->env, c->kids[1], NULL, 0);
@@ -769,14 +754,10 @@ static int decide(Hz *h, const TvExpr *c) {
     return -1;
   long long lo = a.lo - b.hi, hi = a.hi - b.lo; // of a - b
   const char *op = c->op;
-  if (!strcmp(op, "<"))
-    return hi < 0 ? 1 : lo >= 0 ? 0 : -1;
-  if (!strcmp(op, "<="))
-    return hi <= 0 ? 1 : lo > 0 ? 0 : -1;
-  if (!strcmp(op, ">"))
-    return lo > 0 ? 1 : hi <= 0 ? 0 : -1;
-  if (!strcmp(op, ">="))
-    return lo >= 0 ? 1 : hi < 0 ? 0 : -1;
+  if (!strcmp(op, "<")) return hi < 0 ? 1 : lo >= 0 ? 0 : -1;
+  if (!strcmp(op, "<=")) return hi <= 0 ? 1 : lo > 0 ? 0 : -1;
+  if (!strcmp(op, ">")) return lo > 0 ? 1 : hi <= 0 ? 0 : -1;
+  if (!strcmp(op, ">=")) return lo >= 0 ? 1 : hi < 0 ? 0 : -1;
   if (!strcmp(op, "==") || !strcmp(op, "!=")) {
     int eq = lo == 0 && hi == 0 ? 1 : (lo > 0 || hi < 0) ? 0 : -1;
     return eq < 0 || op[0] == '=' ? eq : !eq;
@@ -811,24 +792,25 @@ static void walk_if(Hz *h, State *st, TvStmt *s) {
 static TvVar *counted_loop(Hz *h, TvStmt *s, TvRange *span, long long *step) {
   TvVar *v = s->kids[0] && s->kids[0]->vars.len == 1 ? TV_AT(s->kids[0]->vars, TvVar, 0) : NULL;
   TvExpr *c = tv_strip(s->cond);
-  if (!v || v->loop != s || v->nassign || v->addr_taken || !c || c->kind != EX_BINARY || !tv_strip(c->kids[0]) ||
-      tv_strip(c->kids[0])->kind != EX_VAR || tv_strip(c->kids[0])->var != v ||
+  if (!v || v->loop != s || v->nassign || v->addr_taken || !c || c->kind != EX_BINARY ||
+      !tv_strip(c->kids[0]) || tv_strip(c->kids[0])->kind != EX_VAR ||
+      tv_strip(c->kids[0])->var != v ||
       (strcmp(c->op, "<") && strcmp(c->op, "<=") && strcmp(c->op, "!=")))
     return NULL;
-  TvRange start = tv_range(&h->env, v->init, NULL, 0), stop = tv_range(&h->env, c->kids[1], NULL, 0);
-  if (!known(start) || !known(stop))
-    return NULL;
+  TvRange start = tv_range(&h->env, v->init, NULL, 0),
+          stop = tv_range(&h->env, c->kids[1], NULL, 0);
+  if (!known(start) || !known(stop)) return NULL;
   span->lo = start.lo;
   span->hi = !strcmp(c->op, "<=") ? stop.hi : stop.hi - 1;
   TvExpr *inc = tv_strip(s->inc);
   *step = 0;
   if (inc && inc->kind == EX_UNARY && strstr(inc->op, "++"))
     *step = 1;
-  else if (inc && inc->kind == EX_BINARY && !strcmp(inc->op, "+=") && tv_const_eval(inc->kids[1], step) && *step <= 0)
+  else if (inc && inc->kind == EX_BINARY && !strcmp(inc->op, "+=") &&
+           tv_const_eval(inc->kids[1], step) && *step <= 0)
     *step = 0;
   // A single value each only when the bounds are exact.
-  if (start.lo != start.hi || stop.lo != stop.hi)
-    *step = 0;
+  if (start.lo != start.hi || stop.lo != stop.hi) *step = 0;
   return v;
 }
 
@@ -844,8 +826,7 @@ static void walk_for(Hz *h, State *st, TvStmt *s) {
   TvRange span = {0, -1};
   long long step = 0;
   TvVar *v = counted_loop(h, s, &span, &step);
-  if (v && span.lo > span.hi)
-    return; // the body never runs
+  if (v && span.lo > span.hi) return; // the body never runs
   long long trip = step > 0 ? (span.hi - span.lo) / step + 1 : 0;
   if (v && step > 0 && trip <= MAX_TRIP && has_sync(s->kids[1]) && h->budget > 0) {
     // One value at a time: each stage index names one stage.
@@ -871,15 +852,12 @@ static void walk_for(Hz *h, State *st, TvStmt *s) {
     run_body(h, st, s);
     cap_groups(st);
   }
-  if (!v)
-    state_join(st, &before);
-  if (v)
-    v->has_range = false;
+  if (!v) state_join(st, &before);
+  if (v) v->has_range = false;
 }
 
 static void walk(Hz *h, State *st, TvStmt *s) {
-  if (!s)
-    return;
+  if (!s) return;
   h->budget--;
   switch (s->kind) {
   case ST_BLOCK:
@@ -932,8 +910,7 @@ static void walk(Hz *h, State *st, TvStmt *s) {
 void tv_check_shared_hazards(TvProgram *p) {
   for (int i = 0; i < p->funcs.len; i++) {
     TvFunc *f = TV_AT(p->funcs, TvFunc, i);
-    if (!f->body || !f->is_global)
-      continue;
+    if (!f->body || !f->is_global) continue;
     Hz h = {.p = p, .env = {.kernel = f}, .budget = STEP_BUDGET};
     State st = {0};
     walk(&h, &st, f->body);

@@ -422,13 +422,13 @@ void tv_pop_guards(TvRangeEnv *env, TvGuard *saved) {
   env->guards = saved;
 }
 
-
 /* ---- pipeline stages ---- */
 
 static bool mentions_loop(const Aff *a, int depth) {
   for (int i = 0; a->ok && i < a->n && depth < MAX_DEPTH; i++) {
     const Atom *at = a->t[i].a;
-    if (at->kind == A_LOOP || (at->x && mentions_loop(at->x, depth + 1)) || (at->y && mentions_loop(at->y, depth + 1)))
+    if (at->kind == A_LOOP || (at->x && mentions_loop(at->x, depth + 1)) ||
+        (at->y && mentions_loop(at->y, depth + 1)))
       return true;
   }
   return false;
@@ -454,16 +454,14 @@ static bool aff_uniform(const TvRangeEnv *env, const Aff *a, int depth);
 // Is the atom the same for every thread of the block? Loop counters are
 // when their loop's bounds are.
 static bool atom_uniform(const TvRangeEnv *env, const Atom *a, int depth) {
-  if (depth > MAX_DEPTH)
-    return false;
+  if (depth > MAX_DEPTH) return false;
   switch (a->kind) {
   case A_BID:
     return true;
   case A_LOOP: {
     const TvStmt *loop = a->var->loop;
     const TvExpr *c = loop ? tv_strip(loop->cond) : NULL;
-    if (!c || c->kind != EX_BINARY || c->nkids != 2)
-      return false;
+    if (!c || c->kind != EX_BINARY || c->nkids != 2) return false;
     Aff init = tv_aff(env, a->var->init, depth + 1), stop = tv_aff(env, c->kids[1], depth + 1);
     return aff_uniform(env, &init, depth + 1) && aff_uniform(env, &stop, depth + 1);
   }
@@ -483,8 +481,7 @@ static bool atom_uniform(const TvRangeEnv *env, const Atom *a, int depth) {
 
 static bool aff_uniform(const TvRangeEnv *env, const Aff *a, int depth) {
   for (int i = 0; a->ok && i < a->n; i++)
-    if (!atom_uniform(env, a->t[i].a, depth + 1))
-      return false;
+    if (!atom_uniform(env, a->t[i].a, depth + 1)) return false;
   return a->ok;
 }
 
@@ -494,8 +491,8 @@ static bool aff_uniform(const TvRangeEnv *env, const Aff *a, int depth) {
 // the same slot offset d (mod G) then touch an element only from the same
 // thread: S[step * 512 + threadIdx.x * 4 + lane] and the float4 at
 // S[step * 512 + threadIdx.x * 4] (k 4, G 512, d 0).
-bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, long long *k, long long *G,
-                    long long *d) {
+bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, long long *k,
+                    long long *G, long long *d) {
   const TvFunc *f = env->kernel;
   long long T = f && f->threads_known ? f->threads[0] : f ? f->launch_bounds : -1;
   if (!f || T <= 0 || (f->threads_known && (f->threads[1] != 1 || f->threads[2] != 1)))
@@ -503,17 +500,13 @@ bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, lon
   Aff a = tv_aff(env, e, 0);
   *k = 0;
   for (int i = 0; a.ok && i < a.n; i++)
-    if (a.t[i].a->kind == A_TID && a.t[i].a->dim == 0)
-      *k = a.t[i].k;
-  if (!a.ok || *k <= 0 || __builtin_mul_overflow(*k, T, G))
-    return false;
+    if (a.t[i].a->kind == A_TID && a.t[i].a->dim == 0) *k = a.t[i].k;
+  if (!a.ok || *k <= 0 || __builtin_mul_overflow(*k, T, G)) return false;
   TvRange fine = {a.c, a.c};
   for (int i = 0; i < a.n; i++) {
     const Atom *at = a.t[i].a;
-    if (at->kind == A_TID && at->dim == 0)
-      continue;
-    if (!atom_uniform(env, at, 0))
-      return false;
+    if (at->kind == A_TID && at->dim == 0) continue;
+    if (!atom_uniform(env, at, 0)) return false;
     Cong c = cong_atom(at, 0);
     long long step;
     if (!__builtin_mul_overflow(a.t[i].k, c.g, &step) && step % *G == 0) {
@@ -523,11 +516,9 @@ bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, lon
     Aff one = {.ok = true, .n = 1, .t = {{(Atom *)at, a.t[i].k}}};
     fine = r_add(fine, aff_range(env, &one, 0));
   }
-  if (inf(fine.lo) || inf(fine.hi))
-    return false;
+  if (inf(fine.lo) || inf(fine.hi)) return false;
   long long slot = div_floor(fine.lo, *k) * *k;
-  if (fine.hi + width - 1 - slot >= *k)
-    return false;
+  if (fine.hi + width - 1 - slot >= *k) return false;
   *d = ((slot % *G) + *G) % *G;
   return true;
 }

@@ -230,8 +230,8 @@ void tv_pop_guards(TvRangeEnv *env, TvGuard *saved);
 // Thread t accesses elements k * t + rest (rest the same for all threads,
 // one k-element slot modulo G = k * threads, starting at d): false when the
 // index is not of that form. Accesses with equal k and d are per-thread.
-bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, long long *k, long long *G,
-                    long long *d);
+bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, long long *k,
+                    long long *G, long long *d);
 bool tv_stage_term(const TvRangeEnv *env, const TvExpr *e, long long *stride, long long *stages);
 
 /* ---- the checks ---- */
