@@ -19,6 +19,10 @@ sm_90a (wgmma) and sm_90 (mma.sync), and requires:
     wait     raise one cp.async.wait_group N to N + 1. Harmless when no
              shared-memory operation follows it to the kernel's end, by the
              same walk (the groups left in flight are never read).
+    fence    delete one fence.proxy.async (sm_90a): wgmma then reads,
+             through the async proxy, what generic stores or cp.async wrote.
+             Harmless when no call that issues wgmma follows it, by the
+             same walk.
     stage    in a loop that waits on cp.async groups, swap the stage index
              of one access with the other kind's: a read of k % S then names
              the stage (k + c) % S this iteration refills, a copy into
@@ -121,7 +125,28 @@ def transparent(line):
     return s == "" or s.startswith("//") or s.startswith("#pragma")
 
 
-def quiet(lines, match, i, step, first, last, names, to_barrier):
+def wgmma_functions(lines):
+    """Names of the functions that issue wgmma, directly or through a call."""
+    bodies, name, depth = {}, None, 0
+    for l in lines:
+        m = re.match(r"(?:template <[^>]*> )?__device__ [^(]*?\b(\w+)\(", l)
+        if depth == 0 and m and l.rstrip().endswith("{"):
+            name, bodies[m.group(1)] = m.group(1), []
+        if name:
+            bodies[name].append(l)
+        depth += l.count("{") - l.count("}")
+        if depth == 0:
+            name = None
+    found = {n for n, b in bodies.items() if any("wgmma.mma_async" in x for x in b)}
+    while True:
+        more = {n for n, b in bodies.items() if n not in found and
+                any(re.search(r"\b%s\(" % f, x) for f in found for x in b)}
+        if not more:
+            return found
+        found |= more
+
+
+def quiet(lines, match, i, step, first, last, names, to_barrier, op=None):
     """Walking from line i (by step 1 or -1), is there no shared-memory
     operation before a barrier of the same block (when to_barrier) or the
     kernel's start or end? Nested blocks are looked into; leaving a block
@@ -130,7 +155,7 @@ def quiet(lines, match, i, step, first, last, names, to_barrier):
     j = i + step
     while first <= j <= last:
         l = lines[j]
-        if shared_op(l, names) or re.match(r"\s*(return|break|continue|goto)\b", l):
+        if (op or shared_op)(l, names) or re.match(r"\s*(return|break|continue|goto)\b", l):
             return False
         if to_barrier and depth == 0 and "__syncthreads()" in l:
             return True
@@ -265,6 +290,7 @@ def mutants(text):
     match = openers(lines)
     elems = {n: ELEM[t] for t, n in re.findall(r"(\w+)\* (\w+) = \(\w+\*\)\(tl_smem \+", text) if t in ELEM}
     threads = block_threads(text)
+    wg = wgmma_functions(lines)
     for first, last in kernels(lines):
         for i in range(first, last + 1):
             l = lines[i]
@@ -291,6 +317,12 @@ def mutants(text):
                 guard = head is not None and copy_guard(lines, match, head, j)
                 harmless = harmless or bool(guard and n + 1 <= guard[1])
                 yield ("wait", "line %d: wait_group %d -> %d" % (i + 1, n, n + 1), "\n".join(mutated), harmless)
+            if "fence.proxy.async" in l:
+                # Harmless when no wgmma reads shared memory after it.
+                harmless = quiet(lines, match, i, 1, first, last, wg, False,
+                                 lambda x, fs: any(re.search(r"\b%s\(" % f, x) for f in fs))
+                yield ("fence", "line %d: fence.proxy.async deleted" % (i + 1),
+                       "\n".join(lines[:i] + lines[i + 1:]), harmless)
         for head, end in pipelined_loops(lines, match, first, last):
             yield from stage_swaps(lines, match, head, end)
 
@@ -375,7 +407,7 @@ for r in reports:
         else:
             problems += 1
             print("miss (%s): %s" % (cls, what))
-for cls in ("barrier", "wait", "stage"):
+for cls in ("barrier", "wait", "stage", "fence"):
     c = counts.get(cls, {"mutants": 0, "reported": 0, "harmless": 0})
     print("%s: %d mutants, %d reported, %d harmless (passed)" % (cls, c["mutants"], c["reported"], c["harmless"]))
 if files < at_least:

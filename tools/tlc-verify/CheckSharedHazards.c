@@ -51,6 +51,11 @@ typedef struct State {
   TvVec wg_open;   // Access*: reads of wgmma not committed yet
   const TvExpr *last_wg_wait;
   long long last_wg_wait_n;
+  // Completed generic-proxy writes (stores, cp.async) that no
+  // fence.proxy.async has followed yet: wgmma (the async proxy) must not
+  // read them. A barrier does not clear these; the fence does.
+  TvVec unfenced;
+  TvVec unfenced_wg; // wgmma reads completed since the last fence.proxy.async
 } State;
 
 typedef struct Hz {
@@ -59,6 +64,7 @@ typedef struct Hz {
   TvVec counters;   // TvVar*: loop counters being run at one value
   TvVec reported;   // char*: "site|site" pairs already reported
   long long budget; // statements left to run one value at a time
+  bool wgmma;       // the file issues wgmma: track writes for the proxy fence
 } Hz;
 
 #define MAX_TRIP 4096
@@ -92,6 +98,8 @@ static State state_copy(const State *s) {
   c.groups = groups_copy(&s->groups);
   c.wg_groups = groups_copy(&s->wg_groups);
   c.wg_open = vec_copy(s->wg_open);
+  c.unfenced = vec_copy(s->unfenced);
+  c.unfenced_wg = vec_copy(s->unfenced_wg);
   c.last_wg_wait = s->last_wg_wait;
   c.last_wg_wait_n = s->last_wg_wait_n;
   return c;
@@ -123,6 +131,8 @@ static void state_join(State *a, const State *b) {
   vec_union(&a->done, &b->done);
   vec_union(&a->open, &b->open);
   vec_union(&a->wg_open, &b->wg_open);
+  vec_union(&a->unfenced, &b->unfenced);
+  vec_union(&a->unfenced_wg, &b->unfenced_wg);
   groups_join(&a->groups, &b->groups);
   groups_join(&a->wg_groups, &b->wg_groups);
   if (!a->last_wg_wait) {
@@ -287,12 +297,30 @@ static void add_access_to(Hz *h, State *st, Access *a, TvVec *into) {
 }
 
 // A read that wgmma makes in the background: it joins the open wgmma group.
+// It goes through the async proxy, so the generic writes it may see must
+// have been followed by a fence.proxy.async.
 static void add_wgmma_read(Hz *h, State *st, Access *a) {
+  for (int i = 0; i < st->unfenced.len; i++) {
+    const Access *b = TV_AT(st->unfenced, Access, i);
+    if (overlap(a, b))
+      report(h, a, b,
+             "no fence.proxy.async between them: the write is in the generic proxy, wgmma reads "
+             "through the async proxy");
+  }
   add_access_to(h, st, a, &st->wg_open);
 }
 
 static void add_access(Hz *h, State *st, Access *a) {
   add_access_to(h, st, a, a->kind == ACC_ASYNC ? &st->open : &st->done);
+  if (a->kind == ACC_WRITE && h->wgmma)
+    tv_push(&st->unfenced, a);
+  for (int i = 0; a->kind != ACC_READ && i < st->unfenced_wg.len; i++) {
+    const Access *b = TV_AT(st->unfenced_wg, Access, i);
+    if (overlap(a, b))
+      report(h, a, b,
+             "no fence.proxy.async between them: wgmma read through the async proxy, the write "
+             "is in the generic proxy");
+  }
 }
 
 // The text of the first `x % s` in e whose x names a variable: the stage.
@@ -540,6 +568,7 @@ static void wg_wait(State *st, const TvExpr *site, long long n) {
   st->last_wg_wait_n = n;
   while (st->wg_groups.len > n) {
     vec_union(&st->done, TV_AT(st->wg_groups, TvVec, 0));
+    vec_union(&st->unfenced_wg, TV_AT(st->wg_groups, TvVec, 0));
     memmove(&st->wg_groups.items[0], &st->wg_groups.items[1],
             sizeof(void *) * (size_t)(st->wg_groups.len - 1));
     st->wg_groups.len--;
@@ -672,7 +701,7 @@ static void commit(State *st) {
 
 // cp.async.wait_group n: all but the newest n groups complete; their writes
 // are then done for the issuing thread, still unordered for the others.
-static void wait_group(State *st, const TvStmt *s, long long n) {
+static void wait_group(const Hz *h, State *st, const TvStmt *s, long long n) {
   st->last_wait = s;
   st->last_wait_n = n;
   while (st->groups.len > n) {
@@ -682,6 +711,8 @@ static void wait_group(State *st, const TvStmt *s, long long n) {
       *a = *TV_AT(*g, Access, i);
       a->retired_by = s;
       tv_push(&st->done, a);
+      if (h->wgmma)
+        tv_push(&st->unfenced, a);
     }
     memmove(&st->groups.items[0], &st->groups.items[1],
             sizeof(void *) * (size_t)(st->groups.len - 1));
@@ -694,7 +725,7 @@ static bool asm_barrier(const char *t) {
 }
 
 // Applies an asm statement's synchronization; false when it has none.
-static bool asm_sync(State *st, const TvStmt *s) {
+static bool asm_sync(const Hz *h, State *st, const TvStmt *s) {
   const char *t = s->text ? s->text : "";
   const char *w = strstr(t, "cp.async.wait_group");
   if (strstr(t, "cp.async.commit_group"))
@@ -703,11 +734,13 @@ static bool asm_sync(State *st, const TvStmt *s) {
     char *end;
     long long n = strtoll(w + strlen("cp.async.wait_group"), &end, 10);
     // An operand (%0) instead of a number: nothing is known to complete.
-    wait_group(st, s, end == w + strlen("cp.async.wait_group") ? st->groups.len : n);
+    wait_group(h, st, s, end == w + strlen("cp.async.wait_group") ? st->groups.len : n);
   } else if (strstr(t, "cp.async.wait_all"))
-    wait_group(st, s, 0);
+    wait_group(h, st, s, 0);
   else if (asm_barrier(t))
     barrier(st);
+  else if (strstr(t, "fence.proxy.async"))
+    st->unfenced.len = st->unfenced_wg.len = 0; // every thread fences its own accesses
   else
     return false;
   return true;
@@ -878,7 +911,7 @@ static void walk(Hz *h, State *st, TvStmt *s) {
     scan(h, st, s->expr);
     break;
   case ST_ASM:
-    if (!asm_sync(st, s))
+    if (!asm_sync(h, st, s))
       for (int i = 0; i < s->exprs.len; i++)
         scan(h, st, TV_AT(s->exprs, TvExpr, i));
     break;
@@ -908,10 +941,16 @@ static void walk(Hz *h, State *st, TvStmt *s) {
 }
 
 void tv_check_shared_hazards(TvProgram *p) {
+  bool wgmma = false;
+  for (int i = 0; i < p->funcs.len; i++) {
+    Wgmma w = {.wait = -1};
+    wgmma_stmt(TV_AT(p->funcs, TvFunc, i)->body, &w, 0);
+    wgmma |= w.issues;
+  }
   for (int i = 0; i < p->funcs.len; i++) {
     TvFunc *f = TV_AT(p->funcs, TvFunc, i);
     if (!f->body || !f->is_global) continue;
-    Hz h = {.p = p, .env = {.kernel = f}, .budget = STEP_BUDGET};
+    Hz h = {.p = p, .env = {.kernel = f}, .budget = STEP_BUDGET, .wgmma = wgmma};
     State st = {0};
     walk(&h, &st, f->body);
   }
