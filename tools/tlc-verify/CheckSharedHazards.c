@@ -312,8 +312,7 @@ static void add_wgmma_read(Hz *h, State *st, Access *a) {
 
 static void add_access(Hz *h, State *st, Access *a) {
   add_access_to(h, st, a, a->kind == ACC_ASYNC ? &st->open : &st->done);
-  if (a->kind == ACC_WRITE && h->wgmma)
-    tv_push(&st->unfenced, a);
+  if (a->kind == ACC_WRITE && h->wgmma) tv_push(&st->unfenced, a);
   for (int i = 0; a->kind != ACC_READ && i < st->unfenced_wg.len; i++) {
     const Access *b = TV_AT(st->unfenced_wg, Access, i);
     if (overlap(a, b))
@@ -711,8 +710,7 @@ static void wait_group(const Hz *h, State *st, const TvStmt *s, long long n) {
       *a = *TV_AT(*g, Access, i);
       a->retired_by = s;
       tv_push(&st->done, a);
-      if (h->wgmma)
-        tv_push(&st->unfenced, a);
+      if (h->wgmma) tv_push(&st->unfenced, a);
     }
     memmove(&st->groups.items[0], &st->groups.items[1],
             sizeof(void *) * (size_t)(st->groups.len - 1));
