@@ -458,15 +458,26 @@ static bool is_assign(const char *op) {
          strcmp(op, ">=");
 }
 
-// Is e a pointer derived from v: v, &v[i], v + i, casts of those?
+// Is e a pointer derived from v: v, &v[i], v + i, casts of those, its
+// shared-window address, or a local initialized from one of them?
 static bool rooted_at(const TvExpr *e, const TvVar *v) {
   for (int depth = 0; e && depth < 16; depth++) {
     e = strip_casts((TvExpr *)e);
     if (!e) return false;
-    if (e->kind == EX_VAR) return e->var == v;
-    if (e->kind == EX_SUBSCRIPT ||
-        (e->kind == EX_UNARY && (!strcmp(e->op, "&") || !strcmp(e->op, "*"))) ||
-        (e->kind == EX_BINARY && (!strcmp(e->op, "+") || !strcmp(e->op, "-"))))
+    // unsigned s = __cvta_generic_to_shared(smem): s is smem's address. Its
+    // asm operand counts as an assignment (Model.c), so any local with an
+    // initializer is followed: a store then may be taken for one through v.
+    if (e->kind == EX_VAR && e->var != v && e->var->kind == VAR_LOCAL && e->var->init &&
+        !e->var->loop)
+      e = e->var->init;
+    else if (e->kind == EX_VAR)
+      return e->var == v;
+    else if (e->kind == EX_CALL && e->name && !strcmp(e->name, "__cvta_generic_to_shared") &&
+             e->nkids == 1)
+      e = e->kids[0];
+    else if (e->kind == EX_SUBSCRIPT ||
+             (e->kind == EX_UNARY && (!strcmp(e->op, "&") || !strcmp(e->op, "*"))) ||
+             (e->kind == EX_BINARY && (!strcmp(e->op, "+") || !strcmp(e->op, "-"))))
       e = e->kids[0];
     else
       return false;
@@ -605,9 +616,12 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
                      make_access(h, e, buf, ACC_READ, idx, width, tv_printf("wgmma read%s", by)));
       continue;
     }
-    add_access(h, st, make_access(h, e, buf, ACC_READ, idx, width, tv_printf("read%s", by)));
-    if (!async && param_stored(e->func, i, 0))
-      add_access(h, st, make_access(h, e, buf, ACC_WRITE, idx, width, tv_printf("write%s", by)));
+    // A helper that stores through the pointer (st.shared, stmatrix) is
+    // taken to write it, one that does not to read it.
+    bool stores = !async && param_stored(e->func, i, 0);
+    add_access(h, st,
+               make_access(h, e, buf, stores ? ACC_WRITE : ACC_READ, idx, width,
+                           tv_printf("%s%s", stores ? "write" : "read", by)));
   }
   if (wg.issues && wg.commits)
     wg_commit(st);
