@@ -36,7 +36,7 @@ typedef struct Access {
   const TvStmt *retired_by; // a completed cp.async write: the wait that completed it
   // Range.c's tv_thread_slot: thread t touches elements k * t + rest only.
   bool per_thread;
-  long long slot_k, slot_d;
+  long long slot_k, slot_g, slot_d;
 } Access;
 
 typedef struct State {
@@ -212,7 +212,7 @@ static bool overlap(const Access *a, const Access *b) {
 // touches what one thread wrote, so program order suffices.
 static bool same_thread(const Access *a, const Access *b) {
   return a->per_thread && b->per_thread && a->buf == b->buf && a->slot_k == b->slot_k &&
-         a->slot_d == b->slot_d;
+         a->slot_g == b->slot_g && a->slot_d == b->slot_d;
 }
 
 // Against b, completed by its thread but not yet ordered by a barrier.
@@ -385,10 +385,9 @@ static Access *make_access(Hz *h, const TvExpr *site, const TvVar *buf, AccKind 
       a->hi = end;
     if (a->hi > end) a->hi = end;
   }
-  long long G;
   if (idx && width > 0)
     a->per_thread =
-        tv_thread_slot(&h->env, idx, (width + elem - 1) / elem, &a->slot_k, &G, &a->slot_d);
+        tv_thread_slot(&h->env, idx, (width + elem - 1) / elem, &a->slot_k, &a->slot_g, &a->slot_d);
   a->elo = (a->lo - base) / elem;
   a->ehi = a->hi == TV_POS_INF ? TV_POS_INF : (a->hi - base) / elem;
   return a;
@@ -459,7 +458,8 @@ static bool is_assign(const char *op) {
 }
 
 // Is e a pointer derived from v: v, &v[i], v + i, casts of those, its
-// shared-window address, or a local initialized from one of them?
+// shared-window address (a one-argument call), or a local initialized from
+// one of them? A may-analysis: more roots only mean more writes assumed.
 static bool rooted_at(const TvExpr *e, const TvVar *v) {
   for (int depth = 0; e && depth < 16; depth++) {
     e = strip_casts((TvExpr *)e);
@@ -472,9 +472,8 @@ static bool rooted_at(const TvExpr *e, const TvVar *v) {
       e = e->var->init;
     else if (e->kind == EX_VAR)
       return e->var == v;
-    else if (e->kind == EX_CALL && e->name && !strcmp(e->name, "__cvta_generic_to_shared") &&
-             e->nkids == 1)
-      e = e->kids[0];
+    else if (e->kind == EX_CALL && e->nkids == 1)
+      e = e->kids[0]; // an address conversion: __cvta_generic_to_shared(p), tl_smem_addr(p)
     else if (e->kind == EX_SUBSCRIPT ||
              (e->kind == EX_UNARY && (!strcmp(e->op, "&") || !strcmp(e->op, "*"))) ||
              (e->kind == EX_BINARY && (!strcmp(e->op, "+") || !strcmp(e->op, "-"))))
@@ -502,7 +501,11 @@ static bool expr_stores(const TvExpr *e, const TvVar *v, int depth) {
 
 static bool stmt_stores(const TvStmt *s, const TvVar *v, int depth) {
   if (!s) return false;
-  if (s->kind == ST_ASM && s->text && (strstr(s->text, "st.shared") || strstr(s->text, "stmatrix")))
+  // mbarrier.init is a plain store; the other mbarrier operations are
+  // atomic (reads here: they race only with the init).
+  if (s->kind == ST_ASM && s->text &&
+      (strstr(s->text, "st.shared") || strstr(s->text, "stmatrix") ||
+       strstr(s->text, "mbarrier.init")))
     for (int i = 0; i < s->exprs.len; i++)
       if (rooted_at(TV_AT(s->exprs, TvExpr, i), v)) return true;
   if (expr_stores(s->cond, v, depth) || expr_stores(s->expr, v, depth) ||
@@ -530,6 +533,7 @@ static bool param_stored(const TvFunc *f, int param, int depth) {
 // operands are read in the background), commit the group, wait.
 typedef struct Wgmma {
   bool issues, commits;
+  bool tma;       // issues cp.async.bulk (TMA), which this check does not model
   long long wait; // the groups its last wgmma.wait_group leaves pending; -1: none
   const TvExpr *wait_site;
 } Wgmma;
@@ -553,6 +557,7 @@ static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth) {
   if (s->kind == ST_ASM && s->text) {
     w->issues |= strstr(s->text, "wgmma.mma_async") != NULL;
     w->commits |= strstr(s->text, "wgmma.commit_group") != NULL;
+    w->tma |= strstr(s->text, "cp.async.bulk") != NULL;
   }
   wgmma_expr(s->cond, w, depth);
   wgmma_expr(s->expr, w, depth);
@@ -606,6 +611,7 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
       continue;
     }
     scan(h, st, idx);
+    if (wg.tma) continue; // a TMA copy's tile and mbarrier: not modelled (docs/tlc-verify.md)
     if (async && i == 0) {
       add_access(h, st, make_access(h, e, buf, ACC_ASYNC, idx, e->targs[0], "cp.async write"));
       continue;
@@ -810,6 +816,16 @@ static int decide(Hz *h, const TvExpr *c) {
   return -1;
 }
 
+// Does every path through s end in a return? Then nothing after it runs
+// on that path, and its state does not flow on.
+static bool returns(const TvStmt *s) {
+  if (!s) return false;
+  if (s->kind == ST_RETURN) return true;
+  if (s->kind == ST_BLOCK) return s->nkids > 0 && returns(s->kids[s->nkids - 1]);
+  if (s->kind == ST_IF) return returns(s->kids[0]) && returns(s->kids[1]);
+  return false;
+}
+
 static void walk_if(Hz *h, State *st, TvStmt *s) {
   scan(h, st, s->cond);
   int d = decide(h, s->cond);
@@ -823,7 +839,12 @@ static void walk_if(Hz *h, State *st, TvStmt *s) {
       tv_push_cond(&h->env, s->cond, true);
       walk(h, &other, s->kids[1]);
       tv_pop_guards(&h->env, saved);
-      state_join(st, &other);
+      // A branch that returns leaves its accesses behind it (they were
+      // checked against what came before); only the other flows on.
+      if (returns(s->kids[0]))
+        *st = other;
+      else if (!returns(s->kids[1]))
+        state_join(st, &other);
     }
     return;
   }
@@ -905,10 +926,19 @@ static void walk(Hz *h, State *st, TvStmt *s) {
   if (!s) return;
   h->budget--;
   switch (s->kind) {
-  case ST_BLOCK:
-    for (int i = 0; i < s->nkids; i++)
-      walk(h, st, s->kids[i]);
+  case ST_BLOCK: {
+    // if (c) { ...; return; } ...: the rest of the block runs only when !c
+    // (a warp-specialized kernel's producer role returns).
+    TvGuard *saved = h->env.guards;
+    for (int i = 0; i < s->nkids; i++) {
+      TvStmt *k = s->kids[i];
+      walk(h, st, k);
+      if (k->kind == ST_IF && !k->kids[1] && returns(k->kids[0]))
+        tv_push_cond(&h->env, k->cond, true);
+    }
+    tv_pop_guards(&h->env, saved);
     break;
+  }
   case ST_DECL:
     for (int i = 0; i < s->vars.len; i++)
       scan(h, st, TV_AT(s->vars, TvVar, i)->init);

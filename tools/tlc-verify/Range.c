@@ -500,9 +500,17 @@ bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, lon
   Aff a = tv_aff(env, e, 0);
   *k = 0;
   for (int i = 0; a.ok && i < a.n; i++)
-    if (a.t[i].a->kind == A_TID && a.t[i].a->dim == 0) *k = a.t[i].k;
+    if (a.t[i].a->kind == A_TID && a.t[i].a->dim == 0) {
+      *k = a.t[i].k;
+      // Under a guard (a warp-specialized role: threadIdx.x < 128) only
+      // that many consecutive threads take part.
+      TvRange tr = guarded_atom_range(env, a.t[i].a, 0);
+      if (!inf(tr.lo) && !inf(tr.hi) && tr.hi >= tr.lo && tr.hi - tr.lo + 1 < T)
+        T = tr.hi - tr.lo + 1;
+    }
   if (!a.ok || *k <= 0 || __builtin_mul_overflow(*k, T, G)) return false;
   TvRange fine = {a.c, a.c};
+  bool coarse = false; // were multiples of G dropped?
   for (int i = 0; i < a.n; i++) {
     const Atom *at = a.t[i].a;
     if (at->kind == A_TID && at->dim == 0) continue;
@@ -511,6 +519,7 @@ bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, lon
     long long step;
     if (!__builtin_mul_overflow(a.t[i].k, c.g, &step) && step % *G == 0) {
       fine = r_add(fine, (TvRange){a.t[i].k * c.r, a.t[i].k * c.r}); // the rest is a multiple of G
+      coarse = true;
       continue;
     }
     Aff one = {.ok = true, .n = 1, .t = {{(Atom *)at, a.t[i].k}}};
@@ -519,6 +528,13 @@ bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, lon
   if (inf(fine.lo) || inf(fine.hi)) return false;
   long long slot = div_floor(fine.lo, *k) * *k;
   if (fine.hi + width - 1 - slot >= *k) return false;
-  *d = ((slot % *G) + *G) % *G;
+  // Without dropped multiples the map is exact: element k * t + f, f in
+  // [slot, slot + k), belongs to thread t whatever the thread count (G 0).
+  if (!coarse) {
+    *G = 0;
+    *d = slot;
+  } else {
+    *d = ((slot % *G) + *G) % *G;
+  }
   return true;
 }

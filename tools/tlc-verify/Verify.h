@@ -228,8 +228,10 @@ void tv_pop_guards(TvRangeEnv *env, TvGuard *saved);
 // The pipeline stage term of an index: a summand stride * (x % stages) whose
 // x involves a loop counter (k % 3 * 4096). False when there is none.
 // Thread t accesses elements k * t + rest (rest the same for all threads,
-// one k-element slot modulo G = k * threads, starting at d): false when the
-// index is not of that form. Accesses with equal k and d are per-thread.
+// one k-element slot starting at d, modulo G = k * threads when multiples
+// of G were dropped from rest; G 0 and d exact when none were): false when
+// the index is not of that form. Accesses with equal k, G and d are
+// per-thread.
 bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, long long *k,
                     long long *G, long long *d);
 bool tv_stage_term(const TvRangeEnv *env, const TvExpr *e, long long *stride, long long *stages);
