@@ -4,7 +4,9 @@
 usage: mutate_hazards.py TLC TLC_VERIFY SRC_ROOT OUT_DIR --at-least N
 
 Compiles every examples/*.tl and every .tl under test/ that tlc accepts, for
-sm_90a (wgmma) and sm_90 (mma.sync), and requires:
+sm_90a (wgmma; TMA and a producer warpgroup where tlc uses them), sm_90a
+with --no-warp-specialize (wgmma fed by cp.async) and sm_90 (mma.sync), and
+requires:
 
 - the unmutated CUDA has no hazard finding ("shared-memory race");
 - each mutant, one change at a time, is reported, unless this script can
@@ -47,7 +49,10 @@ if len(sys.argv) != 7 or sys.argv[5] != "--at-least":
 tlc, verify, root, out = sys.argv[1:5]
 at_least = int(sys.argv[6])
 os.makedirs(out, exist_ok=True)
-TARGETS = ("sm_90a", "sm_90")
+# (name, tlc flags, tlc-verify target): sm_90a's default (TMA and a
+# warp-specialized producer where tlc can), its cp.async pipeline, sm_90.
+TARGETS = (("sm_90a", [], "sm_90a"), ("sm_90a-cp.async", ["--no-warp-specialize"], "sm_90a"),
+           ("sm_90", [], "sm_90"))
 RACE = "shared-memory race"
 
 
@@ -361,11 +366,11 @@ def stage_swaps(lines, match, head, end):
 
 
 def check_program(job):
-    tl, target = job
+    tl, (name, flags, target) = job
     rel = os.path.relpath(tl, root)
-    base = os.path.join(out, rel.replace(os.sep, "_") + "." + target)
+    base = os.path.join(out, rel.replace(os.sep, "_") + "." + name)
     cu = base + ".cu"
-    if subprocess.run([tlc, "--target=" + target, tl, "-o", cu], capture_output=True).returncode != 0:
+    if subprocess.run([tlc, "--target=" + target] + flags + [tl, "-o", cu], capture_output=True).returncode != 0:
         return None  # a diagnostics test: no CUDA
     report = {"baseline": races(cu, target), "rows": []}
     text = open(cu).read()
@@ -374,7 +379,7 @@ def check_program(job):
         with open(path, "w") as f:
             f.write(mutated)
         found = races(path, target)
-        report["rows"].append((cls, "%s %s %s" % (rel, target, what), harmless, found))
+        report["rows"].append((cls, "%s %s %s" % (rel, name, what), harmless, found))
         os.remove(path)
     return report
 
@@ -412,6 +417,6 @@ for cls in ("barrier", "wait", "stage", "fence"):
     print("%s: %d mutants, %d reported, %d harmless (passed)" % (cls, c["mutants"], c["reported"], c["harmless"]))
 if files < at_least:
     sys.exit("%d files compiled, want at least %d" % (files, at_least))
-print("%d files (programs x targets), %d unmutated with no finding, %d problems" %
+print("%d files (programs x forms), %d unmutated with no finding, %d problems" %
       (files, sum(1 for r in reports if not r["baseline"]), problems))
 sys.exit(1 if problems else 0)
