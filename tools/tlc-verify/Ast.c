@@ -381,6 +381,12 @@ static TvExpr *lower_call(CXCursor c, const Kids *k) {
   if (nargs >= 0) {
     for (int i = 0; i < nargs; i++)
       add_kid(e, tv_lower_expr(clang_Cursor_getArgument(c, (unsigned)i)));
+    // x.operator float() (a half_t read as float): the object x, after the
+    // arguments, so that the analyses see the load in it.
+    if (ck == CXCursor_CXXMethod || ck == CXCursor_ConversionFunction)
+      for (int i = 0; i < k->n; i++)
+        if (clang_getCursorKind(k->c[i]) == CXCursor_MemberRefExpr)
+          add_kid(e, tv_lower_expr(k->c[i]));
   } else {
     // Constructor calls (dim3(1, 2, 3)): the arguments are the expression children.
     for (int i = 0; i < k->n; i++)

@@ -1,8 +1,9 @@
 // tlc-verify: checks the meaning of the CUDA that tlc emits. It parses the
 // .cu with libclang as CUDA device code against a small prelude (built into
-// the binary), lowers the AST, and runs five checks: the file parses,
+// the binary), lowers the AST, and runs six checks: the file parses,
 // barriers are not under divergent control flow, shared memory fits and is
-// requested by the launcher, shared-memory accesses stay in bounds, and each
+// requested by the launcher, shared-memory accesses stay in bounds, accesses
+// of different threads (and of cp.async and wgmma) are ordered, and each
 // kernel has a matching host launcher. Findings print clang-style.
 #include "Verify.h"
 
@@ -23,7 +24,8 @@ static const char usage[] =
     "\n"
     "Checks CUDA written by tlc: it parses, barriers are block-uniform, shared\n"
     "memory fits the target and is requested by the launcher, shared-memory\n"
-    "accesses stay in bounds, and each kernel has a matching launcher.\n"
+    "accesses stay in bounds and are ordered between threads (barriers,\n"
+    "cp.async and wgmma groups), and each kernel has a matching launcher.\n"
     "\n"
     "options:\n"
     "  --target SM        limits of sm_90 (default, 232448 bytes of shared memory\n"
@@ -208,6 +210,7 @@ static int run(int argc, char **argv) {
     tv_check_barriers(&p);
     tv_check_shared_budget(&p);
     tv_check_shared_bounds(&p);
+    tv_check_shared_hazards(&p);
     tv_check_launchers(&p);
   }
   tv_print_findings();

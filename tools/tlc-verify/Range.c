@@ -115,6 +115,10 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
     return (TvRange){div_floor(x.lo, a->k), div_floor(x.hi, a->k)};
   case A_MOD:
     x = aff_range(env, a->x, depth + 1);
+    // A range that does not wrap maps exactly: the stage (k + 2) % 3 at
+    // one value of k is one stage, which the hazard check relies on.
+    if (x.lo >= 0 && !inf(x.hi) && x.hi - x.lo < a->k && x.lo % a->k <= x.hi % a->k)
+      return (TvRange){x.lo % a->k, x.hi % a->k};
     if (x.lo >= 0)
       return x.hi < a->k ? x : (TvRange){0, a->k - 1};
     if (x.hi <= 0)
@@ -418,3 +422,119 @@ void tv_pop_guards(TvRangeEnv *env, TvGuard *saved) {
   env->guards = saved;
 }
 
+/* ---- pipeline stages ---- */
+
+static bool mentions_loop(const Aff *a, int depth) {
+  for (int i = 0; a->ok && i < a->n && depth < MAX_DEPTH; i++) {
+    const Atom *at = a->t[i].a;
+    if (at->kind == A_LOOP || (at->x && mentions_loop(at->x, depth + 1)) ||
+        (at->y && mentions_loop(at->y, depth + 1)))
+      return true;
+  }
+  return false;
+}
+
+bool tv_stage_term(const TvRangeEnv *env, const TvExpr *e, long long *stride, long long *stages) {
+  Aff a = tv_aff(env, e, 0);
+  for (int i = 0; a.ok && i < a.n; i++) {
+    const Atom *at = a.t[i].a;
+    if (at->kind == A_MOD && a.t[i].k > 0 && mentions_loop(at->x, 0)) {
+      *stride = a.t[i].k;
+      *stages = at->k;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* ---- which thread touches an element ---- */
+
+static bool aff_uniform(const TvRangeEnv *env, const Aff *a, int depth);
+
+// Is the atom the same for every thread of the block? Loop counters are
+// when their loop's bounds are.
+static bool atom_uniform(const TvRangeEnv *env, const Atom *a, int depth) {
+  if (depth > MAX_DEPTH) return false;
+  switch (a->kind) {
+  case A_BID:
+    return true;
+  case A_LOOP: {
+    const TvStmt *loop = a->var->loop;
+    const TvExpr *c = loop ? tv_strip(loop->cond) : NULL;
+    if (!c || c->kind != EX_BINARY || c->nkids != 2) return false;
+    Aff init = tv_aff(env, a->var->init, depth + 1), stop = tv_aff(env, c->kids[1], depth + 1);
+    return aff_uniform(env, &init, depth + 1) && aff_uniform(env, &stop, depth + 1);
+  }
+  case A_DIV:
+  case A_SHR:
+  case A_MOD:
+  case A_AND:
+  case A_OR:
+  case A_MUL:
+  case A_MIN:
+  case A_MAX:
+    return aff_uniform(env, a->x, depth + 1) && (!a->y || aff_uniform(env, a->y, depth + 1));
+  default:
+    return false; // threadIdx, conditions, opaque values
+  }
+}
+
+static bool aff_uniform(const TvRangeEnv *env, const Aff *a, int depth) {
+  for (int i = 0; a->ok && i < a->n; i++)
+    if (!atom_uniform(env, a->t[i].a, depth + 1)) return false;
+  return a->ok;
+}
+
+// tlc's copies give thread t the elements k * t + rest, where rest is the
+// same for every thread: a multiple of G = k * T (T threads) plus a part
+// that stays inside one k-element slot. Two accesses with the same k and
+// the same slot offset d (mod G) then touch an element only from the same
+// thread: S[step * 512 + threadIdx.x * 4 + lane] and the float4 at
+// S[step * 512 + threadIdx.x * 4] (k 4, G 512, d 0).
+bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, long long *k,
+                    long long *G, long long *d) {
+  const TvFunc *f = env->kernel;
+  long long T = f && f->threads_known ? f->threads[0] : f ? f->launch_bounds : -1;
+  if (!f || T <= 0 || (f->threads_known && (f->threads[1] != 1 || f->threads[2] != 1)))
+    return false;
+  Aff a = tv_aff(env, e, 0);
+  *k = 0;
+  for (int i = 0; a.ok && i < a.n; i++)
+    if (a.t[i].a->kind == A_TID && a.t[i].a->dim == 0) {
+      *k = a.t[i].k;
+      // Under a guard (a warp-specialized role: threadIdx.x < 128) only
+      // that many consecutive threads take part.
+      TvRange tr = guarded_atom_range(env, a.t[i].a, 0);
+      if (!inf(tr.lo) && !inf(tr.hi) && tr.hi >= tr.lo && tr.hi - tr.lo + 1 < T)
+        T = tr.hi - tr.lo + 1;
+    }
+  if (!a.ok || *k <= 0 || __builtin_mul_overflow(*k, T, G)) return false;
+  TvRange fine = {a.c, a.c};
+  bool coarse = false; // were multiples of G dropped?
+  for (int i = 0; i < a.n; i++) {
+    const Atom *at = a.t[i].a;
+    if (at->kind == A_TID && at->dim == 0) continue;
+    if (!atom_uniform(env, at, 0)) return false;
+    Cong c = cong_atom(at, 0);
+    long long step;
+    if (!__builtin_mul_overflow(a.t[i].k, c.g, &step) && step % *G == 0) {
+      fine = r_add(fine, (TvRange){a.t[i].k * c.r, a.t[i].k * c.r}); // the rest is a multiple of G
+      coarse = true;
+      continue;
+    }
+    Aff one = {.ok = true, .n = 1, .t = {{(Atom *)at, a.t[i].k}}};
+    fine = r_add(fine, aff_range(env, &one, 0));
+  }
+  if (inf(fine.lo) || inf(fine.hi)) return false;
+  long long slot = div_floor(fine.lo, *k) * *k;
+  if (fine.hi + width - 1 - slot >= *k) return false;
+  // Without dropped multiples the map is exact: element k * t + f, f in
+  // [slot, slot + k), belongs to thread t whatever the thread count (G 0).
+  if (!coarse) {
+    *G = 0;
+    *d = slot;
+  } else {
+    *d = ((slot % *G) + *G) % *G;
+  }
+  return true;
+}

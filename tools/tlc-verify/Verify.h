@@ -225,6 +225,16 @@ void tv_congruence(const TvRangeEnv *env, const TvExpr *e, long long *g, long lo
 // previous guard list, to restore with tv_pop_guards.
 TvGuard *tv_push_cond(TvRangeEnv *env, const TvExpr *cond, bool negate);
 void tv_pop_guards(TvRangeEnv *env, TvGuard *saved);
+// The pipeline stage term of an index: a summand stride * (x % stages) whose
+// x involves a loop counter (k % 3 * 4096). False when there is none.
+// Thread t accesses elements k * t + rest (rest the same for all threads,
+// one k-element slot starting at d, modulo G = k * threads when multiples
+// of G were dropped from rest; G 0 and d exact when none were): false when
+// the index is not of that form. Accesses with equal k, G and d are
+// per-thread.
+bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, long long *k,
+                    long long *G, long long *d);
+bool tv_stage_term(const TvRangeEnv *env, const TvExpr *e, long long *stride, long long *stages);
 
 /* ---- the checks ---- */
 void tv_check_parse(TvProgram *p, bool list_undeclared, int *undeclared); // Diagnostics.c
@@ -232,5 +242,6 @@ void tv_check_barriers(TvProgram *p);     // CheckBarrier.c
 void tv_check_shared_budget(TvProgram *p); // CheckSharedBudget.c
 void tv_check_shared_bounds(TvProgram *p); // CheckSharedBounds.c
 void tv_check_launchers(TvProgram *p);    // CheckLauncher.c
+void tv_check_shared_hazards(TvProgram *p); // CheckSharedHazards.c
 
 #endif

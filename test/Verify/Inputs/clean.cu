@@ -29,6 +29,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) stage_kernel(const float* _
     }
   }
   partial[threadIdx.x / 32][threadIdx.x % 32] = A_shared[threadIdx.x];
+  __syncthreads(); // B_shared and partial are read by other threads below
   // Block-uniform conditions and loop bounds: every thread reaches these.
   if (bx_0 < n) {
     __syncthreads();

@@ -1,7 +1,7 @@
 // Accesses that stay in bounds only because of what the path knows: if and
 // else branches, &&, early exits, ?:, loop bounds that are not 0..N, min(),
 // blockDim, single-assignment locals, and a swizzle helper read through.
-// None may be reported.
+// None may be reported; barriers at line ends order the writes (check 6).
 template <int C> __device__ __forceinline__ int swz(int row, int col) {
   const int chunk = col / 8;
   return row * C + ((chunk ^ (row % 8)) * 8) + col % 8;
@@ -16,17 +16,17 @@ extern "C" __global__ void __launch_bounds__(256, 1) guards_kernel(const float* 
     S[threadIdx.x] = A[threadIdx.x];
   } else if (threadIdx.x >= 156) {
     S[threadIdx.x - 156] = 0.0f;
-  }
+  } __syncthreads();
   if (threadIdx.x >= 50 && threadIdx.x * 2 < 250)
-    S[threadIdx.x - 50] += 1.0f;
+    S[threadIdx.x - 50] += 1.0f; __syncthreads();
   for (int i_0 = 4; i_0 <= 28; i_0 += 4) {
     if (i_0 * 4 + threadIdx.x / 64 < 100)
       S[i_0 * 4 + threadIdx.x / 64] = 2.0f;
-  }
+  } __syncthreads();
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  S[warp * 12 + lane % 12] = (float)lane;
+  S[warp * 12 + lane % 12] = (float)lane; __syncthreads();
   B[threadIdx.x] = threadIdx.x < 100 ? S[threadIdx.x] : S[min(threadIdx.x, 99u)];
-  T[blockDim.x - 1 - threadIdx.x] = 0.0f;
+  T[blockDim.x - 1 - threadIdx.x] = 0.0f; __syncthreads();
   for (int k_1 = 0; k_1 < 2; ++k_1) {
     // 2048 floats as 32 rows of 64, swizzled in 8-float chunks, by float4.
     *(float4*)&T[swz<64>((k_1 * 256 + threadIdx.x) * 4 / 64, (k_1 * 256 + threadIdx.x) * 4 % 64)] = *(const float4*)&A[k_1 * 1024];

@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""Mutation test of tlc-verify's shared-memory hazard check.
+
+usage: mutate_hazards.py TLC TLC_VERIFY SRC_ROOT OUT_DIR --at-least N
+
+Compiles every examples/*.tl and every .tl under test/ that tlc accepts, for
+sm_90a (wgmma; TMA and a producer warpgroup where tlc uses them), sm_90a
+with --no-warp-specialize (wgmma fed by cp.async) and sm_90 (mma.sync), and
+requires:
+
+- the unmutated CUDA has no hazard finding ("shared-memory race");
+- each mutant, one change at a time, is reported, unless this script can
+  show from the text alone that the change is harmless, in which case it
+  must pass. Mutations:
+    barrier  delete one __syncthreads() of a kernel. Harmless when no
+             shared-memory operation lies between it and another barrier of
+             the same block (before or after it; nested blocks are looked
+             into), or between it and the kernel's start or end: every path
+             through it then meets the other barrier with nothing between.
+             A stretch that leaves a loop or an if is not claimed harmless.
+    wait     raise one cp.async.wait_group N to N + 1. Harmless when no
+             shared-memory operation follows it to the kernel's end, by the
+             same walk (the groups left in flight are never read).
+    fence    delete one fence.proxy.async (sm_90a): wgmma then reads,
+             through the async proxy, what generic stores or cp.async wrote.
+             Harmless when no call that issues wgmma follows it, by the
+             same walk.
+    stage    in a loop that waits on cp.async groups, swap the stage index
+             of one access with the other kind's: a read of k % S then names
+             the stage (k + c) % S this iteration refills, a copy into
+             (k + c) % S the stage k % S just read, with no barrier between.
+             Harmless when the copies are under if (k + c < n) and n <= c
+             (they never run). A wait raised right after such a loop is
+             harmless too while N + 1 <= c: the newest c groups are empty.
+
+Prints one line per class (mutants, reported, harmless), each miss and false
+alarm, and a summary; exits non-zero on any miss, false alarm, finding on an
+unmutated file, or fewer than N programs.
+"""
+import concurrent.futures
+import glob
+import os
+import re
+import subprocess
+import sys
+
+if len(sys.argv) != 7 or sys.argv[5] != "--at-least":
+    sys.exit(__doc__)
+tlc, verify, root, out = sys.argv[1:5]
+at_least = int(sys.argv[6])
+os.makedirs(out, exist_ok=True)
+# (name, tlc flags, tlc-verify target): sm_90a's default (TMA and a
+# warp-specialized producer where tlc can), its cp.async pipeline, sm_90.
+TARGETS = (("sm_90a", [], "sm_90a"), ("sm_90a-cp.async", ["--no-warp-specialize"], "sm_90a"),
+           ("sm_90", [], "sm_90"))
+RACE = "shared-memory race"
+
+
+def races(path, target):
+    r = subprocess.run([verify, "--target", target, path], capture_output=True, text=True)
+    if r.returncode == 2:
+        sys.exit("tlc-verify failed on %s:\n%s" % (path, r.stderr))
+    return [l for l in r.stdout.splitlines() if RACE in l]
+
+
+def kernels(lines):
+    """(first, last) line indices of each __global__ function's body."""
+    spans = []
+    for i, l in enumerate(lines):
+        if "__global__" not in l or not l.rstrip().endswith("{"):
+            continue
+        depth = 0
+        for j in range(i, len(lines)):
+            depth += lines[j].count("{") - lines[j].count("}")
+            if depth == 0:
+                spans.append((i + 1, j - 1))
+                break
+    return spans
+
+
+def shared_names(text):
+    views = re.findall(r"\b(\w+) = \(\w+\*\)\(tl_smem \+", text)
+    arrays = re.findall(r"__shared__[^;\[]*?\b(\w+)\s*\[", text)
+    return set(views + arrays) - {"tl_smem"}
+
+
+def shared_op(line, names):
+    line = line.split("//")[0]
+    if "__shared__" in line or re.search(r"= \(\w+\*\)\(tl_smem \+", line):
+        return False  # a declaration
+    if "cp.async" in line or "tl_smem" in line:
+        return True
+    return any(re.search(r"\b%s\b" % re.escape(n), line) for n in names)
+
+
+def openers(lines):
+    """For each (line, column) of a '{' or '}', the line of the matching '{'."""
+    stack, match = [], {}
+    for i, l in enumerate(lines):
+        for c, ch in enumerate(l):
+            if ch == "{":
+                stack.append(i)
+                match[(i, c)] = i
+            elif ch == "}" and stack:
+                match[(i, c)] = stack.pop()
+    return match
+
+
+def bare(line):
+    return line.strip() == "{"
+
+
+def loop_ends_with_barrier(lines, match, j):
+    """Is line j the closing brace of a loop that runs at least once
+    (for (int v = a; v < b; ...) with constants a < b) and whose body ends
+    with a barrier? Then the loop is left right after that barrier."""
+    if lines[j].strip() != "}" or (j, lines[j].index("}")) not in match:
+        return False
+    m = re.search(r"for \(int (\w+) = (-?\d+); \1 < (-?\d+);", lines[match[(j, lines[j].index("}"))]])
+    if not m or int(m.group(2)) >= int(m.group(3)):
+        return False
+    k = j - 1
+    while k > 0 and transparent(lines[k]):
+        k -= 1
+    return lines[k].strip() == "__syncthreads();"
+
+
+def transparent(line):
+    s = line.strip()
+    return s == "" or s.startswith("//") or s.startswith("#pragma")
+
+
+def wgmma_functions(lines):
+    """Names of the functions that issue wgmma, directly or through a call."""
+    bodies, name, depth = {}, None, 0
+    for l in lines:
+        m = re.match(r"(?:template <[^>]*> )?__device__ [^(]*?\b(\w+)\(", l)
+        if depth == 0 and m and l.rstrip().endswith("{"):
+            name, bodies[m.group(1)] = m.group(1), []
+        if name:
+            bodies[name].append(l)
+        depth += l.count("{") - l.count("}")
+        if depth == 0:
+            name = None
+    found = {n for n, b in bodies.items() if any("wgmma.mma_async" in x for x in b)}
+    while True:
+        more = {n for n, b in bodies.items() if n not in found and
+                any(re.search(r"\b%s\(" % f, x) for f in found for x in b)}
+        if not more:
+            return found
+        found |= more
+
+
+def quiet(lines, match, i, step, first, last, names, to_barrier, op=None):
+    """Walking from line i (by step 1 or -1), is there no shared-memory
+    operation before a barrier of the same block (when to_barrier) or the
+    kernel's start or end? Nested blocks are looked into; leaving a block
+    that is not a bare { } (a loop, an if) ends the walk unproven."""
+    depth = 0
+    j = i + step
+    while first <= j <= last:
+        l = lines[j]
+        if (op or shared_op)(l, names) or re.match(r"\s*(return|break|continue|goto)\b", l):
+            return False
+        if to_barrier and depth == 0 and "__syncthreads()" in l:
+            return True
+        if step < 0 and depth == 0 and loop_ends_with_barrier(lines, match, j):
+            return to_barrier
+        cols = range(len(l)) if step > 0 else range(len(l) - 1, -1, -1)
+        for c in cols:
+            if l[c] not in "{}":
+                continue
+            depth += 1 if (l[c] == "{") == (step > 0) else -1
+            if depth < 0:
+                if not bare(lines[match[(j, c)]]):
+                    return False
+                depth = 0
+        j += step
+    return True
+
+
+ELEM = {"float": 4, "half_t": 2, "bfloat16_t": 2, "int": 4, "double": 8}
+VEC = {"uint4": 16, "float4": 16, "int4": 16, "uint2": 8, "float2": 8, "int2": 8, "__half2": 4,
+       "__nv_bfloat162": 4}
+
+
+def block_threads(text):
+    m = re.search(r"<<<dim3\([^)]*\), dim3\((\d+), 1, 1\)", text)
+    return int(m.group(1)) if m else None
+
+
+def bracket(line, start):
+    """The text inside the brackets that open at line[start]."""
+    depth = 0
+    for i in range(start, len(line)):
+        depth += {"[": 1, "]": -1}.get(line[i], 0)
+        if depth == 0:
+            return line[start + 1:i]
+    return None
+
+
+def per_thread(lines, lo, hi, names, elems, threads):
+    """Do all shared accesses on lines lo..hi give each element to one
+    thread: NAME[v * A + (int)threadIdx.x * W (+ lane)] with A a multiple of
+    W * threads, a lane and a vector inside W elements, one W per buffer?
+    Then thread t owns the elements k with k % (W * threads) in
+    [W * t, W * t + W), whichever side of a barrier they are on."""
+    slot = {}
+    for j in range(lo, hi + 1):
+        l = lines[j]
+        if not shared_op(l, names):
+            continue
+        if "cp.async" in l or "tl_smem" in l:
+            return False
+        for n in names:
+            uses = list(re.finditer(r"\b%s\b" % re.escape(n), l))
+            for u in uses:
+                if l[u.end():u.end() + 1] != "[":
+                    return False
+                idx = bracket(l, u.end())
+                m = idx and re.fullmatch(
+                    r"(?:(\w+) \* (\d+) \+ )?\(int\)threadIdx\.x(?: \* (\d+))?(?: \+ (\w+))?", idx)
+                if not m or threads is None or n not in elems:
+                    return False
+                w = int(m.group(3) or 1)
+                if m.group(1) and int(m.group(2)) % (w * threads):
+                    return False
+                vec = re.search(r"\*\((?:const )?(\w+)\*\)&$", l[:u.start()])
+                width = VEC.get(vec.group(1), 0) // elems[n] if vec else 1
+                lane = 0
+                if m.group(4):
+                    lm = re.search(r"for \(int %s = 0; %s < (\d+);" % (m.group(4), m.group(4)), "\n".join(lines))
+                    if not lm:
+                        return False
+                    lane = int(lm.group(1)) - 1
+                if width == 0 or lane + width > w or slot.setdefault(n, w) != w:
+                    return False
+    return True
+
+
+def neighbours(lines, match, i, first, last):
+    """The lines between the barriers (or kernel ends) around line i, or
+    None when the stretch leaves a loop or an if around i (a path then
+    reaches i's neighbours without passing those barriers)."""
+    ends = []
+    for step in (-1, 1):
+        depth, j = 0, i + step
+        while first <= j <= last and not (depth == 0 and "__syncthreads()" in lines[j]):
+            l = lines[j]
+            for c in (range(len(l)) if step > 0 else range(len(l) - 1, -1, -1)):
+                if l[c] in "{}":
+                    depth += 1 if (l[c] == "{") == (step > 0) else -1
+                    if depth < 0:
+                        if not bare(lines[match[(j, c)]]):
+                            return None
+                        depth = 0
+            j += step
+        ends.append(j)
+    return ends[0] + 1, ends[1] - 1
+
+
+def loop_end(lines, match, j):
+    """The line of the loop header whose closing brace is line j, or None."""
+    l = lines[j]
+    if l.strip() != "}" or (j, l.index("}")) not in match:
+        return None
+    h = match[(j, l.index("}"))]
+    return h if re.search(r"\bfor \(int \w+ = ", lines[h]) else None
+
+
+def copy_guard(lines, match, head, end):
+    """For a pipelined loop on lines head..end: (counter, c, n) when every
+    cp.async of its body is under one if (k + c < n) and it runs
+    for (int k = 0; k < N; ...) with constant N; else None."""
+    m = re.search(r"for \(int (\w+) = 0; \1 < (\d+);", lines[head])
+    if not m:
+        return None
+    k, trips = m.group(1), int(m.group(2))
+    for j in range(head + 1, end):
+        g = re.search(r"if \(%s \+ (\d+) < (\d+)\) \{" % k, lines[j])
+        if not g:
+            continue
+        close = next((x for x in range(j, end) if (x, lines[x].find("}")) in match and
+                      match[(x, lines[x].find("}"))] == j), None)
+        copies = [x for x in range(head, end) if "tl_cp_async" in lines[x]]
+        if close and all(j < x < close for x in copies):
+            return k, int(g.group(1)), trips
+    return None
+
+
+def mutants(text):
+    """(class, description, mutated text, harmless)."""
+    lines = text.split("\n")
+    names = shared_names(text)
+    match = openers(lines)
+    elems = {n: ELEM[t] for t, n in re.findall(r"(\w+)\* (\w+) = \(\w+\*\)\(tl_smem \+", text) if t in ELEM}
+    threads = block_threads(text)
+    wg = wgmma_functions(lines)
+    for first, last in kernels(lines):
+        for i in range(first, last + 1):
+            l = lines[i]
+            if l.strip() == "__syncthreads();":
+                around = neighbours(lines, match, i, first, last)
+                harmless = (not any(shared_op(x, names) for x in lines[first:last + 1]) or
+                            quiet(lines, match, i, -1, first, last, names, True) or
+                            quiet(lines, match, i, 1, first, last, names, True) or
+                            (around is not None and per_thread(lines, around[0], around[1], names, elems, threads)))
+                yield ("barrier", "line %d: __syncthreads() deleted" % (i + 1),
+                       "\n".join(lines[:i] + lines[i + 1:]), harmless)
+            m = re.search(r"cp\.async\.wait_group (\d+)", l)
+            if m:
+                n = int(m.group(1))
+                mutated = list(lines)
+                mutated[i] = l.replace(m.group(0), "cp.async.wait_group %d" % (n + 1))
+                harmless = quiet(lines, match, i, 1, first, last, names, False)
+                # Right after a pipelined loop whose last c iterations copy
+                # nothing (if (k + c < n)), the newest c groups are empty.
+                j = i - 1
+                while j > first and transparent(lines[j]):
+                    j -= 1
+                head = loop_end(lines, match, j)
+                guard = head is not None and copy_guard(lines, match, head, j)
+                harmless = harmless or bool(guard and n + 1 <= guard[1])
+                yield ("wait", "line %d: wait_group %d -> %d" % (i + 1, n, n + 1), "\n".join(mutated), harmless)
+            if "fence.proxy.async" in l:
+                # Harmless when no wgmma reads shared memory after it.
+                harmless = quiet(lines, match, i, 1, first, last, wg, False,
+                                 lambda x, fs: any(re.search(r"\b%s\(" % f, x) for f in fs))
+                yield ("fence", "line %d: fence.proxy.async deleted" % (i + 1),
+                       "\n".join(lines[:i] + lines[i + 1:]), harmless)
+        for head, end in pipelined_loops(lines, match, first, last):
+            yield from stage_swaps(lines, match, head, end)
+
+
+def pipelined_loops(lines, match, first, last):
+    """(header line, closing line) of each loop whose body waits on cp.async groups."""
+    for (j, c), h in match.items():
+        if first <= h <= last and lines[j][c] == "}" and re.search(r"\bfor \(int \w+ = ", lines[h]) and \
+                any("cp.async.wait_group" in x for x in lines[h + 1:j]):
+            yield h, j
+
+
+def stage_swaps(lines, match, head, end):
+    """Swap stage indices between the reads and the copies of one pipelined
+    loop: a read then names the stage being refilled, a copy the stage
+    being read. Harmless when the copies never run (if (k + c < n) with
+    n <= c: a loop shorter than the pipeline's depth)."""
+    k = re.search(r"for \(int (\w+) = ", lines[head]).group(1)
+    pat = re.compile(r"\(%s \+ \d+\) %% \d+|\b%s %% \d+" % (k, k))
+    sites = [(i, m) for i in range(head + 1, end) for m in pat.finditer(lines[i])]
+    reads = [(i, m) for i, m in sites if "tl_cp_async" not in lines[i]]
+    writes = [(i, m) for i, m in sites if "tl_cp_async" in lines[i]]
+    if not reads or not writes:
+        return
+    guard = copy_guard(lines, match, head, end)
+    harmless = bool(guard and guard[2] <= guard[1])
+    for group, other in ((reads, writes), (writes, reads)):
+        new = other[0][1].group(0)
+        for i, m in group:
+            if m.group(0) == new:
+                continue
+            mutated = list(lines)
+            mutated[i] = lines[i][:m.start()] + new + lines[i][m.end():]
+            yield ("stage", "line %d col %d: '%s' -> '%s'" % (i + 1, m.start() + 1, m.group(0), new),
+                   "\n".join(mutated), harmless)
+
+
+def check_program(job):
+    tl, (name, flags, target) = job
+    rel = os.path.relpath(tl, root)
+    base = os.path.join(out, rel.replace(os.sep, "_") + "." + name)
+    cu = base + ".cu"
+    if subprocess.run([tlc, "--target=" + target] + flags + [tl, "-o", cu], capture_output=True).returncode != 0:
+        return None  # a diagnostics test: no CUDA
+    report = {"baseline": races(cu, target), "rows": []}
+    text = open(cu).read()
+    for n, (cls, what, mutated, harmless) in enumerate(mutants(text)):
+        path = "%s.m%d.cu" % (base, n)
+        with open(path, "w") as f:
+            f.write(mutated)
+        found = races(path, target)
+        report["rows"].append((cls, "%s %s %s" % (rel, name, what), harmless, found))
+        os.remove(path)
+    return report
+
+
+programs = sorted(glob.glob(os.path.join(root, "examples", "*.tl")))
+programs += sorted(glob.glob(os.path.join(root, "test", "**", "*.tl"), recursive=True))
+jobs = [(tl, t) for tl in programs for t in TARGETS]
+workers = min(4, os.cpu_count() or 1)
+with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+    reports = [r for r in pool.map(check_program, jobs) if r is not None]
+
+problems = 0
+files = len(reports)
+for r in reports:
+    for line in r["baseline"]:
+        problems += 1
+        print("false alarm (unmutated): %s" % line)
+counts = {}
+for r in reports:
+    for cls, what, harmless, found in r["rows"]:
+        c = counts.setdefault(cls, {"mutants": 0, "reported": 0, "harmless": 0})
+        c["mutants"] += 1
+        if harmless:
+            c["harmless"] += 1
+            if found:
+                problems += 1
+                print("false alarm (harmless %s): %s\n  %s" % (cls, what, found[0]))
+        elif found:
+            c["reported"] += 1
+        else:
+            problems += 1
+            print("miss (%s): %s" % (cls, what))
+for cls in ("barrier", "wait", "stage", "fence"):
+    c = counts.get(cls, {"mutants": 0, "reported": 0, "harmless": 0})
+    print("%s: %d mutants, %d reported, %d harmless (passed)" % (cls, c["mutants"], c["reported"], c["harmless"]))
+if files < at_least:
+    sys.exit("%d files compiled, want at least %d" % (files, at_least))
+print("%d files (programs x forms), %d unmutated with no finding, %d problems" %
+      (files, sum(1 for r in reports if not r["baseline"]), problems))
+sys.exit(1 if problems else 0)

@@ -1,0 +1,999 @@
+// Check 6: shared-memory hazards. Two accesses to the same shared bytes,
+// at least one a write, must be ordered when they may come from different
+// threads or from an asynchronous copy: a block barrier between them (RAW,
+// WAR and WAW alike), and for a cp.async write also the
+// cp.async.wait_group that retires its group before the barrier.
+//
+// The check runs each kernel's statements in order over an abstract state:
+// the accesses completed since the last barrier, the committed cp.async
+// groups (oldest first) and the writes not committed yet. A loop that
+// contains a barrier, a commit or a wait is run once per value of its
+// counter when its bounds are constants (tlc's pipelined loops), so a
+// stage index (k + 2) % 3 is one stage at each step and loop-carried pairs
+// are the pairs of consecutive iterations; other loops run twice with the
+// counter over its range, so that the second pass meets the first one's
+// accesses. Ranges come from Range.c. Every pair is taken as coming from
+// different threads: tlc spreads copies over all threads and the tile reads
+// (ldmatrix, wgmma) are warp- or warpgroup-wide.
+#include "Verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { ACC_READ, ACC_WRITE, ACC_ASYNC } AccKind;
+
+typedef struct Access {
+  const TvExpr *site;
+  const TvVar *buf;   // the view or array named
+  const TvVar *space; // NULL: the bytes of tl_smem, which views share; else the static array
+  AccKind kind;
+  long long lo, hi;         // bytes of the space
+  long long elo, ehi;       // elements of buf, for messages
+  const char *stage;        // the stage expression's text, or NULL
+  const char *what;         // "read", "write", "cp.async write", "read by 'tl_gemm_0'"
+  const char *iter;         // the simulated loop counters' values, "" outside them
+  const TvStmt *retired_by; // a completed cp.async write: the wait that completed it
+  // Range.c's tv_thread_slot: thread t touches elements k * t + rest only.
+  bool per_thread;
+  long long slot_k, slot_g, slot_d;
+} Access;
+
+typedef struct State {
+  TvVec done;   // Access*: completed since the last barrier
+  TvVec groups; // TvVec*: committed cp.async groups, oldest first
+  TvVec open;   // Access*: cp.async writes not committed yet
+  const TvStmt *last_wait;
+  long long last_wait_n; // the groups it leaves in flight
+  // wgmma reads shared memory asynchronously too: its reads join a group
+  // at wgmma.commit_group and complete at wgmma.wait_group N.
+  TvVec wg_groups; // TvVec*: committed wgmma groups' reads, oldest first
+  TvVec wg_open;   // Access*: reads of wgmma not committed yet
+  const TvExpr *last_wg_wait;
+  long long last_wg_wait_n;
+  // Completed generic-proxy writes (stores, cp.async) that no
+  // fence.proxy.async has followed yet: wgmma (the async proxy) must not
+  // read them. A barrier does not clear these; the fence does.
+  TvVec unfenced;
+  TvVec unfenced_wg; // wgmma reads completed since the last fence.proxy.async
+} State;
+
+typedef struct Hz {
+  TvProgram *p;
+  TvRangeEnv env;
+  TvVec counters;   // TvVar*: loop counters being run at one value
+  TvVec reported;   // char*: "site|site" pairs already reported
+  long long budget; // statements left to run one value at a time
+  bool wgmma;       // the file issues wgmma: track writes for the proxy fence
+} Hz;
+
+#define MAX_TRIP 4096
+#define MAX_GROUPS 8
+#define STEP_BUDGET 2000000
+
+/* ---- the state ---- */
+
+static TvVec vec_copy(TvVec v) {
+  TvVec c = {0};
+  for (int i = 0; i < v.len; i++)
+    tv_push(&c, v.items[i]);
+  return c;
+}
+
+static TvVec groups_copy(const TvVec *groups) {
+  TvVec c = {0};
+  for (int i = 0; i < groups->len; i++) {
+    TvVec *g = tv_alloc(sizeof *g);
+    *g = vec_copy(*TV_AT(*groups, TvVec, i));
+    tv_push(&c, g);
+  }
+  return c;
+}
+
+static State state_copy(const State *s) {
+  State c = {.done = vec_copy(s->done),
+             .open = vec_copy(s->open),
+             .last_wait = s->last_wait,
+             .last_wait_n = s->last_wait_n};
+  c.groups = groups_copy(&s->groups);
+  c.wg_groups = groups_copy(&s->wg_groups);
+  c.wg_open = vec_copy(s->wg_open);
+  c.unfenced = vec_copy(s->unfenced);
+  c.unfenced_wg = vec_copy(s->unfenced_wg);
+  c.last_wg_wait = s->last_wg_wait;
+  c.last_wg_wait_n = s->last_wg_wait_n;
+  return c;
+}
+
+static void vec_union(TvVec *into, const TvVec *from) {
+  for (int i = 0; i < from->len; i++) {
+    int j = 0;
+    while (j < into->len && into->items[j] != from->items[i])
+      j++;
+    if (j == into->len) tv_push(into, from->items[i]);
+  }
+}
+
+// Both paths may have been taken: every pending or unordered access of
+// either. Groups are aligned from the newest, which is what a wait counts.
+static void groups_join(TvVec *a, const TvVec *b) {
+  while (a->len < b->len) {
+    TvVec *g = tv_alloc(sizeof *g);
+    tv_push(a, NULL);
+    memmove(&a->items[1], &a->items[0], sizeof(void *) * (size_t)(a->len - 1));
+    a->items[0] = g;
+  }
+  for (int i = 1; i <= b->len; i++)
+    vec_union(TV_AT(*a, TvVec, a->len - i), TV_AT(*b, TvVec, b->len - i));
+}
+
+static void state_join(State *a, const State *b) {
+  vec_union(&a->done, &b->done);
+  vec_union(&a->open, &b->open);
+  vec_union(&a->wg_open, &b->wg_open);
+  vec_union(&a->unfenced, &b->unfenced);
+  vec_union(&a->unfenced_wg, &b->unfenced_wg);
+  groups_join(&a->groups, &b->groups);
+  groups_join(&a->wg_groups, &b->wg_groups);
+  if (!a->last_wg_wait) {
+    a->last_wg_wait = b->last_wg_wait;
+    a->last_wg_wait_n = b->last_wg_wait_n;
+  }
+  if (!a->last_wait) {
+    a->last_wait = b->last_wait;
+    a->last_wait_n = b->last_wait_n;
+  }
+}
+
+// A loop whose trip count is unknown could commit without bound: the
+// oldest groups are merged, which only keeps writes pending longer.
+static void cap(TvVec *groups) {
+  while (groups->len > MAX_GROUPS) {
+    vec_union(TV_AT(*groups, TvVec, 1), TV_AT(*groups, TvVec, 0));
+    memmove(&groups->items[0], &groups->items[1], sizeof(void *) * (size_t)(groups->len - 1));
+    groups->len--;
+  }
+}
+
+static void cap_groups(State *s) {
+  cap(&s->groups);
+  cap(&s->wg_groups);
+}
+
+/* ---- messages ---- */
+
+static const char *iter_text(const Hz *h) {
+  const char *s = "";
+  for (int i = 0; i < h->counters.len; i++) {
+    const TvVar *v = TV_AT(h->counters, TvVar, i);
+    s = tv_printf("%s%s%s = %lld", s, i ? ", " : "", v->name, v->range_lo);
+  }
+  return s;
+}
+
+static const char *describe(const Access *a) {
+  const char *stage = a->stage ? tv_printf("stage '%s', ", a->stage) : "";
+  const char *iter = a->iter[0] ? tv_printf(", %s", a->iter) : "";
+  const char *elems = a->ehi == TV_POS_INF ? tv_printf("elements from %lld", a->elo)
+                                           : tv_printf("elements [%lld, %lld]", a->elo, a->ehi);
+  return tv_printf("%s at %u:%u (%s%s%s)", a->what, a->site->loc.line, a->site->loc.col, stage,
+                   elems, iter);
+}
+
+// The instruction of an asm statement, for messages: its text up to the
+// first ';' ("cp.async.wait_group 1").
+static const char *wait_text(const TvStmt *w) {
+  const char *t = w->text ? w->text : "cp.async.wait_group";
+  size_t n = strcspn(t, ";\\\n");
+  return tv_printf("'%s' at %u:%u", tv_strndup(t, n), w->loc.line, w->loc.col);
+}
+
+// One report per access, buffer and kind of hazard: the first pair met
+// (in the earliest iteration) stands for the others.
+static void report(Hz *h, const Access *a, const Access *b, const char *order) {
+  const char *kind = a->kind == ACC_READ   ? "read after write"
+                     : b->kind == ACC_READ ? "write after read"
+                                           : "write after write";
+  const char *key = tv_printf("%p|%s|%s", (const void *)a->site, a->buf->name, kind);
+  for (int i = 0; i < h->reported.len; i++)
+    if (!strcmp(TV_AT(h->reported, char, i), key)) return;
+  tv_push(&h->reported, (void *)key);
+  tv_error(a->site->loc, "shared-memory race on '%s' (%s): the %s may overlap the %s: %s",
+           a->buf->name, kind, describe(a), describe(b), order);
+}
+
+/* ---- accesses ---- */
+
+static bool overlap(const Access *a, const Access *b) {
+  return a->space == b->space && a->lo <= b->hi && b->lo <= a->hi;
+}
+
+// Both accesses give each element to the same thread: no other thread
+// touches what one thread wrote, so program order suffices.
+static bool same_thread(const Access *a, const Access *b) {
+  return a->per_thread && b->per_thread && a->buf == b->buf && a->slot_k == b->slot_k &&
+         a->slot_g == b->slot_g && a->slot_d == b->slot_d;
+}
+
+// Against b, completed by its thread but not yet ordered by a barrier.
+static void check_done(Hz *h, const Access *a, const Access *b) {
+  // A statement is taken not to write an element twice (tlc's copies give
+  // each element one thread and step; swizzles are permutations): its own
+  // write-after-write pairs are not proven, and not reported.
+  bool self_waw = a->kind != ACC_READ && b->kind != ACC_READ && a->site == b->site;
+  if (!overlap(a, b) || (a->kind == ACC_READ && b->kind == ACC_READ) || same_thread(a, b) ||
+      self_waw)
+    return;
+  const char *order = "no __syncthreads() between them";
+  if (b->retired_by)
+    order = tv_printf("no __syncthreads() after %s, which completes the cp.async write for the "
+                      "thread that issued "
+                      "it only",
+                      wait_text(b->retired_by));
+  report(h, a, b, order);
+}
+
+// Against b, a cp.async write that may still be in flight.
+static void check_pending(Hz *h, const State *st, const Access *a, const Access *b, int newer) {
+  if (!overlap(a, b) || (a->kind != ACC_READ && a->site == b->site)) return;
+  const char *order;
+  if (newer < 0)
+    order = "the write is not committed to a cp.async group yet";
+  else if (st->last_wait)
+    order = tv_printf(
+        "its cp.async group is still in flight: %s, the last wait before, leaves the newest %lld "
+        "group%s pending, and %d %s committed after it",
+        wait_text(st->last_wait), st->last_wait_n, st->last_wait_n == 1 ? "" : "s", newer,
+        newer == 1 ? "was" : "were");
+  else
+    order = tv_printf(
+        "its cp.async group is still in flight: no cp.async.wait_group follows its commit");
+  report(h, a, b, order);
+}
+
+// A write against b, a wgmma read that may still be in flight: a barrier
+// does not complete wgmma, only wgmma.wait_group does.
+static void check_wgmma(Hz *h, const State *st, const Access *a, const Access *b, int newer) {
+  if (!overlap(a, b)) return;
+  const char *order;
+  if (newer < 0)
+    order = "the wgmma reading it is not committed to a group yet";
+  else if (st->last_wg_wait)
+    order = tv_printf(
+        "the wgmma group reading it is still in flight: '%s' at %u:%u, the last wgmma wait before, "
+        "leaves the newest %lld group%s pending, and %d %s committed after it",
+        tv_expr_text(h->p, st->last_wg_wait), st->last_wg_wait->loc.line, st->last_wg_wait->loc.col,
+        st->last_wg_wait_n, st->last_wg_wait_n == 1 ? "" : "s", newer, newer == 1 ? "was" : "were");
+  else
+    order = "the wgmma group reading it is still in flight: no wgmma.wait_group follows its commit";
+  report(h, a, b, order);
+}
+
+static void add_access_to(Hz *h, State *st, Access *a, TvVec *into) {
+  // TLC_VERIFY_DEBUG=1 shows every access the check sees.
+  if (getenv("TLC_VERIFY_DEBUG"))
+    fprintf(stderr, "hazard: %s of '%s'%s\n", describe(a), a->buf->name,
+            a->per_thread ? tv_printf(" (per thread: slot %lld at %lld)", a->slot_k, a->slot_d)
+                          : "");
+  for (int i = 0; i < st->done.len; i++)
+    check_done(h, a, TV_AT(st->done, Access, i));
+  for (int g = 0; g < st->groups.len; g++) {
+    const TvVec *grp = TV_AT(st->groups, TvVec, g);
+    for (int i = 0; i < grp->len; i++)
+      check_pending(h, st, a, TV_AT(*grp, Access, i), st->groups.len - 1 - g);
+  }
+  for (int i = 0; i < st->open.len; i++)
+    check_pending(h, st, a, TV_AT(st->open, Access, i), -1);
+  tv_push(into, a);
+  if (a->kind != ACC_READ) {
+    for (int g = 0; g < st->wg_groups.len; g++) {
+      const TvVec *grp = TV_AT(st->wg_groups, TvVec, g);
+      for (int i = 0; i < grp->len; i++)
+        check_wgmma(h, st, a, TV_AT(*grp, Access, i), st->wg_groups.len - 1 - g);
+    }
+    for (int i = 0; i < st->wg_open.len; i++)
+      check_wgmma(h, st, a, TV_AT(st->wg_open, Access, i), -1);
+  }
+}
+
+// A read that wgmma makes in the background: it joins the open wgmma group.
+// It goes through the async proxy, so the generic writes it may see must
+// have been followed by a fence.proxy.async.
+static void add_wgmma_read(Hz *h, State *st, Access *a) {
+  for (int i = 0; i < st->unfenced.len; i++) {
+    const Access *b = TV_AT(st->unfenced, Access, i);
+    if (overlap(a, b))
+      report(h, a, b,
+             "no fence.proxy.async between them: the write is in the generic proxy, wgmma reads "
+             "through the async proxy");
+  }
+  add_access_to(h, st, a, &st->wg_open);
+}
+
+static void add_access(Hz *h, State *st, Access *a) {
+  add_access_to(h, st, a, a->kind == ACC_ASYNC ? &st->open : &st->done);
+  if (a->kind == ACC_WRITE && h->wgmma) tv_push(&st->unfenced, a);
+  for (int i = 0; a->kind != ACC_READ && i < st->unfenced_wg.len; i++) {
+    const Access *b = TV_AT(st->unfenced_wg, Access, i);
+    if (overlap(a, b))
+      report(h, a, b,
+             "no fence.proxy.async between them: wgmma read through the async proxy, the write "
+             "is in the generic proxy");
+  }
+}
+
+// The text of the first `x % s` in e whose x names a variable: the stage.
+static const char *stage_text(const Hz *h, const TvExpr *e, int depth) {
+  if (!e || depth > 32) return NULL;
+  if (e->kind == EX_BINARY && !strcmp(e->op, "%")) {
+    long long v;
+    if (!tv_const_eval(e->kids[0], &v)) return tv_expr_text(h->p, e);
+  }
+  if (e->kind == EX_CALL && e->func) return NULL; // inside tl_swz: a swizzle, not a stage
+  for (int i = 0; i < e->nkids; i++) {
+    const char *s = stage_text(h, e->kids[i], depth + 1);
+    if (s) return s;
+  }
+  return NULL;
+}
+
+static bool is_shared(const TvVar *v) {
+  return v && (v->is_smem_view || v->is_dynamic_smem || (v->is_shared && v->is_array));
+}
+
+// The bytes a view or shared array spans (hi TV_POS_INF: unknown).
+static void buffer_bytes(const TvVar *v, long long *base, long long *end) {
+  if (v->is_smem_view) {
+    *base = v->smem_offset;
+    *end = v->smem_bytes >= 0 ? v->smem_offset + v->smem_bytes - 1 : TV_POS_INF;
+  } else if (!v->is_dynamic_smem && v->size > 0) {
+    *base = 0;
+    *end = v->size - 1;
+  } else {
+    *base = 0;
+    *end = TV_POS_INF;
+  }
+}
+
+// An access of buf at element index idx (NULL: 0). width > 0: that many
+// bytes from the element; width 0: a tile from there, one pipeline stage
+// long when the index has a stage term, else to the end of the buffer.
+static Access *make_access(Hz *h, const TvExpr *site, const TvVar *buf, AccKind kind,
+                           const TvExpr *idx, long long width, const char *what) {
+  Access *a = tv_alloc(sizeof *a);
+  a->site = site;
+  a->buf = buf;
+  a->space = buf->is_smem_view || buf->is_dynamic_smem ? NULL : buf;
+  a->kind = kind;
+  a->what = what;
+  a->iter = iter_text(h);
+  a->stage = stage_text(h, idx, 0);
+  long long elem = buf->elem_size > 0 ? buf->elem_size : 1, base, end;
+  buffer_bytes(buf, &base, &end);
+  TvRange r = idx ? tv_range(&h->env, idx, NULL, 0) : (TvRange){0, 0};
+  if (r.lo == TV_NEG_INF || r.hi == TV_POS_INF) {
+    a->lo = base;
+    a->hi = end;
+  } else {
+    a->lo = base + r.lo * elem;
+    long long stride, stages;
+    if (width > 0)
+      a->hi = base + r.hi * elem + width - 1;
+    else if (idx && tv_stage_term(&h->env, idx, &stride, &stages))
+      a->hi = base + r.hi * elem + stride * elem - 1;
+    else
+      a->hi = end;
+    if (a->hi > end) a->hi = end;
+  }
+  if (idx && width > 0)
+    a->per_thread =
+        tv_thread_slot(&h->env, idx, (width + elem - 1) / elem, &a->slot_k, &a->slot_g, &a->slot_d);
+  a->elo = (a->lo - base) / elem;
+  a->ehi = a->hi == TV_POS_INF ? TV_POS_INF : (a->hi - base) / elem;
+  return a;
+}
+
+/* ---- expressions ---- */
+
+static void scan(Hz *h, State *st, TvExpr *e);
+
+static TvExpr *strip_casts(TvExpr *e) {
+  e = tv_strip(e);
+  while (e && e->kind == EX_CAST && e->nkids == 1)
+    e = tv_strip(e->kids[0]);
+  return e;
+}
+
+// X[i] on a shared buffer: the buffer, and the index in *idx.
+static const TvVar *element(TvExpr *e, TvExpr **idx) {
+  e = tv_strip(e);
+  if (!e || e->kind != EX_SUBSCRIPT) return NULL;
+  TvExpr *base = tv_strip(e->kids[0]);
+  if (!base || base->kind != EX_VAR || !is_shared(base->var) ||
+      (base->var->is_array && base->var->rank > 1))
+    return NULL;
+  *idx = e->kids[1];
+  return base->var;
+}
+
+// *(T*)&X[i]: the buffer, the index and sizeof(T).
+static const TvVar *vector_element(TvExpr *e, TvExpr **idx, long long *width) {
+  e = tv_strip(e);
+  if (!e || e->kind != EX_UNARY || strcmp(e->op, "*")) return NULL;
+  TvExpr *cast = tv_strip(e->kids[0]);
+  if (!cast || cast->kind != EX_CAST || !cast->cast_to_pointer || cast->cast_pointee_size <= 0)
+    return NULL;
+  TvExpr *addr = tv_strip(cast->kids[0]);
+  if (!addr || addr->kind != EX_UNARY || strcmp(addr->op, "&")) return NULL;
+  *width = cast->cast_pointee_size;
+  return element(addr->kids[0], idx);
+}
+
+// A pointer into shared memory passed to a function: &X[i] (width 16, an
+// ldmatrix row or a vector), X + off or X (a tile from there).
+static const TvVar *shared_pointer(TvExpr *e, TvExpr **idx, long long *width) {
+  e = strip_casts(e);
+  if (!e) return NULL;
+  *idx = NULL;
+  *width = 0;
+  if (e->kind == EX_UNARY && !strcmp(e->op, "&")) {
+    *width = 16;
+    return element(e->kids[0], idx);
+  }
+  if (e->kind == EX_VAR && is_shared(e->var)) return e->var;
+  if (e->kind == EX_BINARY && !strcmp(e->op, "+")) {
+    TvExpr *b = strip_casts(e->kids[0]);
+    if (b && b->kind == EX_VAR && is_shared(b->var)) {
+      *idx = e->kids[1];
+      return b->var;
+    }
+  }
+  return NULL;
+}
+
+static bool is_assign(const char *op) {
+  size_t n = strlen(op);
+  return n > 0 && op[n - 1] == '=' && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") &&
+         strcmp(op, ">=");
+}
+
+// Is e a pointer derived from v: v, &v[i], v + i, casts of those, its
+// shared-window address (a one-argument call), or a local initialized from
+// one of them? A may-analysis: more roots only mean more writes assumed.
+static bool rooted_at(const TvExpr *e, const TvVar *v) {
+  for (int depth = 0; e && depth < 16; depth++) {
+    e = strip_casts((TvExpr *)e);
+    if (!e) return false;
+    // unsigned s = __cvta_generic_to_shared(smem): s is smem's address. Its
+    // asm operand counts as an assignment (Model.c), so any local with an
+    // initializer is followed: a store then may be taken for one through v.
+    if (e->kind == EX_VAR && e->var != v && e->var->kind == VAR_LOCAL && e->var->init &&
+        !e->var->loop)
+      e = e->var->init;
+    else if (e->kind == EX_VAR)
+      return e->var == v;
+    else if (e->kind == EX_CALL && e->nkids == 1)
+      e = e->kids[0]; // an address conversion: __cvta_generic_to_shared(p), tl_smem_addr(p)
+    else if (e->kind == EX_SUBSCRIPT ||
+             (e->kind == EX_UNARY && (!strcmp(e->op, "&") || !strcmp(e->op, "*"))) ||
+             (e->kind == EX_BINARY && (!strcmp(e->op, "+") || !strcmp(e->op, "-"))))
+      e = e->kids[0];
+    else
+      return false;
+  }
+  return false;
+}
+
+static bool param_stored(const TvFunc *f, int param, int depth);
+
+// Does e store through v: an assignment to *v, v[i], or v passed to a
+// function that stores through that parameter?
+static bool expr_stores(const TvExpr *e, const TvVar *v, int depth) {
+  if (!e) return false;
+  if (e->kind == EX_BINARY && is_assign(e->op) && rooted_at(e->kids[0], v)) return true;
+  if (e->kind == EX_CALL && e->func)
+    for (int i = 0; i < e->nkids; i++)
+      if (rooted_at(e->kids[i], v) && param_stored(e->func, i, depth + 1)) return true;
+  for (int i = 0; i < e->nkids; i++)
+    if (expr_stores(e->kids[i], v, depth)) return true;
+  return false;
+}
+
+static bool stmt_stores(const TvStmt *s, const TvVar *v, int depth) {
+  if (!s) return false;
+  // mbarrier.init is a plain store; the other mbarrier operations are
+  // atomic (reads here: they race only with the init).
+  if (s->kind == ST_ASM && s->text &&
+      (strstr(s->text, "st.shared") || strstr(s->text, "stmatrix") ||
+       strstr(s->text, "mbarrier.init")))
+    for (int i = 0; i < s->exprs.len; i++)
+      if (rooted_at(TV_AT(s->exprs, TvExpr, i), v)) return true;
+  if (expr_stores(s->cond, v, depth) || expr_stores(s->expr, v, depth) ||
+      expr_stores(s->inc, v, depth))
+    return true;
+  for (int i = 0; i < s->vars.len; i++)
+    if (expr_stores(TV_AT(s->vars, TvVar, i)->init, v, depth)) return true;
+  for (int i = 0; i < s->exprs.len; i++)
+    if (expr_stores(TV_AT(s->exprs, TvExpr, i), v, depth)) return true;
+  for (int i = 0; i < s->nkids; i++)
+    if (stmt_stores(s->kids[i], v, depth)) return true;
+  return false;
+}
+
+// Does f store to shared memory through its pointer parameter `param`?
+// Then the tile passed there is written, not only read.
+static bool param_stored(const TvFunc *f, int param, int depth) {
+  if (!f || !f->body || depth > 6 || param >= f->params.len) return false;
+  return stmt_stores(f->body, TV_AT(f->params, TvVar, param), depth);
+}
+
+/* ---- wgmma ---- */
+
+// What a function does with wgmma, in tlc's order: issue (its shared
+// operands are read in the background), commit the group, wait.
+typedef struct Wgmma {
+  bool issues, commits;
+  bool tma;       // issues cp.async.bulk (TMA), which this check does not model
+  long long wait; // the groups its last wgmma.wait_group leaves pending; -1: none
+  const TvExpr *wait_site;
+} Wgmma;
+
+static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth);
+
+static void wgmma_expr(const TvExpr *e, Wgmma *w, int depth) {
+  if (!e || depth > 8) return;
+  if (e->kind == EX_CALL && e->name && !strncmp(e->name, "tl_wgmma_wait", 13) && e->ntargs >= 1) {
+    w->wait = e->targs[0];
+    w->wait_site = e;
+    return;
+  }
+  if (e->kind == EX_CALL && e->func) wgmma_stmt(e->func->body, w, depth + 1);
+  for (int i = 0; i < e->nkids; i++)
+    wgmma_expr(e->kids[i], w, depth);
+}
+
+static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth) {
+  if (!s || depth > 8) return;
+  if (s->kind == ST_ASM && s->text) {
+    w->issues |= strstr(s->text, "wgmma.mma_async") != NULL;
+    w->commits |= strstr(s->text, "wgmma.commit_group") != NULL;
+    w->tma |= strstr(s->text, "cp.async.bulk") != NULL;
+  }
+  wgmma_expr(s->cond, w, depth);
+  wgmma_expr(s->expr, w, depth);
+  wgmma_expr(s->inc, w, depth);
+  for (int i = 0; i < s->vars.len; i++)
+    wgmma_expr(TV_AT(s->vars, TvVar, i)->init, w, depth);
+  for (int i = 0; i < s->exprs.len; i++)
+    wgmma_expr(TV_AT(s->exprs, TvExpr, i), w, depth);
+  for (int i = 0; i < s->nkids; i++)
+    wgmma_stmt(s->kids[i], w, depth);
+}
+
+static void wg_commit(State *st) {
+  TvVec *g = tv_alloc(sizeof *g);
+  *g = st->wg_open;
+  st->wg_open = (TvVec){0};
+  tv_push(&st->wg_groups, g);
+}
+
+// wgmma.wait_group n: the reads of all but the newest n groups are done.
+static void wg_wait(State *st, const TvExpr *site, long long n) {
+  st->last_wg_wait = site;
+  st->last_wg_wait_n = n;
+  while (st->wg_groups.len > n) {
+    vec_union(&st->done, TV_AT(st->wg_groups, TvVec, 0));
+    vec_union(&st->unfenced_wg, TV_AT(st->wg_groups, TvVec, 0));
+    memmove(&st->wg_groups.items[0], &st->wg_groups.items[1],
+            sizeof(void *) * (size_t)(st->wg_groups.len - 1));
+    st->wg_groups.len--;
+  }
+}
+
+/* ---- calls ---- */
+
+// f(args): the shared tiles it is passed are read (or written) by it; by
+// wgmma in the background when f issues wgmma.
+static void scan_call(Hz *h, State *st, TvExpr *e) {
+  if (e->name && !strncmp(e->name, "tl_wgmma_wait", 13) && e->ntargs >= 1) {
+    wg_wait(st, e, e->targs[0]);
+    return;
+  }
+  bool async = e->name && !strncmp(e->name, "tl_cp_async", 11) && e->ntargs >= 1 && e->targs[0] > 0;
+  Wgmma wg = {.wait = -1};
+  if (e->func && !async) wgmma_stmt(e->func->body, &wg, 0);
+  for (int i = 0; i < e->nkids; i++) {
+    TvExpr *idx;
+    long long width;
+    const TvVar *buf = e->func ? shared_pointer(e->kids[i], &idx, &width) : NULL;
+    if (!buf) {
+      scan(h, st, e->kids[i]);
+      continue;
+    }
+    scan(h, st, idx);
+    if (wg.tma) continue; // a TMA copy's tile and mbarrier: not modelled (docs/tlc-verify.md)
+    if (async && i == 0) {
+      add_access(h, st, make_access(h, e, buf, ACC_ASYNC, idx, e->targs[0], "cp.async write"));
+      continue;
+    }
+    const char *by = tv_printf(" by '%s'", e->name ? e->name : "call");
+    if (wg.issues) {
+      add_wgmma_read(h, st,
+                     make_access(h, e, buf, ACC_READ, idx, width, tv_printf("wgmma read%s", by)));
+      continue;
+    }
+    // A helper that stores through the pointer (st.shared, stmatrix) is
+    // taken to write it, one that does not to read it.
+    bool stores = !async && param_stored(e->func, i, 0);
+    add_access(h, st,
+               make_access(h, e, buf, stores ? ACC_WRITE : ACC_READ, idx, width,
+                           tv_printf("%s%s", stores ? "write" : "read", by)));
+  }
+  if (wg.issues && wg.commits)
+    wg_commit(st);
+  else if (e->name && !strcmp(e->name, "tl_wgmma_commit"))
+    wg_commit(st);
+  if (wg.issues && wg.wait >= 0) wg_wait(st, wg.wait_site, wg.wait);
+}
+
+// The shared location an lvalue names, if any.
+static const TvVar *shared_lvalue(TvExpr *e, TvExpr **idx, long long *width) {
+  const TvVar *v = vector_element(e, idx, width);
+  if (v) return v;
+  v = element(e, idx);
+  if (v) *width = v->elem_size > 0 ? v->elem_size : 1;
+  return v;
+}
+
+static void scan_assign(Hz *h, State *st, TvExpr *e) {
+  TvExpr *idx;
+  long long width;
+  const TvVar *buf = shared_lvalue(e->kids[0], &idx, &width);
+  scan(h, st, e->kids[1]);
+  if (!buf) {
+    scan(h, st, e->kids[0]);
+    return;
+  }
+  scan(h, st, idx);
+  if (strcmp(e->op, "="))
+    add_access(h, st, make_access(h, e->kids[0], buf, ACC_READ, idx, width, "read"));
+  add_access(h, st, make_access(h, e->kids[0], buf, ACC_WRITE, idx, width, "write"));
+}
+
+static void scan(Hz *h, State *st, TvExpr *e) {
+  if (!e) return;
+  TvExpr *idx;
+  long long width;
+  const TvVar *buf;
+  if (e->kind == EX_BINARY && is_assign(e->op)) {
+    scan_assign(h, st, e);
+    return;
+  }
+  if (e->kind == EX_UNARY &&
+      (!strcmp(e->op, "++") || !strcmp(e->op, "--") || !strcmp(e->op, "p++") ||
+       !strcmp(e->op, "p--")) &&
+      (buf = shared_lvalue(e->kids[0], &idx, &width))) {
+    scan(h, st, idx);
+    add_access(h, st, make_access(h, e, buf, ACC_READ, idx, width, "read"));
+    add_access(h, st, make_access(h, e, buf, ACC_WRITE, idx, width, "write"));
+    return;
+  }
+  if ((buf = vector_element(e, &idx, &width))) {
+    scan(h, st, idx);
+    add_access(h, st, make_access(h, e, buf, ACC_READ, idx, width, "read"));
+    return;
+  }
+  if ((buf = element(e, &idx))) {
+    scan(h, st, idx);
+    add_access(
+        h, st,
+        make_access(h, e, buf, ACC_READ, idx, buf->elem_size > 0 ? buf->elem_size : 1, "read"));
+    return;
+  }
+  if (e->kind == EX_CALL) {
+    scan_call(h, st, e);
+    return;
+  }
+  if (e->kind == EX_COND ||
+      (e->kind == EX_BINARY && (!strcmp(e->op, "&&") || !strcmp(e->op, "||")))) {
+    // Either arm may run: the accesses of both count.
+    for (int i = 0; i < e->nkids; i++)
+      scan(h, st, e->kids[i]);
+    return;
+  }
+  for (int i = 0; i < e->nkids; i++)
+    scan(h, st, e->kids[i]);
+}
+
+/* ---- synchronization ---- */
+
+static void barrier(State *st) {
+  st->done.len = 0;
+}
+
+static void commit(State *st) {
+  TvVec *g = tv_alloc(sizeof *g);
+  *g = st->open;
+  st->open = (TvVec){0};
+  tv_push(&st->groups, g);
+}
+
+// cp.async.wait_group n: all but the newest n groups complete; their writes
+// are then done for the issuing thread, still unordered for the others.
+static void wait_group(const Hz *h, State *st, const TvStmt *s, long long n) {
+  st->last_wait = s;
+  st->last_wait_n = n;
+  while (st->groups.len > n) {
+    TvVec *g = TV_AT(st->groups, TvVec, 0);
+    for (int i = 0; i < g->len; i++) {
+      Access *a = tv_alloc(sizeof *a);
+      *a = *TV_AT(*g, Access, i);
+      a->retired_by = s;
+      tv_push(&st->done, a);
+      if (h->wgmma) tv_push(&st->unfenced, a);
+    }
+    memmove(&st->groups.items[0], &st->groups.items[1],
+            sizeof(void *) * (size_t)(st->groups.len - 1));
+    st->groups.len--;
+  }
+}
+
+static bool asm_barrier(const char *t) {
+  return strstr(t, "bar.sync") || strstr(t, "barrier.sync") || strstr(t, "barrier.cta.sync");
+}
+
+// Applies an asm statement's synchronization; false when it has none.
+static bool asm_sync(const Hz *h, State *st, const TvStmt *s) {
+  const char *t = s->text ? s->text : "";
+  const char *w = strstr(t, "cp.async.wait_group");
+  if (strstr(t, "cp.async.commit_group"))
+    commit(st);
+  else if (w) {
+    char *end;
+    long long n = strtoll(w + strlen("cp.async.wait_group"), &end, 10);
+    // An operand (%0) instead of a number: nothing is known to complete.
+    wait_group(h, st, s, end == w + strlen("cp.async.wait_group") ? st->groups.len : n);
+  } else if (strstr(t, "cp.async.wait_all"))
+    wait_group(h, st, s, 0);
+  else if (asm_barrier(t))
+    barrier(st);
+  else if (strstr(t, "fence.proxy.async"))
+    st->unfenced.len = st->unfenced_wg.len = 0; // every thread fences its own accesses
+  else
+    return false;
+  return true;
+}
+
+static bool has_sync(const TvStmt *s) {
+  if (!s) return false;
+  if (s->kind == ST_ASM && s->text &&
+      (strstr(s->text, "cp.async.commit_group") || strstr(s->text, "cp.async.wait") ||
+       asm_barrier(s->text)))
+    return true;
+  if (s->kind == ST_EXPR && s->expr && tv_is_barrier_call(tv_strip(s->expr))) return true;
+  for (int i = 0; i < s->nkids; i++)
+    if (has_sync(s->kids[i])) return true;
+  return false;
+}
+
+/* ---- statements ---- */
+
+static void walk(Hz *h, State *st, TvStmt *s);
+
+static bool known(TvRange r) {
+  return r.lo != TV_NEG_INF && r.hi != TV_POS_INF;
+}
+
+// 1 when cond holds on this path, 0 when it does not, -1 unknown: with the
+// counters at one value, `k + 2 < 128` is decided.
+static int decide(Hz *h, const TvExpr *c) {
+  c = tv_strip((TvExpr *)c);
+  if (!c) return -1;
+  if (c->kind == EX_UNARY && !strcmp(c->op, "!")) {
+    int d = decide(h, c->kids[0]);
+    return d < 0 ? d : !d;
+  }
+  if (c->kind != EX_BINARY) return -1;
+  if (!strcmp(c->op, "&&") || !strcmp(c->op, "||")) {
+    int a = decide(h, c->kids[0]), b = decide(h, c->kids[1]), stop = c->op[0] == '|';
+    if (a == stop || b == stop) return stop;
+    return a == !stop && b == !stop ? !stop : -1;
+  }
+  TvRange a = tv_range(&h->env, c->kids[0], NULL, 0), b = tv_range(&h->env, c->kids[1], NULL, 0);
+  if (!known(a) || !known(b) || a.lo < -(1LL << 40) || a.hi > (1LL << 40) || b.lo < -(1LL << 40) ||
+      b.hi > (1LL << 40))
+    return -1;
+  long long lo = a.lo - b.hi, hi = a.hi - b.lo; // of a - b
+  const char *op = c->op;
+  if (!strcmp(op, "<")) return hi < 0 ? 1 : lo >= 0 ? 0 : -1;
+  if (!strcmp(op, "<=")) return hi <= 0 ? 1 : lo > 0 ? 0 : -1;
+  if (!strcmp(op, ">")) return lo > 0 ? 1 : hi <= 0 ? 0 : -1;
+  if (!strcmp(op, ">=")) return lo >= 0 ? 1 : hi < 0 ? 0 : -1;
+  if (!strcmp(op, "==") || !strcmp(op, "!=")) {
+    int eq = lo == 0 && hi == 0 ? 1 : (lo > 0 || hi < 0) ? 0 : -1;
+    return eq < 0 || op[0] == '=' ? eq : !eq;
+  }
+  return -1;
+}
+
+// Does every path through s end in a return? Then nothing after it runs
+// on that path, and its state does not flow on.
+static bool returns(const TvStmt *s) {
+  if (!s) return false;
+  if (s->kind == ST_RETURN) return true;
+  if (s->kind == ST_BLOCK) return s->nkids > 0 && returns(s->kids[s->nkids - 1]);
+  if (s->kind == ST_IF) return returns(s->kids[0]) && returns(s->kids[1]);
+  return false;
+}
+
+static void walk_if(Hz *h, State *st, TvStmt *s) {
+  scan(h, st, s->cond);
+  int d = decide(h, s->cond);
+  TvGuard *saved = h->env.guards;
+  if (d != 0) {
+    State other = d < 0 ? state_copy(st) : (State){0};
+    tv_push_cond(&h->env, s->cond, false);
+    walk(h, st, s->kids[0]);
+    tv_pop_guards(&h->env, saved);
+    if (d < 0) {
+      tv_push_cond(&h->env, s->cond, true);
+      walk(h, &other, s->kids[1]);
+      tv_pop_guards(&h->env, saved);
+      // A branch that returns leaves its accesses behind it (they were
+      // checked against what came before); only the other flows on.
+      if (returns(s->kids[0]))
+        *st = other;
+      else if (!returns(s->kids[1]))
+        state_join(st, &other);
+    }
+    return;
+  }
+  tv_push_cond(&h->env, s->cond, true);
+  walk(h, st, s->kids[1]);
+  tv_pop_guards(&h->env, saved);
+}
+
+// for (int v = a; v < b; v += c): v, its first and last value and the step
+// when they are constants on this path.
+static TvVar *counted_loop(Hz *h, TvStmt *s, TvRange *span, long long *step) {
+  TvVar *v = s->kids[0] && s->kids[0]->vars.len == 1 ? TV_AT(s->kids[0]->vars, TvVar, 0) : NULL;
+  TvExpr *c = tv_strip(s->cond);
+  if (!v || v->loop != s || v->nassign || v->addr_taken || !c || c->kind != EX_BINARY ||
+      !tv_strip(c->kids[0]) || tv_strip(c->kids[0])->kind != EX_VAR ||
+      tv_strip(c->kids[0])->var != v ||
+      (strcmp(c->op, "<") && strcmp(c->op, "<=") && strcmp(c->op, "!=")))
+    return NULL;
+  TvRange start = tv_range(&h->env, v->init, NULL, 0),
+          stop = tv_range(&h->env, c->kids[1], NULL, 0);
+  if (!known(start) || !known(stop)) return NULL;
+  span->lo = start.lo;
+  span->hi = !strcmp(c->op, "<=") ? stop.hi : stop.hi - 1;
+  TvExpr *inc = tv_strip(s->inc);
+  *step = 0;
+  if (inc && inc->kind == EX_UNARY && strstr(inc->op, "++"))
+    *step = 1;
+  else if (inc && inc->kind == EX_BINARY && !strcmp(inc->op, "+=") &&
+           tv_const_eval(inc->kids[1], step) && *step <= 0)
+    *step = 0;
+  // A single value each only when the bounds are exact.
+  if (start.lo != start.hi || stop.lo != stop.hi) *step = 0;
+  return v;
+}
+
+static void run_body(Hz *h, State *st, TvStmt *s) {
+  TvGuard *saved = tv_push_cond(&h->env, s->cond, false);
+  walk(h, st, s->kids[1]);
+  scan(h, st, s->inc);
+  tv_pop_guards(&h->env, saved);
+}
+
+static void walk_for(Hz *h, State *st, TvStmt *s) {
+  walk(h, st, s->kids[0]);
+  TvRange span = {0, -1};
+  long long step = 0;
+  TvVar *v = counted_loop(h, s, &span, &step);
+  if (v && span.lo > span.hi) return; // the body never runs
+  long long trip = step > 0 ? (span.hi - span.lo) / step + 1 : 0;
+  if (v && step > 0 && trip <= MAX_TRIP && has_sync(s->kids[1]) && h->budget > 0) {
+    // One value at a time: each stage index names one stage.
+    tv_push(&h->counters, v);
+    v->has_range = true;
+    for (long long k = span.lo; k <= span.hi; k += step) {
+      v->range_lo = v->range_hi = k;
+      run_body(h, st, s);
+    }
+    h->counters.len--;
+    v->has_range = false;
+    return;
+  }
+  // Twice with the counter over its range: the second pass meets the
+  // accesses the first left unordered. Zero trips joins the state before.
+  if (v) {
+    v->has_range = true;
+    v->range_lo = span.lo;
+    v->range_hi = span.hi;
+  }
+  State before = v ? (State){0} : state_copy(st);
+  for (int pass = 0; pass < 2; pass++) {
+    run_body(h, st, s);
+    cap_groups(st);
+  }
+  if (!v) state_join(st, &before);
+  if (v) v->has_range = false;
+}
+
+static void walk(Hz *h, State *st, TvStmt *s) {
+  if (!s) return;
+  h->budget--;
+  switch (s->kind) {
+  case ST_BLOCK: {
+    // if (c) { ...; return; } ...: the rest of the block runs only when !c
+    // (a warp-specialized kernel's producer role returns).
+    TvGuard *saved = h->env.guards;
+    for (int i = 0; i < s->nkids; i++) {
+      TvStmt *k = s->kids[i];
+      walk(h, st, k);
+      if (k->kind == ST_IF && !k->kids[1] && returns(k->kids[0]))
+        tv_push_cond(&h->env, k->cond, true);
+    }
+    tv_pop_guards(&h->env, saved);
+    break;
+  }
+  case ST_DECL:
+    for (int i = 0; i < s->vars.len; i++)
+      scan(h, st, TV_AT(s->vars, TvVar, i)->init);
+    break;
+  case ST_EXPR:
+    if (s->expr && tv_is_barrier_call(tv_strip(s->expr)))
+      barrier(st);
+    else
+      scan(h, st, s->expr);
+    break;
+  case ST_RETURN:
+    scan(h, st, s->expr);
+    break;
+  case ST_ASM:
+    if (!asm_sync(h, st, s))
+      for (int i = 0; i < s->exprs.len; i++)
+        scan(h, st, TV_AT(s->exprs, TvExpr, i));
+    break;
+  case ST_IF:
+    walk_if(h, st, s);
+    break;
+  case ST_FOR:
+    walk_for(h, st, s);
+    break;
+  case ST_WHILE:
+  case ST_DO:
+    // Not emitted by tlc: run twice, like a loop of unknown trip count.
+    for (int pass = 0; pass < 2; pass++) {
+      scan(h, st, s->cond);
+      walk(h, st, s->kids[0]);
+      cap_groups(st);
+    }
+    break;
+  default:
+    scan(h, st, s->cond);
+    for (int i = 0; i < s->exprs.len; i++)
+      scan(h, st, TV_AT(s->exprs, TvExpr, i));
+    for (int i = 0; i < s->nkids; i++)
+      walk(h, st, s->kids[i]);
+    break;
+  }
+}
+
+void tv_check_shared_hazards(TvProgram *p) {
+  bool wgmma = false;
+  for (int i = 0; i < p->funcs.len; i++) {
+    Wgmma w = {.wait = -1};
+    wgmma_stmt(TV_AT(p->funcs, TvFunc, i)->body, &w, 0);
+    wgmma |= w.issues;
+  }
+  for (int i = 0; i < p->funcs.len; i++) {
+    TvFunc *f = TV_AT(p->funcs, TvFunc, i);
+    if (!f->body || !f->is_global) continue;
+    Hz h = {.p = p, .env = {.kernel = f}, .budget = STEP_BUDGET, .wgmma = wgmma};
+    State st = {0};
+    walk(&h, &st, f->body);
+  }
+}
