@@ -84,6 +84,7 @@ typedef struct TlBuffer {
   int stages;            // pipeline copies (leading stage dimension); 1 when not multi-buffered
   int64_t shared_offset; // byte offset in the dynamic shared block (plan-shared)
   bool written, read;    // filled by sema: used by the launcher (const) and checks
+  bool output;           // an eager function's T.empty tensor, which it returns
   const TlFragLayout *layout; // fragments, after layout inference
   const int32_t *table;  // a constant table tlc computed (loop_layout inverse), or NULL
   int64_t table_len;

@@ -14,6 +14,10 @@
 // kernel only reads. Dtypes and shapes, which the pointer type no longer
 // says, go into comments next to each parameter.
 //
+// An eager @tilelang.jit function's T.empty outputs are its last parameters,
+// in the order it creates them, and say so: TileLang's wrapper allocates
+// and returns them, a caller of the launcher allocates them.
+//
 // Only parameters are printed: shared tiles, fragments and the constant
 // tables tlc computes (loop_layout inverses) are internal to the .cu.
 #include "tlc/CIdent.h"
@@ -81,7 +85,9 @@ static void kernel_decl(TlBuf *out, const TlModule *m, const TlKernel *k) {
     tl_buf_printf(out, " /* %s[", tl_dtype_name(b->dtype));
     for (int d = 0; d < b->ndims; d++)
       tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)b->shape[d]);
-    tl_buf_printf(out, "], %s */", access_text(b));
+    tl_buf_printf(out, "], %s%s */", access_text(b),
+                  b->output ? "; output: the T.empty the function returns, allocated by the caller"
+                            : "");
   }
   if (k->params.len > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
   tl_buf_puts(out, "cudaStream_t stream);\n\n");

@@ -1146,6 +1146,8 @@ static void parse_buffer_facts(Parser *p, TlBuffer *b) {
       b->written = true;
     } else if (accept_word(p, "read")) {
       b->read = true;
+    } else if (accept_word(p, "output")) {
+      b->output = true;
     } else if (accept_word(p, "layout")) {
       b->layout = layout(p);
     } else if (accept_word(p, "table")) {

@@ -910,12 +910,16 @@ static TlValue *call(Sema *s, const TlNode *n) {
   }
   if (qualified && strcmp(qualified, "itertools.product") == 0)
     return product(s, n);
+  if (qualified && strcmp(qualified, "tilelang.compile") == 0)
+    return tl_sema_compile_method(s, n, NULL);
   if (!t && n->a->kind == ND_ATTR && !qualified) { // d.items(), d.get(k, default)
     TlSym *y = n->a->a->kind == ND_NAME ? tl_scope_lookup(s, n->a->a->name) : NULL;
     if (!y || y->kind == SYM_VALUE) {
       TlValue *self = tl_sema_eval_const(s, n->a->a);
       if (self->kind == VAL_ERROR)
         return self;
+      if (strcmp(n->a->name, "compile") == 0 && (self->kind == VAL_FUNC || self->kind == VAL_KERNEL))
+        return tl_sema_compile_method(s, n, self); // f.compile(M=1024, ...)
       return method(s, n, self);
     }
   }
@@ -962,6 +966,8 @@ static TlValue *call(Sema *s, const TlNode *n) {
     tl_error(s->diag, n->loc, "this call cannot be evaluated at compile time");
     return error_value(s, n->loc);
   }
+  if (t && strcmp(t, "const") == 0) // M, N = T.const("M, N") in an eager function
+    return tl_sema_eager_const(s, n);
   if (n->list2.len > 0) {
     TlNode *kw = TL_VEC_AT(n->list2, TlNode, 0);
     tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to '%s'", kw->name, fname);

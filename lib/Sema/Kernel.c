@@ -61,38 +61,67 @@ static bool dtype_of(Sema *s, const TlNode *n, TlDtype *out) {
   return v->kind != VAL_ERROR && tl_value_as_dtype(s, v, out);
 }
 
-// param = NAME ":" ("T.Tensor" | "T.Buffer") "(" shape ("," dtype)? ")"
-static TlBuffer *kernel_param(Sema *s, TlKernel *k, const TlNode *p) {
+// A global tensor: a kernel parameter, or an eager function's T.empty output.
+TlBuffer *tl_sema_global_buffer(Sema *s, const char *name, TlLoc loc, const TlNode *shape,
+                                const TlNode *dtype) {
   TlBuffer *b = TL_NEW(s->arena, TlBuffer);
-  b->name = p->name;
-  b->loc = p->loc;
+  b->name = name;
+  b->loc = loc;
   b->scope = SCOPE_GLOBAL;
   b->dtype = TY_FLOAT32;
   b->stages = 1;
-  b->param_index = k->params.len;
-  const TlNode *ann = p->a;
-  const char *t = ann && ann->kind == ND_CALL ? tl_sema_t_attr(s, ann->a) : NULL;
-  if (!t || (strcmp(t, "Tensor") != 0 && strcmp(t, "Buffer") != 0)) {
-    tl_error(s->diag, ann ? ann->loc : p->loc,
-             "kernel parameter '%s' needs a tensor annotation, e.g. %s: T.Tensor((M, N), "
-             "\"float16\")",
-             p->name, p->name);
-    return NULL;
-  }
-  static const char *const kws[] = {"shape", "dtype", NULL};
-  if (!tl_sema_check_keywords(s, ann, "T.Tensor", kws))
-    return NULL;
-  const TlNode *shape = ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0) : tl_sema_kwarg(ann, "shape");
-  const TlNode *dtype = ann->list.len > 1 ? TL_VEC_AT(ann->list, TlNode, 1) : tl_sema_kwarg(ann, "dtype");
-  if (!shape || ann->list.len > 2) {
-    tl_error(s->diag, ann->loc, "T.%s takes a shape and a dtype", t);
-    return NULL;
-  }
   if (!shape_of(s, shape, b))
     return NULL;
   if (dtype && !dtype_of(s, dtype, &b->dtype))
     return NULL;
-  if (p->b)
+  return b;
+}
+
+bool tl_sema_is_tensor_annotation(Sema *s, const TlNode *ann) {
+  if (!ann || (ann->kind != ND_CALL && ann->kind != ND_SUBSCRIPT))
+    return false;
+  const char *t = tl_sema_t_attr(s, ann->a);
+  return t && (strcmp(t, "Tensor") == 0 || strcmp(t, "Buffer") == 0);
+}
+
+// ann = ("T.Tensor" | "T.Buffer") ( "(" shape ("," dtype)? ")" | "[" shape ("," dtype)? "]" )
+TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNode *ann) {
+  if (!tl_sema_is_tensor_annotation(s, ann)) {
+    tl_error(s->diag, ann ? ann->loc : loc,
+             "kernel parameter '%s' needs a tensor annotation, e.g. %s: T.Tensor((M, N), "
+             "\"float16\")",
+             name, name);
+    return NULL;
+  }
+  const char *t = tl_sema_t_attr(s, ann->a);
+  static const char *const kws[] = {"shape", "dtype", NULL};
+  if (ann->kind == ND_CALL && !tl_sema_check_keywords(s, ann, "T.Tensor", kws))
+    return NULL;
+  bool call = ann->kind == ND_CALL;
+  const TlNode *shape = ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0)
+                        : call            ? tl_sema_kwarg(ann, "shape")
+                                          : NULL;
+  const TlNode *dtype = ann->list.len > 1 ? TL_VEC_AT(ann->list, TlNode, 1)
+                        : call            ? tl_sema_kwarg(ann, "dtype")
+                                          : NULL;
+  if (!shape || ann->list.len > 2) {
+    tl_error(s->diag, ann->loc, "T.%s takes a shape and a dtype", t);
+    return NULL;
+  }
+  return tl_sema_global_buffer(s, name, loc, shape, dtype);
+}
+
+void tl_sema_add_param(Sema *s, TlKernel *k, TlBuffer *b) {
+  b->param_index = k->params.len;
+  tl_vec_push(s->arena, &k->params, b);
+  if (tl_buffer_elems(b) > INT32_MAX)
+    s->index_dtype = TY_INT64;
+}
+
+// param = NAME ":" tensor-annotation
+static TlBuffer *kernel_param(Sema *s, const TlNode *p) {
+  TlBuffer *b = tl_sema_tensor_param(s, p->name, p->loc, p->a);
+  if (b && p->b)
     tl_error(s->diag, p->b->loc, "kernel parameters cannot have default values");
   return b;
 }
@@ -200,6 +229,13 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
   return ok;
 }
 
+bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with) {
+  if (!launch_config(s, k, with))
+    return false;
+  tl_sema_body(s, &with->list, &k->body);
+  return true;
+}
+
 static void kernel(Sema *s, const TlValue *kv);
 
 // Compiles a kernel value in the scope it closes over (a factory's locals,
@@ -232,19 +268,24 @@ static void kernel(Sema *s, const TlValue *kv) {
   k->loc = def->loc;
   s->kernel = k;
   tl_scope_push(s);
+  if (kv->consts) { // an eager @tilelang.jit function bound by f.compile(...)
+    tl_sema_eager_kernel(s, kv, k);
+    tl_scope_pop(s);
+    s->kernel = NULL;
+    tl_vec_push(s->arena, &s->module->kernels, k);
+    return;
+  }
   bool ok = true;
   for (int i = 0; i < def->params.len; i++) {
     TlNode *p = TL_VEC_AT(def->params, TlNode, i);
-    TlBuffer *b = kernel_param(s, k, p);
+    TlBuffer *b = kernel_param(s, p);
     if (!b) {
       ok = false;
       continue;
     }
-    tl_vec_push(s->arena, &k->params, b);
+    tl_sema_add_param(s, k, b);
     TlSym *y = tl_scope_define(s, s->scope, p->name, SYM_BUFFER, p->loc);
     y->buf = b;
-    if (tl_buffer_elems(b) > INT32_MAX)
-      s->index_dtype = TY_INT64;
   }
   const TlNode *with = NULL;
   for (int i = 0; i < def->list.len; i++) {
@@ -262,8 +303,8 @@ static void kernel(Sema *s, const TlValue *kv) {
   if (!with) {
     if (ok)
       tl_error(s->diag, def->loc, "kernel '%s' has no 'with T.Kernel(...)' block", def->name);
-  } else if (ok && launch_config(s, k, with)) {
-    tl_sema_body(s, &with->list, &k->body);
+  } else if (ok) {
+    tl_sema_kernel_block(s, k, with);
   }
   tl_scope_pop(s);
   s->kernel = NULL;

@@ -43,6 +43,8 @@ typedef struct TlValue {
   const TlNode *autotune;     // VAL_FUNC: the configs= of its @autotune, or NULL
   int nerrors;                // VAL_OPAQUE: how many errors text holds
   struct TlValueIndex *index; // VAL_DICT, sets: a hash index of items (Const.c), or NULL
+  struct TlValue *consts;     // VAL_KERNEL of an eager function bound by f.compile(...):
+                              // the keywords that are not parameters (T.const values), a dict
 } TlValue;
 
 // A name binding: module constants and helpers at the module level, buffers,
@@ -94,6 +96,7 @@ typedef struct Sema {
   int64_t calls;           // compile-time calls for the current statement (bounded)
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL
   TlLoc kernel_name_loc;   // where --call 'NAME=...' gave that name (src NULL otherwise)
+  struct TlEagerState *eager; // the eager function being compiled (Eager.c), or NULL
 } Sema;
 
 /* Const.c */
@@ -151,6 +154,37 @@ void tl_sema_run_module(Sema *s, const TlNode *module);
 void tl_sema_report_opaque(Sema *s, TlLoc use, const TlValue *v);
 // Compiles a kernel value (Kernel.c) under `name`.
 void tl_sema_compile_kernel(Sema *s, TlValue *kv);
+
+// Executes one statement at compile time in the current scope (an eager
+// function's statements before its T.Kernel); false after reporting.
+bool tl_sema_exec(Sema *s, const TlNode *st);
+// Evaluates a call's arguments: positional (with *xs) into args, keywords
+// (with **d) into names and vals; false after reporting.
+bool tl_sema_eval_call_args(Sema *s, const TlNode *call, TlVec *args, TlVec *names, TlVec *vals);
+
+/* Kernel.c */
+// A global tensor of the given shape and dtype (dtype NULL: float32); NULL
+// after reporting.
+TlBuffer *tl_sema_global_buffer(Sema *s, const char *name, TlLoc loc, const TlNode *shape,
+                                const TlNode *dtype);
+// True when ann is T.Tensor(...), T.Buffer(...), T.Tensor[...] or T.Buffer[...].
+bool tl_sema_is_tensor_annotation(Sema *s, const TlNode *ann);
+// The tensor a parameter annotation declares; NULL after reporting.
+TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNode *ann);
+// Appends b to k's parameters (its launcher position).
+void tl_sema_add_param(Sema *s, TlKernel *k, TlBuffer *b);
+// `with T.Kernel(...) as ...:` -> k's launch configuration and body.
+bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with);
+
+/* Eager.c: TileLang's eager @tilelang.jit functions (T.const, T.empty) */
+// True when def is an eager function: its own body holds the T.Kernel.
+bool tl_sema_is_eager(const TlNode *def);
+// f.compile(...) and tilelang.compile(f_or_kernel, ...): a kernel value.
+TlValue *tl_sema_compile_method(Sema *s, const TlNode *call, TlValue *target);
+// T.const("M, N, K") inside an eager function being compiled.
+TlValue *tl_sema_eager_const(Sema *s, const TlNode *call);
+// Compiles the body of an eager function bound by f.compile(...) into k.
+void tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k);
 
 /* Macro.c */
 // Inlines a @T.macro call statement into out; false after reporting.

@@ -1,0 +1,486 @@
+// Eager @tilelang.jit functions, TileLang's current kernel style: the
+// function's own body declares its sizes and tensors and holds the T.Kernel.
+//
+//   @tilelang.jit
+//   def matmul(A, B, block_M, block_N, block_K, dtype=T.float16):
+//       M, N, K = T.const("M, N, K")
+//       A: T.Tensor((M, K), dtype)
+//       B: T.Tensor((K, N), dtype)
+//       C = T.empty((M, N), dtype)
+//       with T.Kernel(...) as (bx, by):
+//           ...
+//       return C
+//
+// `matmul.compile(M=1024, N=1024, K=1024, block_M=128, ...)` binds the
+// parameters that are not tensors and the T.const sizes by keyword and gives
+// a kernel value; compiling it runs the statements before the T.Kernel at
+// compile time, makes the annotated parameters the kernel's input tensors
+// (in parameter order) and the T.empty outputs its last tensors (in the
+// order they are created), then lowers the T.Kernel block as a
+// @T.prim_func's. tilelang.compile(prim_func, out_idx=...) gives the
+// prim_func itself: tlc's launcher takes every tensor, outputs included.
+#include <ctype.h>
+#include <string.h>
+
+#include "SemaInternal.h"
+
+struct TlEagerState {
+  const TlValue *consts; // f.compile's keywords that are not parameters: name -> value
+  bool *declared;        // per binding of consts, whether a T.const declared it
+  TlLoc call_loc;        // the f.compile(...) call
+  const char *fname;     // the eager function's name
+};
+
+static TlValue *error_value(Sema *s, TlLoc loc) {
+  return tl_value_new(s, VAL_ERROR, loc);
+}
+
+// The T.Kernel block at the top level of def's body, or NULL.
+static const TlNode *kernel_block(const TlNode *def) {
+  for (int i = 0; i < def->list.len; i++) {
+    const TlNode *st = TL_VEC_AT(def->list, TlNode, i);
+    if (st->kind == ND_WITH)
+      return st;
+  }
+  return NULL;
+}
+
+bool tl_sema_is_eager(const TlNode *def) {
+  return def && def->kind == ND_DEF && kernel_block(def);
+}
+
+// `name: T.Tensor(...)`, a bare annotation statement of the body.
+static bool is_tensor_decl(Sema *s, const TlNode *st) {
+  return st->kind == ND_PASS && st->a && st->a->kind == ND_NAME &&
+         tl_sema_is_tensor_annotation(s, st->b);
+}
+
+// A parameter is a tensor when the signature or the body annotates it as one.
+static bool is_tensor_param(Sema *s, const TlNode *def, const TlNode *param) {
+  if (tl_sema_is_tensor_annotation(s, param->a))
+    return true;
+  for (int i = 0; i < def->list.len; i++) {
+    const TlNode *st = TL_VEC_AT(def->list, TlNode, i);
+    if (is_tensor_decl(s, st) && strcmp(st->a->name, param->name) == 0)
+      return true;
+  }
+  return false;
+}
+
+static int param_named(const TlNode *def, const char *name) {
+  for (int i = 0; i < def->params.len; i++)
+    if (strcmp(TL_VEC_AT(def->params, TlNode, i)->name, name) == 0)
+      return i;
+  return -1;
+}
+
+// Binds one keyword of f.compile(...): a parameter that is not a tensor
+// goes into env, anything else is a T.const value.
+static bool bind_keyword(Sema *s, const TlValue *fn, TlSymScope *env, TlValue *consts,
+                         const char *name, TlValue *value) {
+  const TlNode *def = fn->fn;
+  int at = param_named(def, name);
+  TlValue key = {.kind = VAL_STR, .s = name};
+  if (at >= 0 && is_tensor_param(s, def, TL_VEC_AT(def->params, TlNode, at))) {
+    tl_error(s->diag, value->loc,
+             "'%s' is a tensor parameter of '%s'; its shape comes from T.const sizes, which "
+             "the call binds (M=1024, ...)",
+             name, fn->s);
+    return false;
+  }
+  if (tl_scope_lookup_local(env, name) || tl_value_dict_get(consts, &key)) {
+    tl_error(s->diag, value->loc, "'%s.compile' got two values for '%s'", fn->s, name);
+    return false;
+  }
+  if (at >= 0) {
+    TlSym *y = tl_scope_define(s, env, name, SYM_VALUE, value->loc);
+    y->value = value;
+  } else {
+    TlValue *k = tl_value_new(s, VAL_STR, value->loc);
+    k->s = name;
+    tl_value_dict_set(s, consts, k, value);
+  }
+  return true;
+}
+
+// The parameters the call leaves out take their defaults; tensors are bound
+// by the kernel's launcher, the others must have a value.
+static bool bind_defaults(Sema *s, const TlValue *fn, TlSymScope *env, TlLoc call_loc) {
+  const TlNode *def = fn->fn;
+  bool ok = true;
+  for (int i = 0; i < def->params.len; i++) {
+    const TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    if (tl_scope_lookup_local(env, p->name) || is_tensor_param(s, def, p))
+      continue;
+    TlValue *dv = i < fn->defaults.len ? TL_VEC_AT(fn->defaults, TlValue, i) : NULL;
+    if (!dv) {
+      tl_error(s->diag, call_loc, "'%s.compile' does not bind parameter '%s'", fn->s, p->name);
+      tl_note(s->diag, p->loc, "'%s' is not a tensor (no '%s: T.Tensor(...)' in the body), so the "
+                               "call must give it a value",
+              p->name, p->name);
+      ok = false;
+      continue;
+    }
+    TlSym *y = tl_scope_define(s, env, p->name, SYM_VALUE, p->loc);
+    y->value = dv;
+  }
+  return ok;
+}
+
+// f.compile(NAME=value, ...) on an eager function: a kernel value that
+// carries the bindings; compiled where TileLang would compile it.
+static TlValue *bind_eager(Sema *s, const TlNode *call, TlValue *fn, TlVec *args, TlVec *names,
+                           TlVec *vals) {
+  const TlNode *def = fn->fn;
+  if (!tl_sema_plain_params(s, def, "eager @tilelang.jit function"))
+    return error_value(s, call->loc);
+  if (args->len > 0) {
+    tl_error(s->diag, call->loc, "'%s.compile' takes keyword arguments only, e.g. %s.compile(M=1024, "
+                                 "block_M=128)",
+             fn->s, fn->s);
+    return error_value(s, call->loc);
+  }
+  TlSymScope *env = TL_NEW(s->arena, TlSymScope);
+  env->parent = fn->env ? fn->env : s->globals;
+  TlValue *consts = tl_value_new(s, VAL_DICT, call->loc);
+  bool ok = true;
+  for (int i = 0; i < names->len; i++)
+    ok = bind_keyword(s, fn, env, consts, TL_VEC_AT(*names, const char, i),
+                      TL_VEC_AT(*vals, TlValue, i)) &&
+         ok;
+  if (!ok || !bind_defaults(s, fn, env, call->loc))
+    return error_value(s, call->loc);
+  TlValue *kv = tl_value_new(s, VAL_KERNEL, call->loc);
+  kv->fn = fn->fn;
+  kv->s = fn->s;
+  kv->env = env;
+  kv->consts = consts;
+  // At the top of a file compiled without --call, as a module-level
+  // @T.prim_func is: where it is written.
+  if (!s->scope && s->call_depth == 0 && !(s->opts && s->opts->ncalls > 0) &&
+      !tl_diag_too_many(s->diag))
+    tl_sema_compile_kernel(s, kv);
+  return kv;
+}
+
+// tilelang.compile's own keywords: they steer TileLang's Python wrapper and
+// its build, not the kernel tlc writes.
+static bool compile_option(const char *name) {
+  static const char *const options[] = {"out_idx", "target", "target_host", "execution_backend",
+                                        "verbose", "pass_configs", "compile_flags", NULL};
+  for (int i = 0; options[i]; i++)
+    if (strcmp(name, options[i]) == 0)
+      return true;
+  return false;
+}
+
+TlValue *tl_sema_compile_method(Sema *s, const TlNode *call, TlValue *target) {
+  TlVec args = {0}, names = {0}, vals = {0};
+  if (!tl_sema_eval_call_args(s, call, &args, &names, &vals))
+    return error_value(s, call->loc);
+  if (!target) { // tilelang.compile(kernel, out_idx=..., target=...)
+    if (args.len != 1) {
+      tl_error(s->diag, call->loc, "tilelang.compile takes one kernel (a @T.prim_func), %d given",
+               args.len);
+      return error_value(s, call->loc);
+    }
+    for (int i = 0; i < names.len; i++)
+      if (!compile_option(TL_VEC_AT(names, const char, i))) {
+        tl_error(s->diag, TL_VEC_AT(vals, TlValue, i)->loc,
+                 "unexpected keyword argument '%s' to tilelang.compile",
+                 TL_VEC_AT(names, const char, i));
+        return error_value(s, call->loc);
+      }
+    target = TL_VEC_AT(args, TlValue, 0);
+    if (target->kind != VAL_KERNEL && target->kind != VAL_ERROR) {
+      tl_error(s->diag, call->loc, "tilelang.compile takes a @T.prim_func kernel, not %s %s",
+               tl_value_kind_article(target->kind), tl_value_kind_name(target->kind));
+      return error_value(s, call->loc);
+    }
+    return target; // out_idx only changes which tensors TileLang's wrapper allocates
+  }
+  if (target->kind == VAL_KERNEL) {
+    if (args.len || names.len) {
+      tl_error(s->diag, call->loc, "'%s.compile' of a @T.prim_func takes no arguments", target->s);
+      return error_value(s, call->loc);
+    }
+    return target;
+  }
+  if (!tl_sema_is_eager(target->fn)) // a classic factory under @tilelang.jit: call it
+    return tl_sema_apply(s, target, call->loc, args.len, (TlValue **)args.items, names.len,
+                         (const char **)names.items, (TlValue **)vals.items);
+  return bind_eager(s, call, target, &args, &names, &vals);
+}
+
+// The names of T.const("M, N, K"): separated by commas and/or spaces.
+static int const_names(Sema *s, const char *text, const char **out, int max) {
+  int n = 0;
+  for (const char *p = text; *p;) {
+    while (*p == ',' || isspace((unsigned char)*p))
+      p++;
+    const char *start = p;
+    while (*p && *p != ',' && !isspace((unsigned char)*p))
+      p++;
+    if (p > start) {
+      if (n == max)
+        return -1;
+      out[n++] = tl_arena_printf(s->arena, "%.*s", (int)(p - start), start);
+    }
+  }
+  return n;
+}
+
+static bool is_identifier(const char *name) {
+  if (!isalpha((unsigned char)name[0]) && name[0] != '_')
+    return false;
+  for (const char *p = name; *p; p++)
+    if (!isalnum((unsigned char)*p) && *p != '_')
+      return false;
+  return true;
+}
+
+// The value the call bound to one T.const name; NULL after reporting.
+static TlValue *const_value(Sema *s, const TlNode *call, const char *name) {
+  struct TlEagerState *e = s->eager;
+  for (int i = 0; i < e->consts->items.len; i++) {
+    const TlValue *key = TL_VEC_AT(e->consts->items, TlValue, i);
+    if (strcmp(key->s, name) != 0)
+      continue;
+    e->declared[i] = true;
+    TlValue *v = TL_VEC_AT(e->consts->values, TlValue, i);
+    if (v->kind != VAL_INT) {
+      tl_error(s->diag, v->loc, "T.const '%s' is a size; it must be bound to an integer, not %s %s",
+               name, tl_value_kind_article(v->kind), tl_value_kind_name(v->kind));
+      return NULL;
+    }
+    return v;
+  }
+  tl_error(s->diag, call->loc, "'%s' is declared with T.const but the call does not bind it", name);
+  tl_note(s->diag, e->call_loc, "bind it in the call, e.g. %s.compile(..., %s=1024)", e->fname, name);
+  return NULL;
+}
+
+TlValue *tl_sema_eager_const(Sema *s, const TlNode *call) {
+  if (!s->eager) {
+    tl_error(s->diag, call->loc,
+             "T.const declares the sizes of an eager @tilelang.jit function; tlc evaluates it "
+             "when the function is compiled with f.compile(NAME=value, ...)");
+    return error_value(s, call->loc);
+  }
+  const TlNode *arg = call->list.len == 1 ? TL_VEC_AT(call->list, TlNode, 0) : NULL;
+  if (!arg || arg->kind != ND_STR || call->list2.len > 0) {
+    tl_error(s->diag, call->loc, "T.const takes one string of names, e.g. T.const(\"M, N, K\")");
+    return error_value(s, call->loc);
+  }
+  enum { MAX_CONSTS = 64 };
+  const char *names[MAX_CONSTS];
+  int n = const_names(s, arg->str, names, MAX_CONSTS);
+  if (n <= 0) {
+    tl_error(s->diag, arg->loc, n == 0 ? "T.const needs at least one name"
+                                       : "T.const declares at most 64 names");
+    return error_value(s, call->loc);
+  }
+  TlValue *tuple = tl_value_new(s, VAL_TUPLE, call->loc);
+  for (int i = 0; i < n; i++) {
+    if (!is_identifier(names[i])) {
+      tl_error(s->diag, arg->loc, "'%s' in T.const is not a name", names[i]);
+      return error_value(s, call->loc);
+    }
+    TlValue *v = const_value(s, call, names[i]);
+    if (!v)
+      return error_value(s, call->loc);
+    tl_vec_push(s->arena, &tuple->items, v);
+  }
+  return n == 1 ? TL_VEC_AT(tuple->items, TlValue, 0) : tuple;
+}
+
+// What compiling an eager function collects before the T.Kernel block.
+typedef struct {
+  TlBuffer **inputs; // per parameter: its tensor, or NULL
+  TlVec outputs;     // TlBuffer*: the T.empty tensors in creation order
+  const TlNode *with;
+  const TlNode *ret;
+} EagerBody;
+
+static void define_buffer(Sema *s, TlBuffer *b) {
+  TlSym *y = tl_scope_define(s, s->scope, b->name, SYM_BUFFER, b->loc);
+  y->buf = b;
+}
+
+// `A: T.Tensor((M, K), dtype)`: the shape of tensor parameter A.
+static bool tensor_decl(Sema *s, const TlNode *def, EagerBody *body, const TlNode *st) {
+  const char *name = st->a->name;
+  int at = param_named(def, name);
+  if (at < 0) {
+    tl_error(s->diag, st->a->loc, "'%s' is annotated as a tensor but is not a parameter of '%s'",
+             name, def->name);
+    tl_note(s->diag, st->a->loc, "an output is created with %s = T.empty(shape, dtype)", name);
+    return false;
+  }
+  if (body->inputs[at]) {
+    tl_error(s->diag, st->a->loc, "tensor '%s' is annotated twice", name);
+    tl_note(s->diag, body->inputs[at]->loc, "first annotated here");
+    return false;
+  }
+  TlBuffer *b = tl_sema_tensor_param(s, name, st->a->loc, st->b);
+  if (!b)
+    return false;
+  body->inputs[at] = b;
+  define_buffer(s, b);
+  return true;
+}
+
+static bool is_empty_call(Sema *s, const TlNode *st) {
+  if (st->kind != ND_ASSIGN || st->list.len != 1 || !st->a || st->a->kind != ND_CALL)
+    return false;
+  const char *t = tl_sema_t_attr(s, st->a->a);
+  return t && strcmp(t, "empty") == 0;
+}
+
+// `C = T.empty((M, N), dtype)`: an output tensor.
+static bool empty_decl(Sema *s, EagerBody *body, const TlNode *st) {
+  const TlNode *target = TL_VEC_AT(st->list, TlNode, 0), *call = st->a;
+  if (target->kind != ND_NAME) {
+    tl_error(s->diag, target->loc, "T.empty makes one tensor; assign it to a name");
+    return false;
+  }
+  static const char *const kws[] = {"shape", "dtype", NULL};
+  if (!tl_sema_check_keywords(s, call, "T.empty", kws))
+    return false;
+  const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "shape");
+  const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "dtype");
+  if (!shape || call->list.len > 2) {
+    tl_error(s->diag, call->loc, "T.empty takes a shape and a dtype");
+    return false;
+  }
+  TlBuffer *b = tl_sema_global_buffer(s, target->name, target->loc, shape, dtype);
+  if (!b)
+    return false;
+  b->output = true;
+  tl_vec_push(s->arena, &body->outputs, b);
+  define_buffer(s, b);
+  return true;
+}
+
+// One statement of the body before (or, for `return`, after) the T.Kernel.
+static bool body_stmt(Sema *s, const TlNode *def, EagerBody *body, const TlNode *st) {
+  if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
+    return true; // docstring
+  if (body->with) {
+    if (st->kind == ND_RETURN && !body->ret) {
+      body->ret = st;
+      return true;
+    }
+    tl_error(s->diag, st->loc, "after its T.Kernel block an eager function only returns its "
+                               "T.empty outputs");
+    return false;
+  }
+  if (st->kind == ND_WITH) {
+    body->with = st;
+    return true;
+  }
+  if (is_tensor_decl(s, st))
+    return tensor_decl(s, def, body, st);
+  if (is_empty_call(s, st))
+    return empty_decl(s, body, st);
+  if (st->kind == ND_RETURN) {
+    tl_error(s->diag, st->loc, "an eager function returns after its T.Kernel block");
+    return false;
+  }
+  return tl_sema_exec(s, st);
+}
+
+static bool returns_output(const TlNode *ret, const char *name) {
+  const TlNode *v = ret ? ret->a : NULL;
+  if (!v)
+    return false;
+  if (v->kind == ND_NAME)
+    return strcmp(v->name, name) == 0;
+  for (int i = 0; v->kind == ND_TUPLE && i < v->list.len; i++) {
+    const TlNode *x = TL_VEC_AT(v->list, TlNode, i);
+    if (x->kind == ND_NAME && strcmp(x->name, name) == 0)
+      return true;
+  }
+  return false;
+}
+
+static bool is_output_name(const EagerBody *body, const char *name) {
+  for (int i = 0; i < body->outputs.len; i++)
+    if (strcmp(TL_VEC_AT(body->outputs, TlBuffer, i)->name, name) == 0)
+      return true;
+  return false;
+}
+
+// TileLang returns exactly the T.empty tensors: each must be returned, and
+// only they can be.
+static bool check_return(Sema *s, const EagerBody *body) {
+  bool ok = true;
+  for (int i = 0; i < body->outputs.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(body->outputs, TlBuffer, i);
+    if (!returns_output(body->ret, b->name)) {
+      tl_error(s->diag, b->loc, "'%s' is created with T.empty but not returned; an eager function "
+                                "returns its outputs (return %s)",
+               b->name, b->name);
+      ok = false;
+    }
+  }
+  const TlNode *v = body->ret ? body->ret->a : NULL;
+  int n = !v ? 0 : v->kind == ND_TUPLE ? v->list.len : 1;
+  for (int i = 0; i < n; i++) {
+    const TlNode *x = v->kind == ND_TUPLE ? TL_VEC_AT(v->list, TlNode, i) : v;
+    if (x->kind != ND_NAME || !is_output_name(body, x->name)) {
+      tl_error(s->diag, x->loc, "an eager function returns the tensors it creates with T.empty");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+// A keyword of f.compile that names neither a parameter nor a T.const would
+// silently do nothing: a typo (K=... for k) must not go unnoticed.
+static bool check_consts_used(Sema *s, const struct TlEagerState *e) {
+  bool ok = true;
+  for (int i = 0; i < e->consts->items.len; i++) {
+    if (e->declared[i])
+      continue;
+    const TlValue *v = TL_VEC_AT(e->consts->values, TlValue, i);
+    tl_error(s->diag, v->loc, "'%s.compile' got '%s', which is neither a parameter nor a T.const "
+                              "of '%s'",
+             e->fname, TL_VEC_AT(e->consts->items, TlValue, i)->s, e->fname);
+    ok = false;
+  }
+  return ok;
+}
+
+void tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k) {
+  const TlNode *def = kv->fn;
+  struct TlEagerState state = {kv->consts, NULL, kv->loc, kv->s};
+  state.declared = TL_NEW_ARRAY(s->arena, bool, kv->consts->items.len + 1);
+  struct TlEagerState *saved = s->eager;
+  s->eager = &state;
+  EagerBody body = {0};
+  body.inputs = TL_NEW_ARRAY(s->arena, TlBuffer *, def->params.len + 1);
+  bool ok = true;
+  for (int i = 0; i < def->params.len && ok; i++) { // `def f(A: T.Tensor(...))`
+    const TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    if (!tl_sema_is_tensor_annotation(s, p->a))
+      continue;
+    body.inputs[i] = tl_sema_tensor_param(s, p->name, p->loc, p->a);
+    ok = body.inputs[i] != NULL;
+    if (ok)
+      define_buffer(s, body.inputs[i]);
+  }
+  for (int i = 0; i < def->list.len && ok; i++)
+    ok = body_stmt(s, def, &body, TL_VEC_AT(def->list, TlNode, i));
+  s->eager = saved;
+  if (!ok)
+    return;
+  if (!check_return(s, &body) || !check_consts_used(s, &state))
+    return;
+  for (int i = 0; i < def->params.len; i++)
+    if (body.inputs[i])
+      tl_sema_add_param(s, k, body.inputs[i]);
+  for (int i = 0; i < body.outputs.len; i++)
+    tl_sema_add_param(s, k, TL_VEC_AT(body.outputs, TlBuffer, i));
+  tl_sema_kernel_block(s, k, body.with);
+}
