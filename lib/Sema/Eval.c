@@ -871,11 +871,19 @@ bool tl_sema_eval_call_args(Sema *s, const TlNode *call, TlVec *args, TlVec *nam
   return true;
 }
 
+// `f.compile(...)` or `tilelang.compile(...)`, alone or assigned.
+static bool is_compile_stmt(const TlNode *st) {
+  const TlNode *v = st->kind == ND_ASSIGN || st->kind == ND_EXPR_STMT ? st->a : NULL;
+  return v && v->kind == ND_CALL && v->a->kind == ND_ATTR && strcmp(v->a->name, "compile") == 0;
+}
+
 // True when st is, or holds (under an if, a for ...), a def decorated with
-// @T.prim_func: its errors are the kernel's and are never deferred as host
-// code.
+// @T.prim_func, or compiles an eager function (f.compile(...)): its errors
+// are the kernel's and are never deferred as host code.
 static bool is_kernel_def(Sema *s, const TlNode *st) {
   for (;;) { // an elif (an if alone in an else block) is the next turn, not a recursion
+    if (is_compile_stmt(st))
+      return true;
     if (st->kind == ND_DEF) {
       for (int d = 0; d < st->list2.len; d++)
         if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL) return true;
