@@ -39,8 +39,7 @@ static TlValue *error_value(Sema *s, TlLoc loc) {
 static const TlNode *kernel_block(const TlNode *def) {
   for (int i = 0; i < def->list.len; i++) {
     const TlNode *st = TL_VEC_AT(def->list, TlNode, i);
-    if (st->kind == ND_WITH)
-      return st;
+    if (st->kind == ND_WITH) return st;
   }
   return NULL;
 }
@@ -57,20 +56,17 @@ static bool is_tensor_decl(Sema *s, const TlNode *st) {
 
 // A parameter is a tensor when the signature or the body annotates it as one.
 static bool is_tensor_param(Sema *s, const TlNode *def, const TlNode *param) {
-  if (tl_sema_is_tensor_annotation(s, param->a))
-    return true;
+  if (tl_sema_is_tensor_annotation(s, param->a)) return true;
   for (int i = 0; i < def->list.len; i++) {
     const TlNode *st = TL_VEC_AT(def->list, TlNode, i);
-    if (is_tensor_decl(s, st) && strcmp(st->a->name, param->name) == 0)
-      return true;
+    if (is_tensor_decl(s, st) && strcmp(st->a->name, param->name) == 0) return true;
   }
   return false;
 }
 
 static int param_named(const TlNode *def, const char *name) {
   for (int i = 0; i < def->params.len; i++)
-    if (strcmp(TL_VEC_AT(def->params, TlNode, i)->name, name) == 0)
-      return i;
+    if (strcmp(TL_VEC_AT(def->params, TlNode, i)->name, name) == 0) return i;
   return -1;
 }
 
@@ -110,13 +106,13 @@ static bool bind_defaults(Sema *s, const TlValue *fn, TlSymScope *env, TlLoc cal
   bool ok = true;
   for (int i = 0; i < def->params.len; i++) {
     const TlNode *p = TL_VEC_AT(def->params, TlNode, i);
-    if (tl_scope_lookup_local(env, p->name) || is_tensor_param(s, def, p))
-      continue;
+    if (tl_scope_lookup_local(env, p->name) || is_tensor_param(s, def, p)) continue;
     TlValue *dv = i < fn->defaults.len ? TL_VEC_AT(fn->defaults, TlValue, i) : NULL;
     if (!dv) {
       tl_error(s->diag, call_loc, "'%s.compile' does not bind parameter '%s'", fn->s, p->name);
-      tl_note(s->diag, p->loc, "'%s' is not a tensor (no '%s: T.Tensor(...)' in the body), so the "
-                               "call must give it a value",
+      tl_note(s->diag, p->loc,
+              "'%s' is not a tensor (no '%s: T.Tensor(...)' in the body), so the "
+              "call must give it a value",
               p->name, p->name);
       ok = false;
       continue;
@@ -135,8 +131,9 @@ static TlValue *bind_eager(Sema *s, const TlNode *call, TlValue *fn, TlVec *args
   if (!tl_sema_plain_params(s, def, "eager @tilelang.jit function"))
     return error_value(s, call->loc);
   if (args->len > 0) {
-    tl_error(s->diag, call->loc, "'%s.compile' takes keyword arguments only, e.g. %s.compile(M=1024, "
-                                 "block_M=128)",
+    tl_error(s->diag, call->loc,
+             "'%s.compile' takes keyword arguments only, e.g. %s.compile(M=1024, "
+             "block_M=128)",
              fn->s, fn->s);
     return error_value(s, call->loc);
   }
@@ -148,8 +145,7 @@ static TlValue *bind_eager(Sema *s, const TlNode *call, TlValue *fn, TlVec *args
     ok = bind_keyword(s, fn, env, consts, TL_VEC_AT(*names, const char, i),
                       TL_VEC_AT(*vals, TlValue, i)) &&
          ok;
-  if (!ok || !bind_defaults(s, fn, env, call->loc))
-    return error_value(s, call->loc);
+  if (!ok || !bind_defaults(s, fn, env, call->loc)) return error_value(s, call->loc);
   TlValue *kv = tl_value_new(s, VAL_KERNEL, call->loc);
   kv->fn = fn->fn;
   kv->s = fn->s;
@@ -166,18 +162,17 @@ static TlValue *bind_eager(Sema *s, const TlNode *call, TlValue *fn, TlVec *args
 // tilelang.compile's own keywords: they steer TileLang's Python wrapper and
 // its build, not the kernel tlc writes.
 static bool compile_option(const char *name) {
-  static const char *const options[] = {"out_idx", "target", "target_host", "execution_backend",
-                                        "verbose", "pass_configs", "compile_flags", NULL};
+  static const char *const options[] = {"out_idx",           "target",  "target_host",
+                                        "execution_backend", "verbose", "pass_configs",
+                                        "compile_flags",     NULL};
   for (int i = 0; options[i]; i++)
-    if (strcmp(name, options[i]) == 0)
-      return true;
+    if (strcmp(name, options[i]) == 0) return true;
   return false;
 }
 
 TlValue *tl_sema_compile_method(Sema *s, const TlNode *call, TlValue *target) {
   TlVec args = {0}, names = {0}, vals = {0};
-  if (!tl_sema_eval_call_args(s, call, &args, &names, &vals))
-    return error_value(s, call->loc);
+  if (!tl_sema_eval_call_args(s, call, &args, &names, &vals)) return error_value(s, call->loc);
   if (!target) { // tilelang.compile(kernel, out_idx=..., target=...)
     if (args.len != 1) {
       tl_error(s->diag, call->loc, "tilelang.compile takes one kernel (a @T.prim_func), %d given",
@@ -222,8 +217,7 @@ static int const_names(Sema *s, const char *text, const char **out, int max) {
     while (*p && *p != ',' && !isspace((unsigned char)*p))
       p++;
     if (p > start) {
-      if (n == max)
-        return -1;
+      if (n == max) return -1;
       out[n++] = tl_arena_printf(s->arena, "%.*s", (int)(p - start), start);
     }
   }
@@ -231,11 +225,9 @@ static int const_names(Sema *s, const char *text, const char **out, int max) {
 }
 
 static bool is_identifier(const char *name) {
-  if (!isalpha((unsigned char)name[0]) && name[0] != '_')
-    return false;
+  if (!isalpha((unsigned char)name[0]) && name[0] != '_') return false;
   for (const char *p = name; *p; p++)
-    if (!isalnum((unsigned char)*p) && *p != '_')
-      return false;
+    if (!isalnum((unsigned char)*p) && *p != '_') return false;
   return true;
 }
 
@@ -244,8 +236,7 @@ static TlValue *const_value(Sema *s, const TlNode *call, const char *name) {
   struct TlEagerState *e = s->eager;
   for (int i = 0; i < e->consts->items.len; i++) {
     const TlValue *key = TL_VEC_AT(e->consts->items, TlValue, i);
-    if (strcmp(key->s, name) != 0)
-      continue;
+    if (strcmp(key->s, name) != 0) continue;
     e->declared[i] = true;
     TlValue *v = TL_VEC_AT(e->consts->values, TlValue, i);
     if (v->kind != VAL_INT) {
@@ -256,7 +247,8 @@ static TlValue *const_value(Sema *s, const TlNode *call, const char *name) {
     return v;
   }
   tl_error(s->diag, call->loc, "'%s' is declared with T.const but the call does not bind it", name);
-  tl_note(s->diag, e->call_loc, "bind it in the call, e.g. %s.compile(..., %s=1024)", e->fname, name);
+  tl_note(s->diag, e->call_loc, "bind it in the call, e.g. %s.compile(..., %s=1024)", e->fname,
+          name);
   return NULL;
 }
 
@@ -276,8 +268,8 @@ TlValue *tl_sema_eager_const(Sema *s, const TlNode *call) {
   const char *names[MAX_CONSTS];
   int n = const_names(s, arg->str, names, MAX_CONSTS);
   if (n <= 0) {
-    tl_error(s->diag, arg->loc, n == 0 ? "T.const needs at least one name"
-                                       : "T.const declares at most 64 names");
+    tl_error(s->diag, arg->loc,
+             n == 0 ? "T.const needs at least one name" : "T.const declares at most 64 names");
     return error_value(s, call->loc);
   }
   TlValue *tuple = tl_value_new(s, VAL_TUPLE, call->loc);
@@ -287,8 +279,7 @@ TlValue *tl_sema_eager_const(Sema *s, const TlNode *call) {
       return error_value(s, call->loc);
     }
     TlValue *v = const_value(s, call, names[i]);
-    if (!v)
-      return error_value(s, call->loc);
+    if (!v) return error_value(s, call->loc);
     tl_vec_push(s->arena, &tuple->items, v);
   }
   return n == 1 ? TL_VEC_AT(tuple->items, TlValue, 0) : tuple;
@@ -323,16 +314,14 @@ static bool tensor_decl(Sema *s, const TlNode *def, EagerBody *body, const TlNod
     return false;
   }
   TlBuffer *b = tl_sema_tensor_param(s, name, st->a->loc, st->b);
-  if (!b)
-    return false;
+  if (!b) return false;
   body->inputs[at] = b;
   define_buffer(s, b);
   return true;
 }
 
 static bool is_empty_call(Sema *s, const TlNode *st) {
-  if (st->kind != ND_ASSIGN || st->list.len != 1 || !st->a || st->a->kind != ND_CALL)
-    return false;
+  if (st->kind != ND_ASSIGN || st->list.len != 1 || !st->a || st->a->kind != ND_CALL) return false;
   const char *t = tl_sema_t_attr(s, st->a->a);
   return t && strcmp(t, "empty") == 0;
 }
@@ -345,17 +334,17 @@ static bool empty_decl(Sema *s, EagerBody *body, const TlNode *st) {
     return false;
   }
   static const char *const kws[] = {"shape", "dtype", NULL};
-  if (!tl_sema_check_keywords(s, call, "T.empty", kws))
-    return false;
-  const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "shape");
-  const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "dtype");
+  if (!tl_sema_check_keywords(s, call, "T.empty", kws)) return false;
+  const TlNode *shape =
+      call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "shape");
+  const TlNode *dtype =
+      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "dtype");
   if (!shape || call->list.len > 2) {
     tl_error(s->diag, call->loc, "T.empty takes a shape and a dtype");
     return false;
   }
   TlBuffer *b = tl_sema_global_buffer(s, target->name, target->loc, shape, dtype);
-  if (!b)
-    return false;
+  if (!b) return false;
   b->output = true;
   tl_vec_push(s->arena, &body->outputs, b);
   define_buffer(s, b);
@@ -364,25 +353,23 @@ static bool empty_decl(Sema *s, EagerBody *body, const TlNode *st) {
 
 // One statement of the body before (or, for `return`, after) the T.Kernel.
 static bool body_stmt(Sema *s, const TlNode *def, EagerBody *body, const TlNode *st) {
-  if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
-    return true; // docstring
+  if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR) return true; // docstring
   if (body->with) {
     if (st->kind == ND_RETURN && !body->ret) {
       body->ret = st;
       return true;
     }
-    tl_error(s->diag, st->loc, "after its T.Kernel block an eager function only returns its "
-                               "T.empty outputs");
+    tl_error(s->diag, st->loc,
+             "after its T.Kernel block an eager function only returns its "
+             "T.empty outputs");
     return false;
   }
   if (st->kind == ND_WITH) {
     body->with = st;
     return true;
   }
-  if (is_tensor_decl(s, st))
-    return tensor_decl(s, def, body, st);
-  if (is_empty_call(s, st))
-    return empty_decl(s, body, st);
+  if (is_tensor_decl(s, st)) return tensor_decl(s, def, body, st);
+  if (is_empty_call(s, st)) return empty_decl(s, body, st);
   if (st->kind == ND_RETURN) {
     tl_error(s->diag, st->loc, "an eager function returns after its T.Kernel block");
     return false;
@@ -392,22 +379,18 @@ static bool body_stmt(Sema *s, const TlNode *def, EagerBody *body, const TlNode 
 
 static bool returns_output(const TlNode *ret, const char *name) {
   const TlNode *v = ret ? ret->a : NULL;
-  if (!v)
-    return false;
-  if (v->kind == ND_NAME)
-    return strcmp(v->name, name) == 0;
+  if (!v) return false;
+  if (v->kind == ND_NAME) return strcmp(v->name, name) == 0;
   for (int i = 0; v->kind == ND_TUPLE && i < v->list.len; i++) {
     const TlNode *x = TL_VEC_AT(v->list, TlNode, i);
-    if (x->kind == ND_NAME && strcmp(x->name, name) == 0)
-      return true;
+    if (x->kind == ND_NAME && strcmp(x->name, name) == 0) return true;
   }
   return false;
 }
 
 static bool is_output_name(const EagerBody *body, const char *name) {
   for (int i = 0; i < body->outputs.len; i++)
-    if (strcmp(TL_VEC_AT(body->outputs, TlBuffer, i)->name, name) == 0)
-      return true;
+    if (strcmp(TL_VEC_AT(body->outputs, TlBuffer, i)->name, name) == 0) return true;
   return false;
 }
 
@@ -418,8 +401,9 @@ static bool check_return(Sema *s, const EagerBody *body) {
   for (int i = 0; i < body->outputs.len; i++) {
     const TlBuffer *b = TL_VEC_AT(body->outputs, TlBuffer, i);
     if (!returns_output(body->ret, b->name)) {
-      tl_error(s->diag, b->loc, "'%s' is created with T.empty but not returned; an eager function "
-                                "returns its outputs (return %s)",
+      tl_error(s->diag, b->loc,
+               "'%s' is created with T.empty but not returned; an eager function "
+               "returns its outputs (return %s)",
                b->name, b->name);
       ok = false;
     }
@@ -441,11 +425,11 @@ static bool check_return(Sema *s, const EagerBody *body) {
 static bool check_consts_used(Sema *s, const struct TlEagerState *e) {
   bool ok = true;
   for (int i = 0; i < e->consts->items.len; i++) {
-    if (e->declared[i])
-      continue;
+    if (e->declared[i]) continue;
     const TlValue *v = TL_VEC_AT(e->consts->values, TlValue, i);
-    tl_error(s->diag, v->loc, "'%s.compile' got '%s', which is neither a parameter nor a T.const "
-                              "of '%s'",
+    tl_error(s->diag, v->loc,
+             "'%s.compile' got '%s', which is neither a parameter nor a T.const "
+             "of '%s'",
              e->fname, TL_VEC_AT(e->consts->items, TlValue, i)->s, e->fname);
     ok = false;
   }
@@ -463,23 +447,18 @@ void tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k) {
   bool ok = true;
   for (int i = 0; i < def->params.len && ok; i++) { // `def f(A: T.Tensor(...))`
     const TlNode *p = TL_VEC_AT(def->params, TlNode, i);
-    if (!tl_sema_is_tensor_annotation(s, p->a))
-      continue;
+    if (!tl_sema_is_tensor_annotation(s, p->a)) continue;
     body.inputs[i] = tl_sema_tensor_param(s, p->name, p->loc, p->a);
     ok = body.inputs[i] != NULL;
-    if (ok)
-      define_buffer(s, body.inputs[i]);
+    if (ok) define_buffer(s, body.inputs[i]);
   }
   for (int i = 0; i < def->list.len && ok; i++)
     ok = body_stmt(s, def, &body, TL_VEC_AT(def->list, TlNode, i));
   s->eager = saved;
-  if (!ok)
-    return;
-  if (!check_return(s, &body) || !check_consts_used(s, &state))
-    return;
+  if (!ok) return;
+  if (!check_return(s, &body) || !check_consts_used(s, &state)) return;
   for (int i = 0; i < def->params.len; i++)
-    if (body.inputs[i])
-      tl_sema_add_param(s, k, body.inputs[i]);
+    if (body.inputs[i]) tl_sema_add_param(s, k, body.inputs[i]);
   for (int i = 0; i < body.outputs.len; i++)
     tl_sema_add_param(s, k, TL_VEC_AT(body.outputs, TlBuffer, i));
   tl_sema_kernel_block(s, k, body.with);
