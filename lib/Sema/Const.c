@@ -874,6 +874,19 @@ static TlValue *builtin(Sema *s, const TlNode *n, const char *fname, bool math, 
   return NULL;
 }
 
+// T.dynamic("m"), T.symbolic("m") and T.dyn["m"] declare a size known only
+// at run time, which tlc cannot compile yet (issue #17): said at the use,
+// with the compile-time forms that work today.
+static TlValue *runtime_size(Sema *s, const TlNode *n, const char *form, const TlNode *name) {
+  const char *text = name && name->kind == ND_STR ? name->str : "this size";
+  tl_error(s->diag, n->loc, "'%s' is a runtime size (%s); tlc compiles static shapes only, so far",
+           text, form);
+  tl_note(s->diag, n->loc, "make it a compile-time size: T.const(\"%s\") in an eager function, "
+                           "bound by f.compile(%s=...), or a factory parameter",
+          text, name && name->kind == ND_STR ? name->str : "NAME");
+  return error_value(s, n->loc);
+}
+
 static TlValue *call(Sema *s, const TlNode *n) {
   const char *t = tl_sema_t_attr(s, n->a);
   // A user function, factory, or something host code defined.
@@ -968,6 +981,9 @@ static TlValue *call(Sema *s, const TlNode *n) {
   }
   if (t && strcmp(t, "const") == 0) // M, N = T.const("M, N") in an eager function
     return tl_sema_eager_const(s, n);
+  if (t && (strcmp(t, "dynamic") == 0 || strcmp(t, "symbolic") == 0))
+    return runtime_size(s, n, strcmp(t, "dynamic") == 0 ? "T.dynamic" : "T.symbolic",
+                        n->list.len >= 1 ? TL_VEC_AT(n->list, TlNode, 0) : NULL);
   if (n->list2.len > 0) {
     TlNode *kw = TL_VEC_AT(n->list2, TlNode, 0);
     tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to '%s'", kw->name, fname);
@@ -1127,6 +1143,9 @@ static bool index_of(Sema *s, const TlNode *n, int64_t len, TlValue *ix, int64_t
 
 // seq[i], seq[a:b:c] on lists, tuples and strings, as in Python.
 static TlValue *subscript(Sema *s, const TlNode *n) {
+  const char *t = tl_sema_t_attr(s, n->a);
+  if (t && strcmp(t, "dyn") == 0)
+    return runtime_size(s, n, "T.dyn", n->list.len == 1 ? TL_VEC_AT(n->list, TlNode, 0) : NULL);
   TlValue *seq = tl_sema_eval_const(s, n->a);
   if (seq->kind == VAL_ERROR)
     return seq;
