@@ -78,6 +78,50 @@ static void int_seq(Y *y, const int64_t *v, int n) {
   seq_end(y);
 }
 
+// The grid: each extent a number, or the expression of runtime sizes the
+// launcher computes ("(m + 63) // 64").
+static void grid_seq(Y *y, const TlKernel *k) {
+  seq_begin(y, true);
+  for (int d = 0; d < 3; d++) {
+    TlBuf text;
+    tl_buf_init(&text, y->out->arena);
+    if (k->grid_const[d] > 0)
+      tl_buf_printf(&text, "%lld", (long long)k->grid_const[d]);
+    else
+      tl_ir_print_expr(&text, k->grid[d]);
+    scalar(y, text.data);
+  }
+  seq_end(y);
+}
+
+// The runtime sizes, by name, and the tensors whose shapes use them.
+static void runtime_sizes(Y *y, const TlKernel *k) {
+  if (k->sizes.len == 0)
+    return;
+  scalar(y, "sizes");
+  seq_begin(y, true);
+  for (int i = 0; i < k->sizes.len; i++)
+    scalar(y, TL_VEC_AT(k->sizes, TlVar, i)->name);
+  seq_end(y);
+  scalar(y, "tensors");
+  seq_begin(y, false);
+  for (int i = 0; i < k->params.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
+    map_begin(y, true);
+    key_str(y, "name", b->name);
+    scalar(y, "shape");
+    seq_begin(y, true);
+    for (int d = 0; d < b->ndims; d++) {
+      char num[32];
+      snprintf(num, sizeof num, "%lld", (long long)b->shape[d]);
+      scalar(y, b->dyn[d] ? b->dyn[d]->name : num);
+    }
+    seq_end(y);
+    map_end(y);
+  }
+  seq_end(y);
+}
+
 static void loops(Y *y, const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
@@ -211,7 +255,8 @@ bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
     key_int(&y, "line", kn->loc.line);
     key_int(&y, "threads", kn->threads[0] * kn->threads[1] * kn->threads[2]);
     scalar(&y, "grid");
-    int_seq(&y, kn->grid_const, 3);
+    grid_seq(&y, kn);
+    runtime_sizes(&y, kn);
     key_int(&y, "shared_bytes", kn->shared_bytes);
     scalar(&y, "shared");
     seq_begin(&y, false);

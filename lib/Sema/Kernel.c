@@ -11,7 +11,26 @@ void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 
 enum { MAX_GRID_X = 2147483647, MAX_GRID_YZ = 65535 };
 
-// A shape: a tuple/list of positive compile-time integers, or one integer.
+TlVar *tl_sema_size_var(Sema *s, const TlValue *v, TlLoc loc) {
+  TlKernel *k = s->kernel;
+  if (!k) {
+    tl_error(s->diag, loc, "the runtime size '%s' is used outside a kernel", v->s);
+    return NULL;
+  }
+  for (int i = 0; i < k->sizes.len; i++) {
+    TlVar *size = TL_VEC_AT(k->sizes, TlVar, i);
+    if (strcmp(size->name, v->s) == 0)
+      return size;
+  }
+  TlVar *size = tl_var_new(s->arena, k, v->s, VAR_SIZE, v->dtype, v->loc);
+  tl_vec_push(s->arena, &k->sizes, size);
+  if (v->dtype == TY_INT64)
+    s->index_dtype = TY_INT64;
+  return size;
+}
+
+// A shape: a tuple/list of positive compile-time integers, or one integer;
+// a global tensor's dimensions may also be runtime sizes (T.dynamic).
 static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   TlValue *v = tl_sema_eval_const(s, n);
   if (v->kind == VAL_ERROR)
@@ -36,6 +55,13 @@ static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   }
   int64_t total = 1;
   for (int i = 0; i < nd; i++) {
+    if (dims[i]->kind == VAL_SIZE) {
+      b->dyn[i] = tl_sema_size_var(s, dims[i], dims[i]->loc);
+      if (!b->dyn[i])
+        return false;
+      b->shape[i] = 0;
+      continue;
+    }
     if (dims[i]->kind != VAL_INT) {
       tl_error(s->diag, dims[i]->loc, "dimension %d of the shape is a %s, not an integer", i,
                tl_value_kind_name(dims[i]->kind));
@@ -126,6 +152,50 @@ static TlBuffer *kernel_param(Sema *s, const TlNode *p) {
   return b;
 }
 
+static bool only_sizes(const TlExpr *e) {
+  if (e->kind == EX_VAR)
+    return e->var->kind == VAR_SIZE;
+  if (e->kind != EX_INT && e->kind != EX_BINARY && e->kind != EX_UNARY && e->kind != EX_CAST &&
+      e->kind != EX_SELECT && e->kind != EX_CALL)
+    return false;
+  for (int i = 0; i < e->nargs; i++)
+    if (!only_sizes(e->args[i]))
+      return false;
+  return true;
+}
+
+static bool uses_size(Sema *s, const TlNode *n) {
+  if (n->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, n->name);
+    return y && y->kind == SYM_VALUE && y->value->kind == VAL_SIZE;
+  }
+  if ((n->a && uses_size(s, n->a)) || (n->b && uses_size(s, n->b)))
+    return true;
+  for (int i = 0; i < n->list.len; i++)
+    if (uses_size(s, TL_VEC_AT(n->list, TlNode, i)))
+      return true;
+  return false;
+}
+
+// T.Kernel(T.ceildiv(M, block_M)) with M a runtime size: the launcher
+// computes the extent (grid_const 0). False when g uses no runtime size.
+static bool runtime_grid_extent(Sema *s, TlKernel *k, int dim, const TlNode *g, bool *ok) {
+  if (!uses_size(s, g))
+    return false;
+  int before = s->diag->nerrors;
+  TlExpr *e = tl_sema_fold(s, tl_sema_expr(s, g));
+  if (s->diag->nerrors != before)
+    *ok = false;
+  else if ((e->dtype != TY_INT32 && e->dtype != TY_INT64) || !only_sizes(e)) {
+    tl_error(s->diag, g->loc, "a grid extent is a compile-time integer or an integer expression "
+                              "of runtime sizes");
+    *ok = false;
+  }
+  k->grid[dim] = e;
+  k->grid_const[dim] = 0;
+  return true;
+}
+
 static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
   const TlNode *call = with->a;
   const char *t = call->kind == ND_CALL ? tl_sema_t_attr(s, call->a) : NULL;
@@ -147,6 +217,8 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
   for (int i = 0; i < ng; i++) {
     TlNode *g = TL_VEC_AT(call->list, TlNode, i);
     int64_t v;
+    if (runtime_grid_extent(s, k, i, g, &ok))
+      continue;
     if (!tl_sema_const_int(s, g, "a grid extent", &v)) {
       ok = false;
       continue;

@@ -21,6 +21,7 @@ typedef enum {
   VAL_MACRO,  // a @T.macro: inlined into the kernel at each call
   VAL_OPAQUE, // .py host code tlc skipped or could not evaluate; an error if used
   VAL_DICT,   // keys in items, values in values (insertion order, as Python)
+  VAL_SIZE,   // a runtime size, T.dynamic("m"): s is its name, dtype int32 or int64
   VAL_ERROR,  // evaluation failed (already reported)
 } TlValueKind;
 
@@ -171,6 +172,9 @@ TlBuffer *tl_sema_global_buffer(Sema *s, const char *name, TlLoc loc, const TlNo
 bool tl_sema_is_tensor_annotation(Sema *s, const TlNode *ann);
 // The tensor a parameter annotation declares; NULL after reporting.
 TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNode *ann);
+// The kernel's VAR_SIZE variable of runtime size v (made at its first use);
+// NULL after reporting outside a kernel.
+TlVar *tl_sema_size_var(Sema *s, const TlValue *v, TlLoc loc);
 // Appends b to k's parameters (its launcher position).
 void tl_sema_add_param(Sema *s, TlKernel *k, TlBuffer *b);
 // `with T.Kernel(...) as ...:` -> k's launch configuration and body.
