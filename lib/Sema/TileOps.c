@@ -50,7 +50,8 @@ static bool region(Sema *s, const TlNode *n, TlRegion *r) {
         tl_error(s->diag, n->loc, "dimension %d of '%s' is the runtime size '%s'; a tile has a "
                                   "compile-time shape",
                  i, b->name, b->dyn[i]->name);
-        tl_note(s->diag, n->loc, "copy a tile of it, e.g. %s[bx * block, 0]", b->name);
+        tl_note(s->diag, n->loc, "copy a tile of it, e.g. %s[bx * block%s]", b->name,
+                b->ndims == 1 ? "" : b->ndims == 2 ? ", 0" : ", 0, ...");
         return false;
       }
       r->start[i] = tl_expr_int(s->arena, n->loc, 0, s->index_dtype);
