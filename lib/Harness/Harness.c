@@ -56,6 +56,22 @@ static bool names_clash(const TlModule *m, TlDiag *d) {
   return false;
 }
 
+// The harness allocates every tensor at its shape: a kernel with runtime
+// sizes (T.dynamic) has none to allocate until the harness takes bindings.
+static bool has_runtime_sizes(const TlModule *m, TlDiag *d) {
+  for (int i = 0; i < m->kernels.len; i++) {
+    const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
+    if (k->sizes.len == 0)
+      continue;
+    tl_error(d, k->loc, "kernel '%s' has runtime sizes ('%s'%s); --harness cannot bind them yet",
+             k->name, TL_VEC_AT(k->sizes, TlVar, 0)->name, k->sizes.len > 1 ? ", ..." : "");
+    tl_note(d, k->loc, "bind them at compile time for the harness (T.const, or a factory "
+                       "parameter), or call the launcher with the sizes (test/GPU/Dynamic/)");
+    return true;
+  }
+  return false;
+}
+
 static void meta(TlBuf *out, const TlKernel *k, const TlKernelFacts *f) {
   const TlBuffer *first = TL_VEC_AT(k->params, TlBuffer, 0), *res = first;
   int inputs = 0;
@@ -114,7 +130,7 @@ bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *compiled,
     tl_error_noloc(d, "internal: the compiled and reference modules have different kernels");
     return false;
   }
-  if (names_clash(ref, d))
+  if (names_clash(ref, d) || has_runtime_sizes(ref, d))
     return false;
   int nk = ref->kernels.len;
   TlKernelFacts *facts = TL_NEW_ARRAY(a, TlKernelFacts, nk > 0 ? nk : 1);

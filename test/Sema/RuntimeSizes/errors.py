@@ -75,6 +75,16 @@ def compile_time_math():
 
     return main
 
+
+def scale_rows(block=64):
+    @T.prim_func
+    def main(A: T.Tensor((M,), "float32")):
+        with T.Kernel(T.ceildiv(M, block), threads=block) as bx:
+            for i in T.Parallel(block):
+                A[bx * block + i] = A[bx * block + i] * 2
+
+    return main
+
 # SHARED:{{.*}}errors.py:22:33: error: dimension 0 of 'S' is the runtime size 'm'; an on-chip buffer needs a compile-time shape
 # SHARED-NEXT:            S = T.alloc_shared((M, 64), "float32")
 # SHARED-NEXT:                                ^
@@ -102,3 +112,9 @@ def compile_time_math():
 # MATH-NEXT:    half = M // 2
 # MATH-NEXT:             ^~
 # MATH-NEXT:--call:1:1: note: in the call to 'compile_time_math' here
+
+# The harness allocates tensors at their shapes: a kernel with runtime sizes
+# is refused, at the kernel, and no file is written.
+# RUN: rm -f %t.cu && not %tlc --harness %s --call 'scale_rows()' -o %t.cu 2>&1 | FileCheck %s --check-prefix=HARNESS --match-full-lines
+# RUN: not test -e %t.cu
+# HARNESS:{{.*}}errors.py:81:9: error: kernel 'scale_rows' has runtime sizes ('m'); --harness cannot bind them yet
