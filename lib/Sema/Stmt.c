@@ -586,6 +586,11 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
       if (!ev->i)
         return;
     }
+    if (s->kernel->grid_const[0] == 0 || s->kernel->grid_const[1] == 0) {
+      tl_error(s->diag, e->loc, "T.use_swizzle needs a grid of compile-time extents; this one "
+                                "depends on runtime sizes");
+      return;
+    }
     s->kernel->swizzle_panel = v;
     return;
   }

@@ -85,6 +85,17 @@ def scale_rows(block=64):
 
     return main
 
+
+def swizzled(block=64):
+    @T.prim_func
+    def main(A: T.Tensor((M, M), "float32")):
+        with T.Kernel(T.ceildiv(M, block), T.ceildiv(M, block)) as (bx, by):
+            T.use_swizzle(8)
+            for i in T.Parallel(block):
+                A[bx * block + i, by] = 0
+
+    return main
+
 # SHARED:{{.*}}errors.py:22:33: error: dimension 0 of 'S' is the runtime size 'm'; an on-chip buffer needs a compile-time shape
 # SHARED-NEXT:            S = T.alloc_shared((M, 64), "float32")
 # SHARED-NEXT:                                ^
@@ -118,3 +129,6 @@ def scale_rows(block=64):
 # RUN: rm -f %t.cu && not %tlc --harness %s --call 'scale_rows()' -o %t.cu 2>&1 | FileCheck %s --check-prefix=HARNESS --match-full-lines
 # RUN: not test -e %t.cu
 # HARNESS:{{.*}}errors.py:81:9: error: kernel 'scale_rows' has runtime sizes ('m'); --harness cannot bind them yet
+
+# RUN: not %tlc %s --call 'swizzled()' 2>&1 | FileCheck %s --check-prefix=SWIZZLE --match-full-lines
+# SWIZZLE:{{.*}}errors.py:{{[0-9]+}}:13: error: T.use_swizzle needs a grid of compile-time extents; this one depends on runtime sizes
