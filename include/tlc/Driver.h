@@ -29,6 +29,8 @@ typedef struct TlOptions {
   bool python;             // --python, or an input ending in .py: a TileLang Python file
   const char *calls[64];   // --call 'factory(args)'
   const char *defines[64]; // -D NAME=VALUE
+  const char *sizes[64];   // --size NAME=VALUE (with --harness): a runtime size's value
+  int nsizes;
   TlSemaOptions sema;      // points at calls/defines
 } TlOptions;
 

@@ -45,6 +45,7 @@ static const char *const usage =
     "  --harness             write a self-checking, self-timing test program instead\n"
     "  --cublas              with --harness: also time cuBLAS on single-GEMM kernels\n"
     "  --iters=N             with --harness: timed runs per kernel (default 100)\n"
+    "  --size NAME=VALUE     with --harness: the value of runtime size NAME (T.dynamic)\n"
     "  --max-errors=N        stop after N errors (default 20, 0: no limit)\n"
     "  -w                    suppress warnings\n"
     "  -Werror               treat warnings as errors\n"
@@ -73,6 +74,18 @@ static int usage_error(const char *fmt, const char *arg) {
 
 // True when a and b name one file: the same path, or (both existing) the
 // same device and inode, through links and other spellings.
+// NAME=VALUE with NAME an identifier and VALUE a size a launcher takes.
+static bool valid_size_binding(const char *v) {
+  size_t n = strcspn(v, "=");
+  bool ok = n > 0 && v[n] == '=' && !(v[0] >= '0' && v[0] <= '9');
+  for (size_t j = 0; j < n; j++)
+    ok = ok && (v[j] == '_' || (v[j] >= 'a' && v[j] <= 'z') || (v[j] >= 'A' && v[j] <= 'Z') ||
+                (v[j] >= '0' && v[j] <= '9'));
+  char *end;
+  long long value = ok ? strtoll(v + n + 1, &end, 10) : -1;
+  return ok && v[n + 1] && !*end && value >= 0 && value <= 2147483647LL;
+}
+
 static bool same_file(const char *a, const char *b) {
   if (strcmp(a, b) == 0) return strcmp(a, "-") != 0;
   struct stat sa, sb;
@@ -187,6 +200,14 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       if (o->sema.ndefines == 64)
         return usage_error("more than 64 -D options%s", "");
       o->defines[o->sema.ndefines++] = v;
+    } else if (strcmp(a, "--size") == 0 || strncmp(a, "--size=", 7) == 0) {
+      const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
+      if (!v || !valid_size_binding(v))
+        return usage_error("--size needs NAME=VALUE with VALUE an integer from 0 to 2^31 - 1, got "
+                           "'%s'", v ? v : "");
+      if (o->nsizes == 64)
+        return usage_error("more than 64 --size options%s", "");
+      o->sizes[o->nsizes++] = v;
     } else if (strcmp(a, "--python") == 0) {
       o->python = true;
     } else if (strcmp(a, "-w") == 0) {
@@ -209,6 +230,9 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   if (o->ir_input && (o->emit == EMIT_TOKENS || o->emit == EMIT_AST))
     return usage_error("--emit=%s needs a source file; the input is IR text",
                        o->emit == EMIT_TOKENS ? "tokens" : "ast");
+  if (o->nsizes > 0 && !o->harness)
+    return usage_error("--size binds runtime sizes for --harness; a compiled kernel takes them "
+                       "as launcher arguments%s", "");
   if (o->ir_input && o->harness)
     return usage_error("--harness needs a source file (its reference lowering starts from "
                        "sema)%s", "");
@@ -360,8 +384,13 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   if (o->harness) {
     // The reference lowering reads the tile IR as sema made it, so the
     // program goes through sema a second time, untouched by the passes.
-    TlModule *ref = tl_sema(a, ast, src, &target, &o->sema, d);
-    TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234};
+    // With --size, the reference sees the runtime sizes as constants.
+    TlSemaOptions ref_opts = o->sema;
+    ref_opts.sizes = o->sizes;
+    ref_opts.nsizes = o->nsizes;
+    TlModule *ref = tl_sema(a, ast, src, &target, &ref_opts, d);
+    TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234,
+                           o->sizes, o->nsizes};
     if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d))
       return 1;
     return write_output(o->output, &out, d) ? 0 : 1;

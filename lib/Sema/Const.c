@@ -3,6 +3,7 @@
 // for constant expressions. Integer arithmetic is exact 64-bit with overflow
 // reported as an error, and // and % follow Python.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "SemaInternal.h"
@@ -885,6 +886,12 @@ static TlValue *runtime_size(Sema *s, const TlNode *n, const char *form, const T
   if (!nv || nv->kind != VAL_STR || !nv->s[0]) {
     tl_error(s->diag, n->loc, "%s takes the size's name, e.g. %s(\"m\")", form, form);
     return error_value(s, n->loc);
+  }
+  for (int i = 0; s->opts && i < s->opts->nsizes; i++) { // --size NAME=VALUE (harness reference)
+    const char *b = s->opts->sizes[i];
+    size_t len = strcspn(b, "=");
+    if (strlen(nv->s) == len && strncmp(b, nv->s, len) == 0)
+      return int_value(s, n->loc, strtoll(b + len + 1, NULL, 10));
   }
   TlValue *v = tl_value_new(s, VAL_SIZE, n->loc);
   v->s = nv->s;

@@ -124,11 +124,21 @@ def swizzled(block=64):
 # MATH-NEXT:             ^~
 # MATH-NEXT:--call:1:1: note: in the call to 'compile_time_math' here
 
-# The harness allocates tensors at their shapes: a kernel with runtime sizes
-# is refused, at the kernel, and no file is written.
+# The harness allocates tensors at their shapes: each runtime size needs a
+# --size value (else a located error, and no file is written), each --size
+# must name a runtime size, and --size goes with --harness only.
 # RUN: rm -f %t.cu && not %tlc --harness %s --call 'scale_rows()' -o %t.cu 2>&1 | FileCheck %s --check-prefix=HARNESS --match-full-lines
 # RUN: not test -e %t.cu
-# HARNESS:{{.*}}errors.py:81:9: error: kernel 'scale_rows' has runtime sizes ('m'); --harness cannot bind them yet
+# HARNESS:{{.*}}errors.py:81:9: error: kernel 'scale_rows' has the runtime size 'm'; give the harness its value with --size m=VALUE
+# RUN: not %tlc --harness %s --call 'scale_rows()' --size m=17 --size k=3 -o %t.cu 2>&1 | FileCheck %s --check-prefix=UNUSED --match-full-lines
+# UNUSED: tlc: error: --size k=3: no kernel has a runtime size 'k'
+# RUN: not %tlc %s --call 'scale_rows()' --size m=17 -o %t.cu 2>&1 | FileCheck %s --check-prefix=NOHARNESS --match-full-lines
+# NOHARNESS: tlc: error: --size binds runtime sizes for --harness; a compiled kernel takes them as launcher arguments
+# RUN: not %tlc --harness %s --call 'scale_rows()' --size m=-1 -o %t.cu 2>&1 | FileCheck %s --check-prefix=VALUE --match-full-lines
+# VALUE: tlc: error: --size needs NAME=VALUE with VALUE an integer from 0 to 2^31 - 1, got 'm=-1'
+# RUN: %tlc --harness %s --call 'scale_rows()' --size m=17 -o %t.cu
+# RUN: FileCheck %s --check-prefix=THUNK --input-file=%t.cu
+# THUNK: return scale_rows((float *)tlh_p[0], 17 /* m */, tlh_s);
 
 # RUN: not %tlc %s --call 'swizzled()' 2>&1 | FileCheck %s --check-prefix=SWIZZLE --match-full-lines
 # SWIZZLE:{{.*}}errors.py:{{[0-9]+}}:13: error: T.use_swizzle needs a grid of compile-time extents; this one depends on runtime sizes
