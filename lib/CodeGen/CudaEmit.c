@@ -639,9 +639,9 @@ static void grid_extent(Emit *e, const TlKernel *k, int d) {
 // launches nothing.
 static void size_checks(Emit *e, const TlKernel *k) {
   TlBuf *o = &e->body;
-  if (k->sizes.len == 0)
-    return;
-  tl_buf_puts(o, "  // Runtime sizes: refuse what the kernel cannot index; launch nothing when empty.\n");
+  if (k->sizes.len == 0) return;
+  tl_buf_puts(
+      o, "  // Runtime sizes: refuse what the kernel cannot index; launch nothing when empty.\n");
   for (int i = 0; i < k->sizes.len; i++)
     tl_buf_printf(o, "  if (%s < 0)\n    return cudaErrorInvalidValue;\n",
                   TL_VEC_AT(k->sizes, TlVar, i)->cname);
@@ -651,8 +651,7 @@ static void size_checks(Emit *e, const TlKernel *k) {
   TlVec seen = {0}; // the element counts already checked (tensors of one shape)
   for (int i = 0; i < k->params.len && !wide; i++) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
-    if (!tl_buffer_is_dynamic(b))
-      continue;
+    if (!tl_buffer_is_dynamic(b)) continue;
     TlBuf count;
     tl_buf_init(&count, o->arena);
     tl_buf_puts(&count, "");
@@ -665,21 +664,21 @@ static void size_checks(Emit *e, const TlKernel *k) {
     bool again = false;
     for (int j = 0; j < seen.len; j++)
       again = again || strcmp(TL_VEC_AT(seen, const char, j), count.data) == 0;
-    if (again)
-      continue;
+    if (again) continue;
     tl_vec_push(o->arena, &seen, count.data);
-    tl_buf_printf(o, "  if (%s > 2147483647.0) // %s: past 32-bit indexing\n"
-                     "    return cudaErrorInvalidValue;\n",
+    tl_buf_printf(o,
+                  "  if (%s > 2147483647.0) // %s: past 32-bit indexing\n"
+                  "    return cudaErrorInvalidValue;\n",
                   count.data, b->name);
   }
   static const char *const dims = "xyz";
   for (int d = 0; d < 3; d++) {
-    if (k->grid_const[d] > 0)
-      continue;
+    if (k->grid_const[d] > 0) continue;
     tl_buf_printf(o, "  const long long grid_%c = ", dims[d]);
     grid_extent(e, k, d);
-    tl_buf_printf(o, ";\n  if (grid_%c > %lld)\n    return cudaErrorInvalidValue;\n"
-                     "  if (grid_%c <= 0)\n    return cudaSuccess;\n",
+    tl_buf_printf(o,
+                  ";\n  if (grid_%c > %lld)\n    return cudaErrorInvalidValue;\n"
+                  "  if (grid_%c <= 0)\n    return cudaSuccess;\n",
                   dims[d], d == 0 ? 2147483647LL : 65535LL, dims[d]);
   }
 }
@@ -697,8 +696,7 @@ static void launch_grid(Emit *e, const TlKernel *k) {
 }
 
 static void declare_runtime_grid(Emit *e, const TlKernel *k) {
-  if (k->grid_const[0] > 0 && k->grid_const[1] > 0 && k->grid_const[2] > 0)
-    return;
+  if (k->grid_const[0] > 0 && k->grid_const[1] > 0 && k->grid_const[2] > 0) return;
   tl_buf_puts(&e->body, "  const dim3 tl_grid(");
   for (int d = 0; d < 3; d++) {
     tl_buf_puts(&e->body, d ? ", " : "");

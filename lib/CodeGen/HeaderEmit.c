@@ -101,7 +101,8 @@ static void kernel_decl(TlBuf *out, const TlModule *m, const TlKernel *k) {
     tl_buf_printf(out, " /* %s[", tl_dtype_name(b->dtype));
     for (int d = 0; d < b->ndims; d++) {
       if (b->dyn[d])
-        tl_buf_printf(out, "%s%s", d ? ", " : "", tl_cident(out->arena, b->dyn[d]->name, TL_CIDENT_LOCAL));
+        tl_buf_printf(out, "%s%s", d ? ", " : "",
+                      tl_cident(out->arena, b->dyn[d]->name, TL_CIDENT_LOCAL));
       else
         tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)b->shape[d]);
     }
@@ -114,7 +115,8 @@ static void kernel_decl(TlBuf *out, const TlModule *m, const TlKernel *k) {
     const TlVar *v = TL_VEC_AT(k->sizes, TlVar, i);
     if (i > 0 || k->params.len > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
     tl_buf_printf(out, "%s %s /* runtime size: 0 launches nothing, < 0 is cudaErrorInvalidValue */",
-                  v->dtype == TY_INT64 ? "long long" : "int", tl_cident(out->arena, v->name, TL_CIDENT_LOCAL));
+                  v->dtype == TY_INT64 ? "long long" : "int",
+                  tl_cident(out->arena, v->name, TL_CIDENT_LOCAL));
   }
   if (k->params.len > 0 || k->sizes.len > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
   tl_buf_puts(out, "cudaStream_t stream);\n\n");

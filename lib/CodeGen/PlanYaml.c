@@ -96,8 +96,7 @@ static void grid_seq(Y *y, const TlKernel *k) {
 
 // The runtime sizes, by name, and the tensors whose shapes use them.
 static void runtime_sizes(Y *y, const TlKernel *k) {
-  if (k->sizes.len == 0)
-    return;
+  if (k->sizes.len == 0) return;
   scalar(y, "sizes");
   seq_begin(y, true);
   for (int i = 0; i < k->sizes.len; i++)

@@ -27,7 +27,8 @@ static const char *const usage =
     "options:\n"
     "  -o FILE               write the output to FILE (- or absent: stdout)\n"
     "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default)\n"
-    "  --target=SM           sm_90a (default: H100/H200 with wgmma), sm_90 (no wgmma) or sm_80 (A100)\n"
+    "  --target=SM           sm_90a (default: H100/H200 with wgmma), sm_90 (no wgmma) or sm_80 "
+    "(A100)\n"
     "  --print-after=PASS    print the IR after PASS to stderr (sema or a pass below)\n"
     "  --print-after-all     print the IR after every pass to stderr\n"
     "  --stop-after=PASS     stop the pipeline after PASS (with --emit=ir)\n"
@@ -204,9 +205,9 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
       if (!v || !valid_size_binding(v))
         return usage_error("--size needs NAME=VALUE with VALUE an integer from 0 to 2^31 - 1, got "
-                           "'%s'", v ? v : "");
-      if (o->nsizes == 64)
-        return usage_error("more than 64 --size options%s", "");
+                           "'%s'",
+                           v ? v : "");
+      if (o->nsizes == 64) return usage_error("more than 64 --size options%s", "");
       o->sizes[o->nsizes++] = v;
     } else if (strcmp(a, "--python") == 0) {
       o->python = true;
@@ -232,7 +233,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
                        o->emit == EMIT_TOKENS ? "tokens" : "ast");
   if (o->nsizes > 0 && !o->harness)
     return usage_error("--size binds runtime sizes for --harness; a compiled kernel takes them "
-                       "as launcher arguments%s", "");
+                       "as launcher arguments%s",
+                       "");
   if (o->ir_input && o->harness)
     return usage_error("--harness needs a source file (its reference lowering starts from "
                        "sema)%s", "");
@@ -389,8 +391,8 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     ref_opts.sizes = o->sizes;
     ref_opts.nsizes = o->nsizes;
     TlModule *ref = tl_sema(a, ast, src, &target, &ref_opts, d);
-    TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234,
-                           o->sizes, o->nsizes};
+    TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234, o->sizes,
+                           o->nsizes};
     if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d))
       return 1;
     return write_output(o->output, &out, d) ? 0 : 1;

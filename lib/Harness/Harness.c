@@ -60,8 +60,7 @@ static bool names_clash(const TlModule *m, TlDiag *d) {
 static const char *size_value(const TlHarnessOptions *o, const char *name) {
   for (int i = 0; i < o->nsizes; i++) {
     size_t len = strcspn(o->sizes[i], "=");
-    if (strlen(name) == len && strncmp(o->sizes[i], name, len) == 0)
-      return o->sizes[i] + len + 1;
+    if (strlen(name) == len && strncmp(o->sizes[i], name, len) == 0) return o->sizes[i] + len + 1;
   }
   return NULL;
 }
@@ -74,11 +73,11 @@ static bool sizes_bound(const TlModule *ref, const TlModule *compiled, const TlH
                         TlDiag *d) {
   for (int i = 0; i < ref->kernels.len; i++) {
     const TlKernel *k = TL_VEC_AT(ref->kernels, TlKernel, i);
-    if (k->sizes.len == 0)
-      continue;
+    if (k->sizes.len == 0) continue;
     const char *name = TL_VEC_AT(k->sizes, TlVar, 0)->name;
-    tl_error(d, k->loc, "kernel '%s' has the runtime size '%s'; give the harness its value with "
-                        "--size %s=VALUE",
+    tl_error(d, k->loc,
+             "kernel '%s' has the runtime size '%s'; give the harness its value with "
+             "--size %s=VALUE",
              k->name, name, name);
     return false;
   }
@@ -168,8 +167,7 @@ bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *compiled,
     tl_error_noloc(d, "internal: the compiled and reference modules have different kernels");
     return false;
   }
-  if (names_clash(ref, d) || !sizes_bound(ref, compiled, o, d))
-    return false;
+  if (names_clash(ref, d) || !sizes_bound(ref, compiled, o, d)) return false;
   int nk = ref->kernels.len;
   TlKernelFacts *facts = TL_NEW_ARRAY(a, TlKernelFacts, nk > 0 ? nk : 1);
   for (int i = 0; i < nk; i++)

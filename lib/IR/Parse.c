@@ -1187,7 +1187,8 @@ static void parse_runtime_sizes(Parser *p, TlKernel *k) {
   }
   for (int d = 0; d < 3; d++)
     if (k->grid_const[d] == 0 && !k->grid[d])
-      error_at(p, peek(p), "grid extent %c is 0 and no 'grid %c' line gives it", "xyz"[d], "xyz"[d]);
+      error_at(p, peek(p), "grid extent %c is 0 and no 'grid %c' line gives it", "xyz"[d],
+               "xyz"[d]);
 }
 
 static void parse_buffer_facts(Parser *p, TlBuffer *b) {
@@ -1285,7 +1286,8 @@ static void parse_kernel(Parser *p) {
   for (int d = 0; d < 3; d++) {
     if (d) expect(p, ",");
     k->grid_const[d] = count(p, "a grid extent");
-    k->grid[d] = k->grid_const[d] ? tl_expr_int(p->a, (TlLoc){0}, k->grid_const[d], TY_INT32) : NULL;
+    k->grid[d] =
+        k->grid_const[d] ? tl_expr_int(p->a, (TlLoc){0}, k->grid_const[d], TY_INT32) : NULL;
   }
   expect(p, ")");
   expect_word(p, "threads");

@@ -59,8 +59,7 @@ static bool in_scope(V *v, const TlVar *var) {
   if (var->kind == VAR_BLOCK_IDX || var->kind == VAR_THREAD_IDX)
     return true;
   for (int i = 0; var->kind == VAR_SIZE && i < v->k->sizes.len; i++)
-    if (TL_VEC_AT(v->k->sizes, TlVar, i) == var)
-      return true; // a kernel parameter
+    if (TL_VEC_AT(v->k->sizes, TlVar, i) == var) return true; // a kernel parameter
   for (int i = v->nvars - 1; i >= 0; i--)
     if (v->vars[i] == var)
       return true;
@@ -364,8 +363,7 @@ static void check_kernel(V *v) {
   for (int d = 0; d < 3; d++) {
     if (k->grid_const[d] == 0 && !k->grid[d])
       fail(v, k->loc, "a grid extent computed at launch has no expression");
-    if (k->grid_const[d] == 0 && k->grid[d])
-      check_expr(v, k->grid[d]);
+    if (k->grid_const[d] == 0 && k->grid[d]) check_expr(v, k->grid[d]);
   }
   for (int d = 0; d < 3; d++) {
     const TlVar *bv = k->block_vars[d], *tv = k->thread_vars[d];

@@ -20,9 +20,9 @@ const char *tl_value_kind_article(TlValueKind k) {
 }
 
 const char *tl_value_kind_name(TlValueKind k) {
-  static const char *names[] = {"int",    "float",  "bool",   "str",   "None",      "tuple",
-                                "dtype",  "function", "module", "kernel", "macro", "host code",
-                                "dict",   "runtime size", "error"};
+  static const char *names[] = {"int",   "float",     "bool",     "str",          "None",
+                                "tuple", "dtype",     "function", "module",       "kernel",
+                                "macro", "host code", "dict",     "runtime size", "error"};
   return names[k];
 }
 
@@ -881,8 +881,7 @@ static TlValue *builtin(Sema *s, const TlNode *n, const char *fname, bool math, 
 static TlValue *runtime_size(Sema *s, const TlNode *n, const char *form, const TlNode *name,
                              const TlNode *dtype) {
   TlValue *nv = name ? tl_sema_eval_const(s, name) : NULL;
-  if (nv && nv->kind == VAL_ERROR)
-    return nv;
+  if (nv && nv->kind == VAL_ERROR) return nv;
   if (!nv || nv->kind != VAL_STR || !nv->s[0]) {
     tl_error(s->diag, n->loc, "%s takes the size's name, e.g. %s(\"m\")", form, form);
     return error_value(s, n->loc);
@@ -901,7 +900,8 @@ static TlValue *runtime_size(Sema *s, const TlNode *n, const char *form, const T
     if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &v->dtype))
       return error_value(s, n->loc);
     if (v->dtype != TY_INT32 && v->dtype != TY_INT64) {
-      tl_error(s->diag, dtype->loc, "a runtime size is int32 or int64, not %s", tl_dtype_name(v->dtype));
+      tl_error(s->diag, dtype->loc, "a runtime size is int32 or int64, not %s",
+               tl_dtype_name(v->dtype));
       return error_value(s, n->loc);
     }
   }
@@ -952,7 +952,8 @@ static TlValue *call(Sema *s, const TlNode *n) {
       TlValue *self = tl_sema_eval_const(s, n->a->a);
       if (self->kind == VAL_ERROR)
         return self;
-      if (strcmp(n->a->name, "compile") == 0 && (self->kind == VAL_FUNC || self->kind == VAL_KERNEL))
+      if (strcmp(n->a->name, "compile") == 0 &&
+          (self->kind == VAL_FUNC || self->kind == VAL_KERNEL))
         return tl_sema_compile_method(s, n, self); // f.compile(M=1024, ...)
       return method(s, n, self);
     }
@@ -1004,7 +1005,8 @@ static TlValue *call(Sema *s, const TlNode *n) {
     return tl_sema_eager_const(s, n);
   if (t && (strcmp(t, "dynamic") == 0 || strcmp(t, "symbolic") == 0)) {
     const char *form = strcmp(t, "dynamic") == 0 ? "T.dynamic" : "T.symbolic";
-    const TlNode *dtype = n->list.len == 2 ? TL_VEC_AT(n->list, TlNode, 1) : tl_sema_kwarg(n, "dtype");
+    const TlNode *dtype =
+        n->list.len == 2 ? TL_VEC_AT(n->list, TlNode, 1) : tl_sema_kwarg(n, "dtype");
     static const char *const kws[] = {"dtype", NULL};
     if (!tl_sema_check_keywords(s, n, form, kws) || n->list.len < 1 || n->list.len > 2) {
       if (n->list.len < 1 || n->list.len > 2)
@@ -1135,7 +1137,8 @@ static TlValue *attribute(Sema *s, const TlNode *n) {
       TlValue *v = tuple_value(s, n->loc, true);
       for (int i = 0; i < y->buf->ndims; i++) {
         const TlVar *size = y->buf->dyn[i];
-        TlValue *d = size ? tl_value_new(s, VAL_SIZE, n->loc) : int_value(s, n->loc, y->buf->shape[i]);
+        TlValue *d =
+            size ? tl_value_new(s, VAL_SIZE, n->loc) : int_value(s, n->loc, y->buf->shape[i]);
         if (size) {
           d->s = size->name;
           d->dtype = size->dtype;
@@ -1181,7 +1184,8 @@ static bool index_of(Sema *s, const TlNode *n, int64_t len, TlValue *ix, int64_t
 static TlValue *subscript(Sema *s, const TlNode *n) {
   const char *t = tl_sema_t_attr(s, n->a);
   if (t && strcmp(t, "dyn") == 0)
-    return runtime_size(s, n, "T.dyn", n->list.len == 1 ? TL_VEC_AT(n->list, TlNode, 0) : NULL, NULL);
+    return runtime_size(s, n, "T.dyn", n->list.len == 1 ? TL_VEC_AT(n->list, TlNode, 0) : NULL,
+                        NULL);
   TlValue *seq = tl_sema_eval_const(s, n->a);
   if (seq->kind == VAL_ERROR)
     return seq;

@@ -600,8 +600,9 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
   }
   const TlNode *def = fn->fn;
   if (tl_sema_is_eager(def)) {
-    tl_error(s->diag, loc, "'%s' is an eager @tilelang.jit function (its body holds the "
-                           "T.Kernel); tlc compiles it with %s.compile(NAME=value, ...)",
+    tl_error(s->diag, loc,
+             "'%s' is an eager @tilelang.jit function (its body holds the "
+             "T.Kernel); tlc compiles it with %s.compile(NAME=value, ...)",
              fn->s, fn->s);
     return err_value(s, loc);
   }
@@ -805,7 +806,9 @@ bool tl_sema_exec(Sema *s, const TlNode *st) {
   Flow f = exec_stmt(s, st, &ret);
   if (f == FLOW_BREAK || f == FLOW_CONTINUE || f == FLOW_RETURN) {
     tl_error(s->diag, st->loc, "'%s' outside a loop or before the T.Kernel block",
-             f == FLOW_RETURN ? "return" : f == FLOW_BREAK ? "break" : "continue");
+             f == FLOW_RETURN  ? "return"
+             : f == FLOW_BREAK ? "break"
+                               : "continue");
     return false;
   }
   return f == FLOW_NEXT;
@@ -813,8 +816,7 @@ bool tl_sema_exec(Sema *s, const TlNode *st) {
 
 TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee) {
   TlVec args = {0}, names = {0}, vals = {0};
-  if (!tl_sema_eval_call_args(s, call, &args, &names, &vals))
-    return err_value(s, call->loc);
+  if (!tl_sema_eval_call_args(s, call, &args, &names, &vals)) return err_value(s, call->loc);
   return tl_sema_apply(s, callee, call->loc, args.len, (TlValue **)args.items, names.len,
                        (const char **)names.items, (TlValue **)vals.items);
 }
@@ -823,8 +825,7 @@ bool tl_sema_eval_call_args(Sema *s, const TlNode *call, TlVec *args, TlVec *nam
   for (int i = 0; i < call->list.len; i++) {
     TlNode *a = TL_VEC_AT(call->list, TlNode, i);
     TlValue *v = tl_sema_eval_const(s, a->kind == ND_STARRED ? a->a : a);
-    if (v->kind == VAL_ERROR)
-      return false;
+    if (v->kind == VAL_ERROR) return false;
     if (a->kind == ND_STARRED) {
       if (v->kind != VAL_TUPLE) {
         tl_error(s->diag, a->loc, "'*' needs a list or tuple, found %s %s",
@@ -840,8 +841,7 @@ bool tl_sema_eval_call_args(Sema *s, const TlNode *call, TlVec *args, TlVec *nam
   for (int k = 0; k < call->list2.len; k++) {
     TlNode *kw = TL_VEC_AT(call->list2, TlNode, k);
     TlValue *v = tl_sema_eval_const(s, kw->a);
-    if (v->kind == VAL_ERROR)
-      return false;
+    if (v->kind == VAL_ERROR) return false;
     if (kw->op == TK_STARSTAR) { // **config: the dict's string keys are keywords
       if (v->kind != VAL_DICT) {
         tl_error(s->diag, kw->loc, "'**' needs a dict, found %s %s", tl_value_kind_article(v->kind),
@@ -882,8 +882,7 @@ static bool is_compile_stmt(const TlNode *st) {
 // are the kernel's and are never deferred as host code.
 static bool is_kernel_def(Sema *s, const TlNode *st) {
   for (;;) { // an elif (an if alone in an else block) is the next turn, not a recursion
-    if (is_compile_stmt(st))
-      return true;
+    if (is_compile_stmt(st)) return true;
     if (st->kind == ND_DEF) {
       for (int d = 0; d < st->list2.len; d++)
         if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL) return true;
@@ -1023,17 +1022,14 @@ static const char *call_kernel_name(Sema *s, const TlNode *e, const TlValue *v) 
   for (;;) {
     while (f->kind == ND_CALL && f->a->kind == ND_CALL)
       f = f->a;
-    if (f->kind == ND_CALL)
-      f = f->a;
-    if (f->kind != ND_ATTR || strcmp(f->name, "compile") != 0)
-      break;
+    if (f->kind == ND_CALL) f = f->a;
+    if (f->kind != ND_ATTR || strcmp(f->name, "compile") != 0) break;
     const TlSym *y = f->a->kind == ND_NAME ? tl_scope_lookup(s, f->a->name) : NULL;
     if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE) { // tilelang.compile(k)
       const TlNode *call = e;
       while (call->kind == ND_CALL && call->a != f)
         call = call->a;
-      if (call->kind != ND_CALL || call->list.len == 0)
-        return v->s;
+      if (call->kind != ND_CALL || call->list.len == 0) return v->s;
       f = TL_VEC_AT(call->list, TlNode, 0);
       continue;
     }

@@ -19,13 +19,11 @@ TlVar *tl_sema_size_var(Sema *s, const TlValue *v, TlLoc loc) {
   }
   for (int i = 0; i < k->sizes.len; i++) {
     TlVar *size = TL_VEC_AT(k->sizes, TlVar, i);
-    if (strcmp(size->name, v->s) == 0)
-      return size;
+    if (strcmp(size->name, v->s) == 0) return size;
   }
   TlVar *size = tl_var_new(s->arena, k, v->s, VAR_SIZE, v->dtype, v->loc);
   tl_vec_push(s->arena, &k->sizes, size);
-  if (v->dtype == TY_INT64)
-    s->index_dtype = TY_INT64;
+  if (v->dtype == TY_INT64) s->index_dtype = TY_INT64;
   return size;
 }
 
@@ -57,8 +55,7 @@ static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   for (int i = 0; i < nd; i++) {
     if (dims[i]->kind == VAL_SIZE) {
       b->dyn[i] = tl_sema_size_var(s, dims[i], dims[i]->loc);
-      if (!b->dyn[i])
-        return false;
+      if (!b->dyn[i]) return false;
       b->shape[i] = 0;
       continue;
     }
@@ -96,16 +93,13 @@ TlBuffer *tl_sema_global_buffer(Sema *s, const char *name, TlLoc loc, const TlNo
   b->scope = SCOPE_GLOBAL;
   b->dtype = TY_FLOAT32;
   b->stages = 1;
-  if (!shape_of(s, shape, b))
-    return NULL;
-  if (dtype && !dtype_of(s, dtype, &b->dtype))
-    return NULL;
+  if (!shape_of(s, shape, b)) return NULL;
+  if (dtype && !dtype_of(s, dtype, &b->dtype)) return NULL;
   return b;
 }
 
 bool tl_sema_is_tensor_annotation(Sema *s, const TlNode *ann) {
-  if (!ann || (ann->kind != ND_CALL && ann->kind != ND_SUBSCRIPT))
-    return false;
+  if (!ann || (ann->kind != ND_CALL && ann->kind != ND_SUBSCRIPT)) return false;
   const char *t = tl_sema_t_attr(s, ann->a);
   return t && (strcmp(t, "Tensor") == 0 || strcmp(t, "Buffer") == 0);
 }
@@ -121,8 +115,7 @@ TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNod
   }
   const char *t = tl_sema_t_attr(s, ann->a);
   static const char *const kws[] = {"shape", "dtype", NULL};
-  if (ann->kind == ND_CALL && !tl_sema_check_keywords(s, ann, "T.Tensor", kws))
-    return NULL;
+  if (ann->kind == ND_CALL && !tl_sema_check_keywords(s, ann, "T.Tensor", kws)) return NULL;
   bool call = ann->kind == ND_CALL;
   const TlNode *shape = ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0)
                         : call            ? tl_sema_kwarg(ann, "shape")
@@ -140,27 +133,23 @@ TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNod
 void tl_sema_add_param(Sema *s, TlKernel *k, TlBuffer *b) {
   b->param_index = k->params.len;
   tl_vec_push(s->arena, &k->params, b);
-  if (tl_buffer_elems(b) > INT32_MAX)
-    s->index_dtype = TY_INT64;
+  if (tl_buffer_elems(b) > INT32_MAX) s->index_dtype = TY_INT64;
 }
 
 // param = NAME ":" tensor-annotation
 static TlBuffer *kernel_param(Sema *s, const TlNode *p) {
   TlBuffer *b = tl_sema_tensor_param(s, p->name, p->loc, p->a);
-  if (b && p->b)
-    tl_error(s->diag, p->b->loc, "kernel parameters cannot have default values");
+  if (b && p->b) tl_error(s->diag, p->b->loc, "kernel parameters cannot have default values");
   return b;
 }
 
 static bool only_sizes(const TlExpr *e) {
-  if (e->kind == EX_VAR)
-    return e->var->kind == VAR_SIZE;
+  if (e->kind == EX_VAR) return e->var->kind == VAR_SIZE;
   if (e->kind != EX_INT && e->kind != EX_BINARY && e->kind != EX_UNARY && e->kind != EX_CAST &&
       e->kind != EX_SELECT && e->kind != EX_CALL)
     return false;
   for (int i = 0; i < e->nargs; i++)
-    if (!only_sizes(e->args[i]))
-      return false;
+    if (!only_sizes(e->args[i])) return false;
   return true;
 }
 
@@ -169,26 +158,24 @@ static bool uses_size(Sema *s, const TlNode *n) {
     TlSym *y = tl_scope_lookup(s, n->name);
     return y && y->kind == SYM_VALUE && y->value->kind == VAL_SIZE;
   }
-  if ((n->a && uses_size(s, n->a)) || (n->b && uses_size(s, n->b)))
-    return true;
+  if ((n->a && uses_size(s, n->a)) || (n->b && uses_size(s, n->b))) return true;
   for (int i = 0; i < n->list.len; i++)
-    if (uses_size(s, TL_VEC_AT(n->list, TlNode, i)))
-      return true;
+    if (uses_size(s, TL_VEC_AT(n->list, TlNode, i))) return true;
   return false;
 }
 
 // T.Kernel(T.ceildiv(M, block_M)) with M a runtime size: the launcher
 // computes the extent (grid_const 0). False when g uses no runtime size.
 static bool runtime_grid_extent(Sema *s, TlKernel *k, int dim, const TlNode *g, bool *ok) {
-  if (!uses_size(s, g))
-    return false;
+  if (!uses_size(s, g)) return false;
   int before = s->diag->nerrors;
   TlExpr *e = tl_sema_fold(s, tl_sema_expr(s, g));
   if (s->diag->nerrors != before)
     *ok = false;
   else if ((e->dtype != TY_INT32 && e->dtype != TY_INT64) || !only_sizes(e)) {
-    tl_error(s->diag, g->loc, "a grid extent is a compile-time integer or an integer expression "
-                              "of runtime sizes");
+    tl_error(s->diag, g->loc,
+             "a grid extent is a compile-time integer or an integer expression "
+             "of runtime sizes");
     *ok = false;
   }
   k->grid[dim] = e;
@@ -217,8 +204,7 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
   for (int i = 0; i < ng; i++) {
     TlNode *g = TL_VEC_AT(call->list, TlNode, i);
     int64_t v;
-    if (runtime_grid_extent(s, k, i, g, &ok))
-      continue;
+    if (runtime_grid_extent(s, k, i, g, &ok)) continue;
     if (!tl_sema_const_int(s, g, "a grid extent", &v)) {
       ok = false;
       continue;
@@ -302,8 +288,7 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
 }
 
 bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with) {
-  if (!launch_config(s, k, with))
-    return false;
+  if (!launch_config(s, k, with)) return false;
   tl_sema_body(s, &with->list, &k->body);
   return true;
 }
