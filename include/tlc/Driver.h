@@ -6,7 +6,7 @@
 #include "tlc/Sema.h"
 #include "tlc/Target.h"
 
-typedef enum { EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_PLAN, EMIT_CUDA } TlEmitKind;
+typedef enum { EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_PLAN, EMIT_CUDA, EMIT_SIGNATURE } TlEmitKind;
 
 typedef struct TlOptions {
   const char *input;     // path, or "-" for stdin
@@ -21,6 +21,7 @@ typedef struct TlOptions {
   bool ir_input;           // the input is IR text (.tir, or --ir): parsed, no sema; only
                            // the --passes run
   bool verify_each;        // run the verifier after every pass
+  bool no_warp_specialize; // --no-warp-specialize: pipelines stay on cp.async (no TMA)
   bool warnings_off, werror;
   bool harness;            // --harness: kernels + reference + main()
   bool cublas;             // --cublas (with --harness)
@@ -53,6 +54,10 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
 
 /* lib/Driver/Compile.c: source -> module, the front half shared by tools */
 TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool run_passes);
+
+/* lib/Driver/TuneCommand.c: `tlc tune ...` runs `python3 -m tlc tune ...`
+   (python/tlc/tune.py) with the package next to this binary */
+int tl_tune_main(int argc, char **argv);
 
 /* lib/Driver/Driver.c: `tlc [options] FILE` */
 int tl_driver_main(int argc, char **argv);

@@ -229,6 +229,57 @@ static void gemms(Y *y, const TlVec *body) {
   }
 }
 
+// The roles of a warp-specialized kernel (lib/Transforms/WarpSpecialize.c):
+// who runs what, the ring and its barriers, the register split, the tensor
+// maps; or why a pipelined kernel stayed on cp.async.
+static void warp_specialization(Y *y, const TlKernel *k) {
+  if (!k->ring_stages && !k->ws_why)
+    return;
+  scalar(y, "warp_specialization");
+  map_begin(y, false);
+  if (!k->ring_stages) {
+    key_str(y, "applied", "no");
+    key_str(y, "why_not", k->ws_why);
+    map_end(y);
+    return;
+  }
+  key_str(y, "applied", "yes");
+  key_int(y, "compute_threads", k->threads[0]);
+  key_int(y, "producer_threads", 128);
+  key_str(y, "producer", "one elected thread issues the TMA loads of each stage");
+  key_int(y, "ring_stages", k->ring_stages);
+  key_int(y, "blocks_per_sm", k->blocks_per_sm);
+  int64_t bytes = 0;
+  for (int i = 0; i < k->tma_maps.len; i++) {
+    const TlTmaMap *t = TL_VEC_AT(k->tma_maps, TlTmaMap, i);
+    bytes += tl_buffer_elems(t->tile) * (tl_dtype_bits(t->tile->dtype) / 8);
+  }
+  key_str(y, "full_barrier", tl_arena_printf(y->out->arena, "1 arrival + %lld bytes of TMA transactions per stage",
+                                             (long long)bytes));
+  key_str(y, "empty_barrier", tl_arena_printf(y->out->arena, "%lld arrivals (every compute thread)",
+                                              (long long)k->threads[0]));
+  scalar(y, "registers");
+  map_begin(y, true);
+  key_int(y, "compute", k->consumer_regs);
+  key_int(y, "producer", k->producer_regs);
+  map_end(y);
+  scalar(y, "tensor_maps");
+  seq_begin(y, false);
+  for (int i = 0; i < k->tma_maps.len; i++) {
+    const TlTmaMap *t = TL_VEC_AT(k->tma_maps, TlTmaMap, i);
+    map_begin(y, true);
+    key_str(y, "tensor", t->global->name);
+    key_str(y, "tile", t->tile->name);
+    scalar(y, "box");
+    int_seq(y, t->box, t->rank);
+    key_int(y, "loads_per_stage", t->tile->shape[1] / t->panel_cols);
+    key_int(y, "swizzle_bytes", t->swizzle_bytes);
+    map_end(y);
+  }
+  seq_end(y);
+  map_end(y);
+}
+
 bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
   Y y = {0};
   y.out = out;
@@ -291,6 +342,7 @@ bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
     seq_begin(&y, false);
     gemms(&y, &kn->body);
     seq_end(&y);
+    warp_specialization(&y, kn);
     map_end(&y);
   }
   seq_end(&y);

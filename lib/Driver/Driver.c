@@ -23,12 +23,13 @@ static const char *const usage =
     "       tlc [options] FILE.tir         resume from IR text (--emit=ir output; docs/ir.md)\n"
     "       tlc explain-partition [...]    show how T.Parallel maps onto threads\n"
     "       tlc explain-pipeline [...]     model a software-pipelined loop\n"
+    "       tlc tune FILE --call 'F(ARGS)' [--space NAME=V1,V2]   time every config on the GPU\n"
     "\n"
     "options:\n"
     "  -o FILE               write the output to FILE (- or absent: stdout)\n"
-    "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default)\n"
-    "  --target=SM           sm_90a (default: H100/H200 with wgmma), sm_90 (no wgmma) or sm_80 "
-    "(A100)\n"
+    "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default),\n"
+    "                        signature (JSON: every launcher's parameters)\n"
+    "  --target=SM           sm_90a (default: H100/H200 with wgmma), sm_90 (no wgmma) or sm_80 (A100)\n"
     "  --print-after=PASS    print the IR after PASS to stderr (sema or a pass below)\n"
     "  --print-after-all     print the IR after every pass to stderr\n"
     "  --stop-after=PASS     stop the pipeline after PASS (with --emit=ir)\n"
@@ -36,6 +37,7 @@ static const char *const usage =
     "                        unless given)\n"
     "  --ir                  read the input as IR text (default for .tir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
+    "  --no-warp-specialize  keep T.Pipelined on cp.async (no TMA producer warpgroup)\n"
     "  --verify-each         run it after every pass (the default)\n"
     "  --header=OUT.h        also write a C/C++ header declaring every launcher\n"
     "  --call 'F(ARGS)'      compile the kernel the factory call F(ARGS) returns; repeat for\n"
@@ -53,8 +55,8 @@ static const char *const usage =
     "  --help                print this help\n"
     "  --version             print the version\n"
     "\n"
-    "passes, in order: lower-tile-ops layout-inference pipeline partition flatten vectorize\n"
-    "                  swizzle thread-sync plan-shared\n"
+    "passes, in order: lower-tile-ops layout-inference warp-specialize pipeline partition flatten\n"
+    "                  vectorize swizzle thread-sync plan-shared\n"
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
 
 static bool valid_pass(const char *name) {
@@ -120,13 +122,14 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->output = a + 2;
     } else if (strncmp(a, "--emit=", 7) == 0) {
       const char *k = a + 7;
-      static const char *const kinds[] = {"tokens", "ast", "ir", "plan", "cuda"};
+      static const char *const kinds[] = {"tokens", "ast", "ir", "plan", "cuda", "signature"};
       int found = -1;
-      for (int j = 0; j < 5; j++)
+      for (int j = 0; j < 6; j++)
         if (strcmp(k, kinds[j]) == 0)
           found = j;
       if (found < 0)
-        return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan or cuda", k);
+        return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan, cuda or signature",
+                           k);
       o->emit = (TlEmitKind)found;
     } else if (strncmp(a, "--target=", 9) == 0) {
       o->target = a + 9;
@@ -172,6 +175,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->harness_iters = (int)n;
     } else if (strcmp(a, "--no-verify") == 0) {
       o->verify_each = false;
+    } else if (strcmp(a, "--no-warp-specialize") == 0) {
+      o->no_warp_specialize = true;
     } else if (strcmp(a, "--verify-each") == 0) {
       o->verify_each = true;
     } else if (strncmp(a, "--max-errors=", 13) == 0) {
@@ -404,6 +409,9 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   case EMIT_PLAN:
     if (!tl_emit_plan(m, &out, d))
       return 1;
+    break;
+  case EMIT_SIGNATURE:
+    tl_emit_signature(m, &out);
     break;
   default:
     tl_emit_cuda(a, m, &out);

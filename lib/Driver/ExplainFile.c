@@ -200,6 +200,15 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
         p->kernel->name, s->num_stages, s->loc.src->name, s->loc.line, (long long)bytes, bytes_per_cycle,
         (long long)model.issue, (long long)model.latency, (long long)flops, t->tensor_flops_per_cycle_sm,
         (long long)model.compute);
+    // How the slots are refilled: the model's "slot free at the end of its
+    // last compute" is the empty barrier of a warp-specialized ring, and the
+    // barrier after cp.async.wait_group otherwise.
+    if (p->kernel->ring_stages && s->applied_stages == p->kernel->ring_stages)
+      title = tl_arena_printf(p->arena, "%s; TMA ring: a producer warpgroup refills slot i %% %d once every "
+                              "compute thread has released it (empty barrier), compute waits on its full barrier",
+                              title, p->kernel->ring_stages);
+    else
+      title = tl_arena_printf(p->arena, "%s; cp.async: every thread copies, a barrier per iteration", title);
     if (p->count++ && p->format == TL_EXPLAIN_TABLE)
       tl_buf_puts(p->out, "\n");
     char err[256];

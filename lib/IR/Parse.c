@@ -982,6 +982,33 @@ static TlStmt *parse_stmt(Parser *p) {
     s = tl_stmt_new(p->a, ST_WGMMA_WAIT, p->line_loc);
     s->buf = buffer(p);
     finish_line(p, s, false);
+  } else if (accept_word(p, "tma_load")) {
+    s = tl_stmt_new(p->a, ST_TMA_LOAD, p->line_loc);
+    parse_region(p, &s->src);
+    expect(p, "->");
+    s->dst.buf = buffer(p);
+    s->dst.ndims = s->dst.buf->ndims;
+    expect_word(p, "map");
+    Tok *mt = peek(p);
+    s->tma_map = small_int(p, "a tensor map index");
+    if (s->tma_map >= p->k->tma_maps.len)
+      error_at(p, mt, "tensor map %d is not declared", s->tma_map);
+    finish_line(p, s, false);
+  } else if (accept_word(p, "mbar_wait") || accept_word(p, "mbar_arrive")) {
+    bool wait = is_word(&p->toks[p->pos - 1], "mbar_wait");
+    s = tl_stmt_new(p->a, wait ? ST_MBAR_WAIT : ST_MBAR_ARRIVE, p->line_loc);
+    Tok *rt = peek(p);
+    if (accept_word(p, "full"))
+      s->ring = RING_FULL;
+    else if (accept_word(p, "empty"))
+      s->ring = RING_EMPTY;
+    else
+      error_at(p, rt, "expected a barrier ring (full or empty), found '%s'", describe(rt));
+    if (wait) {
+      expect_word(p, "parity");
+      s->value = expr(p);
+    }
+    finish_line(p, s, false);
   } else if (accept_word(p, "async_wait")) {
     s = tl_stmt_new(p->a, ST_ASYNC_WAIT, p->line_loc);
     s->width = count(p, "a group count");
@@ -1305,6 +1332,18 @@ static void parse_kernel(Parser *p) {
     expect_word(p, "tile");
   k->flat = accept_word(p, "flat");
   if (accept_word(p, "swizzle_panel")) k->swizzle_panel = count(p, "a panel size");
+  if (accept_word(p, "ring_stages")) {
+    k->ring_stages = small_int(p, "a ring size");
+    expect_word(p, "regs");
+    k->consumer_regs = small_int(p, "a register count");
+    k->producer_regs = small_int(p, "a register count");
+    expect_word(p, "blocks_per_sm");
+    k->blocks_per_sm = small_int(p, "a block count");
+  }
+  if (accept_word(p, "ws_why")) {
+    if (peek(p)->kind != TK_STRING) error_at(p, peek(p), "ws_why takes a quoted reason");
+    k->ws_why = next(p)->text;
+  }
   expect_word(p, "next_id");
   k->next_id = small_int(p, "a variable count");
   k->loc = parse_loc(p);
@@ -1328,6 +1367,42 @@ static void parse_kernel(Parser *p) {
     parse_buffer_facts(p, b);
     expect_newline(p);
     tl_vec_push(p->a, &k->buffers, b);
+  }
+  while (accept_word(p, "tma_map")) {
+    TlTmaMap *t = TL_NEW(p->a, TlTmaMap);
+    Tok *it = peek(p);
+    if (small_int(p, "a tensor map index") != k->tma_maps.len)
+      error_at(p, it, "tensor maps are numbered in order from 0");
+    expect(p, ":");
+    t->global = buffer(p);
+    expect(p, "->");
+    t->tile = buffer(p);
+    t->rank = t->global->ndims;
+    expect_word(p, "rows");
+    t->row_dim = small_int(p, "a dimension");
+    expect_word(p, "cols");
+    t->col_dim = small_int(p, "a dimension");
+    if (t->row_dim >= t->rank || t->col_dim >= t->rank)
+      error_at(p, it, "a tensor map dimension is past the tensor's rank %d", t->rank);
+    expect_word(p, "box");
+    expect(p, "[");
+    for (int d = 0; d < t->rank; d++) {
+      if (d) expect(p, ",");
+      t->box[d] = count(p, "a box extent");
+    }
+    expect(p, "]");
+    expect_word(p, "panel_cols");
+    t->panel_cols = count(p, "a column count");
+    expect_word(p, "swizzle");
+    t->swizzle_bytes = small_int(p, "a swizzle span in bytes");
+    expect_newline(p);
+    tl_vec_push(p->a, &k->tma_maps, t);
+  }
+  if (accept_word(p, "producer")) {
+    expect(p, "{");
+    expect_newline(p);
+    parse_body(p, &k->producer);
+    close_block(p);
   }
   parse_body(p, &k->body);
   close_block(p);
@@ -1365,6 +1440,8 @@ TlModule *tl_ir_parse(TlArena *a, const TlSource *src, TlDiag *d) {
   m->max_threads = count(&p, "a thread count");
   if (accept_word(&p, "has_wgmma"))
     m->has_wgmma = true;
+  if (accept_word(&p, "has_tma"))
+    m->has_tma = true;
   if (accept_word(&p, "nvcc_arch")) {
     if (peek(&p)->kind != TK_STRING) error_at(&p, peek(&p), "nvcc_arch takes a quoted flag");
     m->nvcc_arch = next(&p)->text;

@@ -520,6 +520,21 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     tl_buf_printf(out, "wgmma_wait %s", s->buf->name);
     end_line(p, s);
     return;
+  case ST_TMA_LOAD:
+    tl_buf_puts(out, "tma_load ");
+    print_region(p, &s->src);
+    tl_buf_printf(out, " -> %s map %d", s->dst.buf->name, s->tma_map);
+    end_line(p, s);
+    return;
+  case ST_MBAR_WAIT:
+    tl_buf_printf(out, "mbar_wait %s parity ", tl_ring_name(s->ring));
+    expr(p, s->value);
+    end_line(p, s);
+    return;
+  case ST_MBAR_ARRIVE: // the full ring's expected bytes print as the width fact
+    tl_buf_printf(out, "mbar_arrive %s", tl_ring_name(s->ring));
+    end_line(p, s);
+    return;
   }
   p->scope.len = mark;
   tl_buf_indent(out, level);
@@ -630,7 +645,7 @@ static void collect_stmt(TlArena *a, TlVec *seen, const TlStmt *s) {
   collect_expr(a, seen, s->cond);
   collect_expr(a, seen, s->stage_a);
   collect_expr(a, seen, s->stage_b);
-  if (s->kind == ST_COPY || s->kind == ST_REDUCE) collect_region(a, seen, &s->src);
+  if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_TMA_LOAD) collect_region(a, seen, &s->src);
   if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_FILL)
     collect_region(a, seen, &s->dst);
   collect_body(a, seen, &s->body);
@@ -691,6 +706,11 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   tl_buf_printf(out, " level %s", kn->thread_level ? "thread" : "tile");
   if (kn->flat) tl_buf_puts(out, " flat");
   if (kn->swizzle_panel) tl_buf_printf(out, " swizzle_panel %lld", (long long)kn->swizzle_panel);
+  if (kn->ring_stages)
+    tl_buf_printf(out, " ring_stages %d regs %d %d blocks_per_sm %d", kn->ring_stages, kn->consumer_regs,
+                  kn->producer_regs, kn->blocks_per_sm);
+  if (kn->ws_why) // a fixed sentence of warp-specialize: no quotes or backslashes
+    tl_buf_printf(out, " ws_why \"%s\"", kn->ws_why);
   tl_buf_printf(out, " next_id %d @%d:%d {\n", kn->next_id, kn->loc.line, kn->loc.col);
 
   TlArena *a = out->arena;
@@ -701,6 +721,7 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
     add_var(a, &vars, kn->block_vars[d]);
     add_var(a, &vars, kn->thread_vars[d]);
   }
+  collect_body(a, &vars, &kn->producer);
   collect_body(a, &vars, &kn->body);
   for (int i = 0; i < vars.len; i++) {
     const TlVar *v = TL_VEC_AT(vars, TlVar, i);
@@ -724,7 +745,20 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
     print_buffer_facts(out, b, kn);
     tl_buf_putc(out, '\n');
   }
+  for (int i = 0; i < kn->tma_maps.len; i++) {
+    const TlTmaMap *t = TL_VEC_AT(kn->tma_maps, TlTmaMap, i);
+    tl_buf_printf(out, "  tma_map %d: %s -> %s rows %d cols %d box [", i, t->global->name, t->tile->name,
+                  t->row_dim, t->col_dim);
+    for (int d = 0; d < t->rank; d++)
+      tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)t->box[d]);
+    tl_buf_printf(out, "] panel_cols %lld swizzle %d\n", (long long)t->panel_cols, t->swizzle_bytes);
+  }
   P p = {out, kn, {0}, a};
+  if (kn->ring_stages) { // the producer warpgroup's code, then the compute threads'
+    tl_buf_puts(out, "  producer {\n");
+    print_body(&p, &kn->producer, 2);
+    tl_buf_puts(out, "  }\n");
+  }
   print_body(&p, &kn->body, 1);
   tl_buf_puts(out, "}\n");
 }
@@ -739,6 +773,7 @@ void tl_ir_print_module(TlBuf *out, const TlModule *m) {
                 m->target_name ? m->target_name : "none", m->sm, (long long)m->max_shared_bytes,
                 (long long)m->max_threads);
   if (m->has_wgmma) tl_buf_puts(out, " has_wgmma");
+  if (m->has_tma) tl_buf_puts(out, " has_tma");
   if (m->nvcc_arch) tl_buf_printf(out, " nvcc_arch \"%s\"", m->nvcc_arch);
   tl_buf_putc(out, '\n');
   for (int k = 0; k < m->kernels.len; k++)

@@ -536,19 +536,26 @@ static const TlValue *autotune_config(Sema *s, const TlValue *fn, TlValue **boun
     return NULL;
   }
   const TlValue *first = TL_VEC_AT(configs->items, TlValue, 0);
-  TlBuf used;
+  TlBuf used, used_json;
   tl_buf_init(&used, s->arena);
   tl_buf_puts(&used, "");
+  tl_buf_init(&used_json, s->arena);
+  tl_buf_puts(&used_json, "[");
   for (int i = 0; i < def->params.len; i++) {
     const char *name = TL_VEC_AT(def->params, TlNode, i)->name;
     TlValue key = {.kind = VAL_STR, .s = name};
-    if (!bound[i] && tl_value_dict_get(first, &key))
+    if (!bound[i] && tl_value_dict_get(first, &key)) {
+      tl_buf_printf(&used_json, "%s\"%s\"", used.len ? ", " : "", name);
       tl_buf_printf(&used, "%s%s", used.len ? ", " : "", name);
+    }
   }
   if (used.len) {
     tl_warning(s->diag, loc, "'%s' is autotuned; tlc does not tune, it takes the first of %d "
                              "configs for %s", fn->s, configs->items.len, used.data);
-    tl_note(s->diag, fn->autotune->loc, "pass them in the call to choose another config");
+    tl_note(s->diag, fn->autotune->loc, "pass them in the call to choose another config "
+                                        "(or time them all: tlc tune)");
+    tl_buf_puts(&used_json, "]");
+    tl_sema_record_autotune(s, fn, configs, used_json.data);
   }
   return first;
 }

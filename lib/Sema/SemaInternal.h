@@ -149,6 +149,12 @@ TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee);
 // False (after reporting) when def has *args, **kwargs or a bare *: kernels,
 // macros and kernel helpers bind their parameters one to one.
 bool tl_sema_plain_params(Sema *s, const TlNode *def, const char *what);
+
+/* AutotuneRecord.c */
+// Records, for --emit=signature, every config of an @autotune factory the
+// call left the names in `tuned` (a JSON array) to. Configs whose values
+// JSON cannot hold (functions, infinities) are not recorded.
+void tl_sema_record_autotune(Sema *s, const TlValue *fn, const TlValue *configs, const char *tuned);
 // Runs the module's top-level statements, then compiles the kernels asked for.
 void tl_sema_run_module(Sema *s, const TlNode *module);
 // Reports the use of host code tlc skipped, replaying why it was skipped.

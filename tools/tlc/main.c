@@ -10,5 +10,7 @@ int main(int argc, char **argv) {
     return tl_explain_partition_main(argc - 1, argv + 1);
   if (argc >= 2 && strcmp(argv[1], "explain-pipeline") == 0)
     return tl_explain_pipeline_main(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "tune") == 0)
+    return tl_tune_main(argc - 1, argv + 1);
   return tl_driver_main(argc, argv);
 }
