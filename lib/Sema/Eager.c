@@ -278,6 +278,11 @@ TlValue *tl_sema_eager_const(Sema *s, const TlNode *call) {
       tl_error(s->diag, arg->loc, "'%s' in T.const is not a name", names[i]);
       return error_value(s, call->loc);
     }
+    for (int j = 0; j < i; j++)
+      if (strcmp(names[j], names[i]) == 0) {
+        tl_error(s->diag, arg->loc, "T.const declares '%s' twice", names[i]);
+        return error_value(s, call->loc);
+      }
     TlValue *v = const_value(s, call, names[i]);
     if (!v) return error_value(s, call->loc);
     tl_vec_push(s->arena, &tuple->items, v);

@@ -124,3 +124,35 @@ def classic(block):
 # CLASSIC-NEXT:--call:1:1: note: in the call to 'classic' here
 # CLASSIC-NEXT:classic(64)
 # CLASSIC-NEXT:^~~~~~~
+
+# T.const takes one string of distinct names.
+# RUN: not %tlc %s --call 'twice.compile(M=4)' 2>&1 | FileCheck %s --check-prefix=TWICE --match-full-lines
+# RUN: not %tlc %s --call 'not_a_name.compile()' 2>&1 | FileCheck %s --check-prefix=NOTNAME --match-full-lines
+# RUN: not %tlc %s --call 'no_string.compile()' 2>&1 | FileCheck %s --check-prefix=NOSTRING --match-full-lines
+# TWICE:{{.*}}errors.py:[[#@LINE+7]]:17: error: T.const declares 'M' twice
+# NOTNAME:{{.*}}errors.py:[[#@LINE+14]]:17: error: '1M' in T.const is not a name
+# NOSTRING:{{.*}}errors.py:[[#@LINE+21]]:9: error: T.const takes one string of names, e.g. T.const("M, N, K")
+
+
+@tilelang.jit
+def twice(A):
+    M = T.const("M, M")
+    A: T.Tensor((M,), T.float32)
+    with T.Kernel(1) as bx:
+        A[0] = 0
+
+
+@tilelang.jit
+def not_a_name(A):
+    M = T.const("1M")
+    A: T.Tensor((4,), T.float32)
+    with T.Kernel(1) as bx:
+        A[0] = 0
+
+
+@tilelang.jit
+def no_string(A):
+    M = T.const(3)
+    A: T.Tensor((4,), T.float32)
+    with T.Kernel(1) as bx:
+        A[0] = 0
