@@ -90,7 +90,8 @@ static bool producer_computable(const TlExpr *e, const TlVar *loop_var) {
     return true;
   if (e->kind == EX_LOAD || e->kind == EX_ELEM || e->kind == EX_FLOAT)
     return false;
-  if (e->kind == EX_VAR && e->var != loop_var && e->var->kind != VAR_BLOCK_IDX)
+  if (e->kind == EX_VAR && e->var != loop_var && e->var->kind != VAR_BLOCK_IDX &&
+      e->var->kind != VAR_SIZE) // a runtime size is a kernel parameter
     return false;
   for (int i = 0; i < e->nargs; i++)
     if (!producer_computable(e->args[i], loop_var))
