@@ -18,6 +18,9 @@
 # RUN: %tlc %t/k.tir --passes=lower-tile-ops,layout-inference,pipeline,partition,flatten,vectorize,swizzle,thread-sync,plan-shared -o %t/resumed.cu
 # RUN: %tlc %s --call 'rows()' -o %t/direct.cu
 # RUN: sed 1d %t/resumed.cu > %t/resumed.body && sed 1d %t/direct.cu > %t/direct.body && diff %t/resumed.body %t/direct.body
+# explain-pipeline says when a loop's trip count is a runtime size:
+# RUN: %tlc explain-pipeline %S/../../GPU/Dynamic/gemm.py --call 'matmul.compile()' | FileCheck %s --check-prefix=EXPLAIN
+# EXPLAIN: loop: kernel matmul, T.Pipelined(num_stages=3) at {{.*}}gemm.py:{{[0-9]+}}: {{.*}}; the trip count is known at run time (runtime sizes): modelled with 8 iterations
 import tilelang
 import tilelang.language as T
 
