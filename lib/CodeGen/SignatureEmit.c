@@ -9,8 +9,9 @@
 // docs/pytorch.md. "sizes" lists the runtime sizes of a kernel (T.dynamic),
 // the int parameters after the tensors, and a shape entry is an integer or,
 // for a runtime dimension, the name of the size that gives it (a grid
-// extent the launcher computes is 0). "autotune" lists the configs of every @autotune factory whose first config a call
-// took (lib/Sema/AutotuneRecord.c), so `tlc tune` can time all of them.
+// extent the launcher computes is 0). "autotune" lists the configs of every
+// @autotune factory whose first config a call took
+// (lib/Sema/AutotuneRecord.c), so `tlc tune` can time all of them.
 //
 // JSON is written by hand (no library): only strings need care, and the
 // names tlc prints come from source identifiers and file names.
