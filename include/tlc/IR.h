@@ -416,6 +416,10 @@ TlVar *tl_var_new(TlArena *a, TlKernel *k, const char *name, TlVarKind kind, TlD
 TlExpr *tl_expr_clone(TlArena *a, const TlExpr *e);
 // A deep copy of a statement tree (variables are shared, expressions copied).
 TlStmt *tl_stmt_clone(TlArena *a, const TlStmt *s);
+/* lib/IR/Clone.c */
+// A deep copy of a module: kernels, buffers, variables and statements are
+// new, so passes on m leave the copy as it was.
+TlModule *tl_module_clone(TlArena *a, const TlModule *m);
 // Replaces every use of vars[i] in e by with[i] (a fresh tree; e is unchanged).
 TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *vars,
                            TlExpr *const *with);

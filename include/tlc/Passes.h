@@ -1,5 +1,5 @@
 // The passes (lib/Transforms/), one per file, each with one entry point that
-// returns false after reporting errors. lib/Driver/Pipeline.c runs them in
+// returns false after reporting errors. lib/Driver/PassManager.c runs them in
 // order and verifies the IR after each.
 #ifndef TLC_PASSES_H
 #define TLC_PASSES_H

@@ -11,7 +11,7 @@
 // for a runtime dimension, the name of the size that gives it (a grid
 // extent the launcher computes is 0). "autotune" lists the configs of every
 // @autotune factory whose first config a call took
-// (lib/Sema/AutotuneRecord.c), so `tlc tune` can time all of them.
+// (lib/Eval/AutotuneRecord.c), so `tlc tune` can time all of them.
 //
 // JSON is written by hand (no library): only strings need care, and the
 // names tlc prints come from source identifiers and file names.

@@ -106,6 +106,10 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
 #endif
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    char err[256];
+    TlArgResult taken = tl_source_arg(argc, argv, &i, &o->source, err, sizeof err);
+    if (taken == TL_ARG_BAD) return usage_error("%s", err);
+    if (taken == TL_ARG_TAKEN) continue;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       fputs(usage, stdout);
       return -1;
@@ -131,10 +135,6 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
         return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan, cuda or signature",
                            k);
       o->emit = (TlEmitKind)found;
-    } else if (strncmp(a, "--target=", 9) == 0) {
-      o->target = a + 9;
-      if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0 && strcmp(o->target, "sm_90a") != 0)
-        return usage_error("unknown --target '%s'; tlc knows sm_80, sm_90 and sm_90a", o->target);
     } else if (strncmp(a, "--print-after=", 14) == 0) {
       o->print_after = a + 14;
       if (!valid_pass(o->print_after))
@@ -185,27 +185,6 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       if (*end || n < 0 || n > 100000)
         return usage_error("--max-errors needs a count, got '%s'", a + 13);
       *max_errors = (int)n;
-    } else if (strcmp(a, "--call") == 0 || strncmp(a, "--call=", 7) == 0) {
-      const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
-      if (!v || !*v)
-        return usage_error("--call needs a call such as 'matmul(1024, 1024, 1024)'%s", "");
-      if (o->sema.ncalls == 64)
-        return usage_error("more than 64 --call options%s", "");
-      o->calls[o->sema.ncalls++] = v;
-    } else if (strcmp(a, "-D") == 0 || (a[0] == '-' && a[1] == 'D' && a[2])) {
-      const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
-      if (!v || !*v)
-        return usage_error("-D needs NAME=VALUE%s", "");
-      size_t n = strcspn(v, "=");
-      bool ident = n > 0 && !(v[0] >= '0' && v[0] <= '9');
-      for (size_t j = 0; j < n; j++)
-        ident = ident && (v[j] == '_' || (v[j] >= 'a' && v[j] <= 'z') ||
-                          (v[j] >= 'A' && v[j] <= 'Z') || (v[j] >= '0' && v[j] <= '9'));
-      if (!ident)
-        return usage_error("-D '%s': expected NAME=VALUE with NAME a Python identifier", v);
-      if (o->sema.ndefines == 64)
-        return usage_error("more than 64 -D options%s", "");
-      o->defines[o->sema.ndefines++] = v;
     } else if (strcmp(a, "--size") == 0 || strncmp(a, "--size=", 7) == 0) {
       const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
       if (!v || !valid_size_binding(v))
@@ -230,6 +209,12 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   }
   if (!o->input)
     return usage_error("no input file%s", "");
+  if (o->source.target) {
+    o->target = o->source.target;
+    if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0 &&
+        strcmp(o->target, "sm_90a") != 0)
+      return usage_error("unknown --target '%s'; tlc knows sm_80, sm_90 and sm_90a", o->target);
+  }
   size_t n = strlen(o->input);
   if (n > 4 && strcmp(o->input + n - 4, ".tir") == 0)
     o->ir_input = true;
@@ -252,8 +237,9 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
     return usage_error("--header and -o name the same file '%s'", out);
   if (o->header && same_file(o->header, o->input))
     return usage_error("--header='%s' is the input file; refusing to overwrite it", o->header);
-  o->sema.calls = o->calls;
-  o->sema.defines = o->defines;
+  o->sema =
+      (TlSemaOptions){o->source.calls, o->source.ncalls, o->source.defines, o->source.ndefines,
+                      NULL, 0};
   return 0;
 }
 
@@ -332,24 +318,31 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
 // Lexes, parses and runs sema: -1 with *m set to go on, else the exit
 // status (the output of --emit=tokens / ast is written here).
 static int front_half(TlArena *a, const TlOptions *o, TlDiag *d, TlSource *src,
-                      const TlTarget *target, TlBuf *out, TlNode **ast, TlModule **m) {
+                      const TlTarget *target, TlBuf *out, TlModule **m) {
   tl_source_set_language(src, o);
-  TlTokens toks = tl_lex(a, src, d);
-  if (o->emit == EMIT_TOKENS) {
-    if (d->nerrors)
-      return 1;
-    tl_tokens_print(out, toks);
-    return write_output(o->output, out, d) ? 0 : 1;
-  }
-  *ast = d->nerrors ? NULL : tl_parse(a, toks, d);
-  if (d->nerrors)
-    return 1;
-  if (o->emit == EMIT_AST) {
-    tl_ast_print(out, *ast);
-    return write_output(o->output, out, d) ? 0 : 1;
-  }
-  *m = tl_sema(a, *ast, src, target, &o->sema, d);
-  return d->nerrors ? 1 : -1;
+  TlFrontStop stop = o->emit == EMIT_TOKENS ? TL_FRONT_TOKENS
+                     : o->emit == EMIT_AST  ? TL_FRONT_AST
+                                            : TL_FRONT_MODULE;
+  TlFront front;
+  if (!tl_front_half(a, src, target, &o->sema, stop, d, &front)) return 1;
+  if (stop == TL_FRONT_TOKENS) tl_tokens_print(out, front.tokens);
+  if (stop == TL_FRONT_AST) tl_ast_print(out, front.ast);
+  if (stop != TL_FRONT_MODULE) return write_output(o->output, out, d) ? 0 : 1;
+  *m = front.module;
+  return -1;
+}
+
+// The module the harness's reference lowering reads: a copy of m; with
+// --size, the program through sema again with those runtime sizes bound as
+// constants, so the reference is the static program of those sizes.
+static TlModule *harness_reference(TlArena *a, const TlOptions *o, const TlSource *src,
+                                   const TlTarget *target, TlModule *m, TlDiag *d) {
+  if (o->nsizes == 0) return tl_module_clone(a, m);
+  TlSemaOptions bound = o->sema;
+  bound.sizes = o->sizes;
+  bound.nsizes = o->nsizes;
+  TlFront front;
+  return tl_front_half(a, src, target, &bound, TL_FRONT_MODULE, d, &front) ? front.module : NULL;
 }
 
 static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
@@ -370,17 +363,19 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     return 1;
   }
   TlModule *m = NULL;
-  TlNode *ast = NULL;
   int rc;
   if (o->ir_input) {
     // A .tir file: the module is read back from the text, no sema.
     m = tl_ir_parse(a, src, d);
     rc = m && !d->nerrors ? -1 : 1;
   } else {
-    rc = front_half(a, o, d, src, &target, &out, &ast, &m);
+    rc = front_half(a, o, d, src, &target, &out, &m);
   }
   if (rc >= 0)
     return rc;
+  // The harness's reference lowering reads the tile IR as sema made it; the
+  // passes rewrite m in place, so it gets a copy made before they run.
+  TlModule *ref = o->harness ? harness_reference(a, o, src, &target, m, d) : NULL;
   bool ok = tl_run_pipeline(a, m, o, d, &dump);
   if (dump.len) {
     fwrite(dump.data, 1, dump.len, stderr);
@@ -389,17 +384,9 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   if (!ok || d->nerrors)
     return 1;
   if (o->harness) {
-    // The reference lowering reads the tile IR as sema made it, so the
-    // program goes through sema a second time, untouched by the passes.
-    // With --size, the reference sees the runtime sizes as constants.
-    TlSemaOptions ref_opts = o->sema;
-    ref_opts.sizes = o->sizes;
-    ref_opts.nsizes = o->nsizes;
-    TlModule *ref = tl_sema(a, ast, src, &target, &ref_opts, d);
     TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234, o->sizes,
                            o->nsizes};
-    if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d))
-      return 1;
+    if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d)) return 1;
     return write_output(o->output, &out, d) ? 0 : 1;
   }
   switch (o->emit) {

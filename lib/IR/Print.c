@@ -83,23 +83,18 @@ static void print_var_key(TlBuf *out, const TlVar *v) {
     tl_buf_printf(out, "%s#\"%s\"", v->name, v->cname);
 }
 
-// The variable a bare NAME means here: the innermost one in scope, else a
-// block or thread index of that name (they are visible everywhere). Parse.c
-// resolves names with the same rule.
-static const TlVar *resolve(const P *p, const char *name) {
-  for (int i = p->scope.len - 1; i >= 0; i--) {
-    const TlVar *v = TL_VEC_AT(p->scope, TlVar, i);
+TlVar *tl_irtext_resolve(const TlVec *scope, const TlKernel *k, const char *name) {
+  for (int i = scope->len - 1; i >= 0; i--) {
+    TlVar *v = TL_VEC_AT(*scope, TlVar, i);
     if (strcmp(v->name, name) == 0) return v;
   }
   for (int d = 0; d < 3; d++) {
-    if (p->k->block_vars[d] && strcmp(p->k->block_vars[d]->name, name) == 0)
-      return p->k->block_vars[d];
-    if (p->k->thread_vars[d] && strcmp(p->k->thread_vars[d]->name, name) == 0)
-      return p->k->thread_vars[d];
+    if (k->block_vars[d] && strcmp(k->block_vars[d]->name, name) == 0) return k->block_vars[d];
+    if (k->thread_vars[d] && strcmp(k->thread_vars[d]->name, name) == 0) return k->thread_vars[d];
   }
-  for (int i = 0; i < p->k->sizes.len; i++)
-    if (strcmp(TL_VEC_AT(p->k->sizes, TlVar, i)->name, name) == 0)
-      return TL_VEC_AT(p->k->sizes, TlVar, i);
+  for (int i = 0; i < k->sizes.len; i++)
+    if (strcmp(TL_VEC_AT(k->sizes, TlVar, i)->name, name) == 0)
+      return TL_VEC_AT(k->sizes, TlVar, i);
   return NULL;
 }
 
@@ -115,7 +110,7 @@ static bool is_buffer_name(const P *p, const char *name) {
 // a buffer of that name (a register array `acc` next to a fragment `acc`)
 // would take it.
 static void print_var_ref(const P *p, const TlVar *v) {
-  if (!p->k || (resolve(p, v->name) == v && !is_buffer_name(p, v->name)))
+  if (!p->k || (tl_irtext_resolve(&p->scope, p->k, v->name) == v && !is_buffer_name(p, v->name)))
     tl_buf_puts(p->out, v->name);
   else
     print_var_key(p->out, v);

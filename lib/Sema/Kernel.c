@@ -7,8 +7,6 @@
 #include "SemaInternal.h"
 #include "tlc/CIdent.h"
 
-void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
-
 enum { MAX_GRID_X = 2147483647, MAX_GRID_YZ = 65535 };
 
 TlVar *tl_sema_size_var(Sema *s, const TlValue *v, TlLoc loc) {
@@ -96,12 +94,6 @@ TlBuffer *tl_sema_global_buffer(Sema *s, const char *name, TlLoc loc, const TlNo
   if (!shape_of(s, shape, b)) return NULL;
   if (dtype && !dtype_of(s, dtype, &b->dtype)) return NULL;
   return b;
-}
-
-bool tl_sema_is_tensor_annotation(Sema *s, const TlNode *ann) {
-  if (!ann || (ann->kind != ND_CALL && ann->kind != ND_SUBSCRIPT)) return false;
-  const char *t = tl_sema_t_attr(s, ann->a);
-  return t && (strcmp(t, "Tensor") == 0 || strcmp(t, "Buffer") == 0);
 }
 
 // ann = ("T.Tensor" | "T.Buffer") ( "(" shape ("," dtype)? ")" | "[" shape ("," dtype)? "]" )

@@ -17,6 +17,8 @@
 #include "tlc/FragLayout.h"
 #include "tlc/Passes.h"
 
+#include "PartitionInternal.h"
+
 static const char *const PASS = "partition";
 
 enum { MAX_UNROLLED_STEPS = 16 };
@@ -29,17 +31,6 @@ typedef struct Ctx {
   int next_gemm;
   int next_table;
 } Ctx;
-
-/* PartitionLayout.c */
-TlStmt *tl_partition_layout_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d, int serial);
-int64_t tl_layout_default_width(const TlKernel *k, const TlStmt *nest);
-
-/* PartitionFragment.c */
-bool tl_nest_touches_fragment(const TlStmt *nest);
-TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d);
-TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red);
-bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d);
-TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc);
 
 typedef struct WidthScan {
   TlArena *arena;

@@ -5,17 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "tlc/IR.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                     \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 static const TlLoc nowhere = {0};
 
@@ -23,10 +14,7 @@ static void expect_text(TlArena *a, const TlExpr *e, const char *want) {
   TlBuf text;
   tl_buf_init(&text, a);
   tl_ir_print_expr(&text, e);
-  if (strcmp(text.data, want) != 0) {
-    fprintf(stderr, "  got \"%s\", want \"%s\"\n", text.data, want);
-    failures++;
-  }
+  CHECK_MSG(strcmp(text.data, want) == 0, "got \"%s\", want \"%s\"", text.data, want);
 }
 
 // A 2-D global tensor; each dimension a constant, or the given size.
@@ -86,9 +74,5 @@ int main(void) {
                                       tl_expr_int(a, nowhere, 64, TY_INT32), TY_INT32)));
 
   tl_arena_free(a);
-  if (failures)
-    fprintf(stderr, "runtime_size_test: %d failure(s)\n", failures);
-  else
-    printf("runtime_size_test: ok\n");
-  return failures ? 1 : 0;
+  return check_result("runtime_size_test");
 }

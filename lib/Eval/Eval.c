@@ -7,7 +7,7 @@
 // the defining scope), return, assert, imports, docstrings. Calls bind
 // positional, keyword and default arguments. Decorators: @T.prim_func makes
 // a kernel, @T.macro a macro inlined in kernels, @tilelang.jit and
-// @autotune are transparent. Values are those of Const.c.
+// @autotune are transparent. Values are those of EvalExpr.c.
 //
 // Host code: in a .py file, a top-level statement that fails to parse or to
 // evaluate is not an error; the names it defines become VAL_OPAQUE values
@@ -15,7 +15,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "SemaInternal.h"
+#include "../Sema/SemaInternal.h"
 
 // Statement budgets: a --call (or a .tl module statement) may run a
 // factory's loops; a top-level statement of a .py file is host code or a

@@ -5,7 +5,7 @@
 // turns each one into a call with explicit keyword arguments and times it.
 #include <math.h>
 
-#include "SemaInternal.h"
+#include "../Sema/SemaInternal.h"
 
 static void json_string(TlBuf *out, const char *s) {
   tl_buf_putc(out, '"');
