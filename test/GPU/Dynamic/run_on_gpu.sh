@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tlc=${TLC:-$here/../../../build/bin/tlc}
 arch="-gencode=arch=compute_90a,code=sm_90a"
 out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
 "$tlc" "$here/sizes.py" --call 'add.compile(N=256)' --call 'scale()' -o "$out/sizes.cu"
 cat "$out/sizes.cu" "$here/sizes_driver.cu" > "$out/sizes_all.cu"
 nvcc -O3 $arch "$out/sizes_all.cu" -o "$out/sizes"
