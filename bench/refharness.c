@@ -17,7 +17,7 @@ int main(int argc, char **argv) {
   TlOptions o;
   memset(&o, 0, sizeof o);
   o.target = "sm_90";
-  TlHarnessOptions ho = {false, 100, 1234};
+  TlHarnessOptions ho = {false, 100, 1234, NULL, 0};
   const char *out_path = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--cublas") == 0)

@@ -44,7 +44,7 @@
   X(ND_DEF, "def")             /* def name(params) -> a: list, decorators in list2 */              \
   X(ND_PARAM, "param")         /* name: a = b */                                                   \
   X(ND_RETURN, "return")       /* return a */                                                      \
-  X(ND_PASS, "pass")           /* - */                                                             \
+  X(ND_PASS, "pass")           /* -; a bare annotation `a: b` is a pass with a = name, b = it */   \
   X(ND_ASSERT, "assert")       /* assert a, b */                                                   \
   X(ND_RAISE, "raise")         /* raise a */                                                       \
   X(ND_SKIPPED, "skipped")     /* .py host code: name (defined, or NULL), str (its errors), ival */ \

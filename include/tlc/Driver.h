@@ -29,6 +29,8 @@ typedef struct TlOptions {
   const char *header;      // --header=OUT.h: also write a header declaring the launchers
   bool python;             // --python, or an input ending in .py: a TileLang Python file
   TlSourceArgs source;     // --call, -D (--target is copied to target)
+  const char *sizes[64];   // --size NAME=VALUE (with --harness): a runtime size's value
+  int nsizes;
   TlSemaOptions sema;      // points at source's calls and defines
 } TlOptions;
 

@@ -12,6 +12,8 @@ typedef struct TlHarnessOptions {
   bool cublas;      // --cublas: also time cuBLAS for kernels that are one GEMM
   int iterations;   // timed runs per kernel (median reported), default 100
   unsigned seed;    // random data seed, default 1234
+  const char *const *sizes; // --size NAME=VALUE: what the launchers get for runtime sizes
+  int nsizes;
 } TlHarnessOptions;
 
 // ref: the module straight out of sema (tile IR); compiled: the same program

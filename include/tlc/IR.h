@@ -79,11 +79,13 @@ typedef struct TlBuffer {
   TlScope scope;
   TlDtype dtype;
   int ndims;
-  int64_t shape[TL_MAX_DIMS];
+  int64_t shape[TL_MAX_DIMS]; // 0 where dyn gives the dimension
+  struct TlVar *dyn[TL_MAX_DIMS]; // globals: the runtime size (VAR_SIZE) of a dimension, or NULL
   int param_index;       // kernel parameter position, globals only
   int stages;            // pipeline copies (leading stage dimension); 1 when not multi-buffered
   int64_t shared_offset; // byte offset in the dynamic shared block (plan-shared)
   bool written, read;    // filled by sema: used by the launcher (const) and checks
+  bool output;           // an eager function's T.empty tensor, which it returns
   const TlFragLayout *layout; // fragments, after layout inference
   const int32_t *table;  // a constant table tlc computed (loop_layout inverse), or NULL
   int64_t table_len;
@@ -92,7 +94,10 @@ typedef struct TlBuffer {
                          // swizzle*8 16-bit columns, Swizzle<3|2|1,4,3>), not tl_swz
 } TlBuffer;
 
-int64_t tl_buffer_elems(const TlBuffer *b); // one stage
+int64_t tl_buffer_elems(const TlBuffer *b); // one stage; 0 for a tensor with runtime sizes
+bool tl_buffer_is_dynamic(const TlBuffer *b); // a dimension is a runtime size
+// Dimension d of b as an expression: its extent, or its runtime size.
+struct TlExpr *tl_buffer_dim(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc);
 // Indices of an access: ndims, or ndims + 1 with a leading stage index for a
 // multi-buffered tile. Returns the row-major flat element offset.
 struct TlExpr;
@@ -105,6 +110,7 @@ typedef enum {
   VAR_LOOP,       // a loop counter
   VAR_SCALAR,     // a scalar local (x = expr)
   VAR_ARRAY,      // a per-thread register array (vector staging), thread IR only
+  VAR_SIZE,       // a runtime size (T.dynamic): an int parameter of the kernel and launcher
   VAR_TILE_ITER,  // a persistent kernel's tiles done by this block before the current one
 } TlVarKind;
 
@@ -350,8 +356,9 @@ typedef struct TlKernel {
   TlLoc loc;
   TlVec params;  // TlBuffer* (global)
   TlVec buffers; // TlBuffer* (shared, fragment, local) in declaration order
-  TlExpr *grid[3];
-  int64_t grid_const[3]; // folded grid extents
+  TlExpr *grid[3];       // grid extents; an expression of runtime sizes where grid_const is 0
+  int64_t grid_const[3]; // folded grid extents, 0 for one computed at launch
+  TlVec sizes;           // TlVar* (VAR_SIZE): the runtime sizes, after the tensors
   int64_t threads[3];
   TlVar *block_vars[3]; // the names bound by `as (bx, by)`; NULL when unnamed
   TlVar *thread_vars[3];

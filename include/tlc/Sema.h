@@ -14,6 +14,10 @@ typedef struct TlSemaOptions {
   int ncalls;
   const char *const *defines; // -D NAME=VALUE: overrides a module-level constant
   int ndefines;
+  // NAME=VALUE: T.dynamic("NAME") is the constant VALUE (the harness's
+  // reference module, with --size); NULL when runtime sizes stay runtime.
+  const char *const *sizes;
+  int nsizes;
 } TlSemaOptions;
 
 // Returns the module (possibly partial after errors; check d->nerrors).

@@ -667,12 +667,108 @@ static void stmts(Emit *e, const TlVec *body, int level) {
     stmt(e, TL_VEC_AT(*body, TlStmt, i), level);
 }
 
+// The tensors, then the runtime sizes (T.dynamic) as integers.
 static void param_list(Emit *e, TlBuf *o, const TlKernel *k, bool restrict_) {
   for (int i = 0; i < k->params.len; i++) {
     TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
     tl_buf_printf(o, "%s%s%s*%s %s", i ? ", " : "", b->written ? "" : "const ", tl_dtype_cuda(b->dtype),
                   restrict_ ? " __restrict__" : "", buf_name(e, b));
   }
+  for (int i = 0; i < k->sizes.len; i++) {
+    const TlVar *v = TL_VEC_AT(k->sizes, TlVar, i);
+    tl_buf_printf(o, "%s%s %s", i || k->params.len ? ", " : "", tl_dtype_cuda(v->dtype), v->cname);
+  }
+}
+
+static void arg_list(TlBuf *o, Emit *e, const TlKernel *k) {
+  for (int i = 0; i < k->params.len; i++)
+    tl_buf_printf(o, "%s%s", i ? ", " : "", buf_name(e, TL_VEC_AT(k->params, TlBuffer, i)));
+  for (int i = 0; i < k->sizes.len; i++)
+    tl_buf_printf(o, "%s%s", i || k->params.len ? ", " : "", TL_VEC_AT(k->sizes, TlVar, i)->cname);
+}
+
+// A grid extent: its value, or the expression of runtime sizes the launcher
+// computes.
+static void grid_extent(Emit *e, const TlKernel *k, int d) {
+  if (k->grid_const[d] > 0)
+    tl_buf_printf(&e->body, "%lld", (long long)k->grid_const[d]);
+  else
+    expr(e, k->grid[d]);
+}
+
+// The launcher's checks of the runtime sizes, before anything is launched:
+// a negative size, a tensor past 32-bit indexing or a grid past the
+// hardware's limits is refused with cudaErrorInvalidValue; an empty grid
+// launches nothing.
+static void size_checks(Emit *e, const TlKernel *k) {
+  TlBuf *o = &e->body;
+  if (k->sizes.len == 0) return;
+  tl_buf_puts(
+      o, "  // Runtime sizes: refuse what the kernel cannot index; launch nothing when empty.\n");
+  for (int i = 0; i < k->sizes.len; i++)
+    tl_buf_printf(o, "  if (%s < 0)\n    return cudaErrorInvalidValue;\n",
+                  TL_VEC_AT(k->sizes, TlVar, i)->cname);
+  bool wide = false;
+  for (int i = 0; i < k->sizes.len; i++)
+    wide = wide || TL_VEC_AT(k->sizes, TlVar, i)->dtype == TY_INT64;
+  TlVec seen = {0}; // the element counts already checked (tensors of one shape)
+  for (int i = 0; i < k->params.len && !wide; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
+    if (!tl_buffer_is_dynamic(b)) continue;
+    TlBuf count;
+    tl_buf_init(&count, o->arena);
+    tl_buf_puts(&count, "");
+    for (int d = 0; d < b->ndims; d++) {
+      if (b->dyn[d])
+        tl_buf_printf(&count, "%s(double)%s", d ? " * " : "", b->dyn[d]->cname);
+      else
+        tl_buf_printf(&count, "%s%lld.0", d ? " * " : "", (long long)b->shape[d]);
+    }
+    bool again = false;
+    for (int j = 0; j < seen.len; j++)
+      again = again || strcmp(TL_VEC_AT(seen, const char, j), count.data) == 0;
+    if (again) continue;
+    tl_vec_push(o->arena, &seen, count.data);
+    tl_buf_printf(o,
+                  "  if (%s > 2147483647.0) // %s: past 32-bit indexing\n"
+                  "    return cudaErrorInvalidValue;\n",
+                  count.data, b->name);
+  }
+  static const char *const dims = "xyz";
+  for (int d = 0; d < 3; d++) {
+    if (k->grid_const[d] > 0) continue;
+    tl_buf_printf(o, "  const long long grid_%c = ", dims[d]);
+    grid_extent(e, k, d);
+    tl_buf_printf(o,
+                  ";\n  if (grid_%c > %lld)\n    return cudaErrorInvalidValue;\n"
+                  "  if (grid_%c <= 0)\n    return cudaSuccess;\n",
+                  dims[d], d == 0 ? 2147483647LL : 65535LL, dims[d]);
+  }
+}
+
+// The launch's grid: constants inline; with runtime extents a dim3 of the
+// checked values, declared before the launch.
+static void launch_grid(Emit *e, const TlKernel *k) {
+  bool runtime = k->grid_const[0] == 0 || k->grid_const[1] == 0 || k->grid_const[2] == 0;
+  if (runtime) {
+    tl_buf_puts(&e->body, "tl_grid");
+    return;
+  }
+  tl_buf_printf(&e->body, "dim3(%lld, %lld, %lld)", (long long)k->grid_const[0],
+                (long long)k->grid_const[1], (long long)k->grid_const[2]);
+}
+
+static void declare_runtime_grid(Emit *e, const TlKernel *k) {
+  if (k->grid_const[0] > 0 && k->grid_const[1] > 0 && k->grid_const[2] > 0) return;
+  tl_buf_puts(&e->body, "  const dim3 tl_grid(");
+  for (int d = 0; d < 3; d++) {
+    tl_buf_puts(&e->body, d ? ", " : "");
+    if (k->grid_const[d] > 0)
+      tl_buf_printf(&e->body, "%lld", (long long)k->grid_const[d]);
+    else
+      tl_buf_printf(&e->body, "(unsigned)grid_%c", "xyz"[d]);
+  }
+  tl_buf_puts(&e->body, ");\n");
 }
 
 static bool expr_uses(const TlExpr *x, const TlVar *v) {
@@ -878,10 +974,12 @@ static void kernel(Emit *e, const TlKernel *k) {
   e->kernel_wgmma = uses_wgmma(&k->body);
   tables(e, k);
   int64_t T = k->threads[0] * k->threads[1] * k->threads[2];
-  tl_buf_printf(o, "// kernel %s (%s:%d): grid (%lld, %lld, %lld), %lld threads, %lld bytes of "
-                   "dynamic shared memory\n",
-                k->name, e->m->src->name, k->loc.line, (long long)k->grid_const[0],
-                (long long)k->grid_const[1], (long long)k->grid_const[2], (long long)T,
+  tl_buf_printf(o, "// kernel %s (%s:%d): grid (", k->name, e->m->src->name, k->loc.line);
+  for (int d = 0; d < 3; d++) {
+    tl_buf_puts(o, d ? ", " : "");
+    grid_extent(e, k, d);
+  }
+  tl_buf_printf(o, "), %lld threads, %lld bytes of dynamic shared memory\n", (long long)T,
                 (long long)k->shared_bytes);
   int64_t launched = T + (k->ring_stages ? WS_PRODUCER_THREADS : 0);
   if (k->ring_stages)
@@ -922,7 +1020,8 @@ static void kernel(Emit *e, const TlKernel *k) {
   // The host launcher.
   tl_buf_printf(o, "extern \"C\" cudaError_t %s(", k->name);
   param_list(e, o, k, false);
-  tl_buf_printf(o, "%scudaStream_t stream) {\n", k->params.len ? ", " : "");
+  tl_buf_printf(o, "%scudaStream_t stream) {\n", k->params.len || k->sizes.len ? ", " : "");
+  size_checks(e, k);
   tl_buf_printf(o, "  const size_t smem = %lld;\n", (long long)k->shared_bytes);
   // A warp-specialized kernel's barriers are static shared memory on top
   // (1 KB once aligned), which counts towards the same 48 KB default.
@@ -936,25 +1035,26 @@ static void kernel(Emit *e, const TlKernel *k) {
   for (int i = 0; i < k->tma_maps.len; i++)
     tensor_map(e, k, i);
   if (k->persistent) {
-    // One block per SM (at most one per tile); each walks its share of the tiles.
+    // One block per SM (at most one per tile); each walks its share of the
+    // tiles. (Warp specialization needs compile-time sizes: no runtime grid.)
     long long tiles = (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]);
     tl_buf_puts(o, "  static int tl_sms = 0;\n  if (!tl_sms) {\n    int dev = 0;\n"
                    "    if (cudaGetDevice(&dev) != cudaSuccess ||\n"
                    "        cudaDeviceGetAttribute(&tl_sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)\n"
                    "      return cudaErrorInvalidValue;\n  }\n");
     tl_buf_printf(o, "  const unsigned tl_blocks = (unsigned)(tl_sms < %lld ? tl_sms : %lld);\n", tiles, tiles);
-    tl_buf_printf(o, "  %s_kernel<<<dim3(tl_blocks, 1, 1), dim3(%lld, %lld, %lld), smem, stream>>>(", k->name,
-                  (long long)(k->threads[0] + (launched - T)), (long long)k->threads[1], (long long)k->threads[2]);
+    tl_buf_printf(o, "  %s_kernel<<<dim3(tl_blocks, 1, 1)", k->name);
   } else {
-    tl_buf_printf(o, "  %s_kernel<<<dim3(%lld, %lld, %lld), dim3(%lld, %lld, %lld), smem, stream>>>(",
-                  k->name, (long long)k->grid_const[0], (long long)k->grid_const[1],
-                  (long long)k->grid_const[2], (long long)(k->threads[0] + (launched - T)), (long long)k->threads[1],
-                  (long long)k->threads[2]);
+    declare_runtime_grid(e, k);
+    tl_buf_printf(o, "  %s_kernel<<<", k->name);
+    launch_grid(e, k);
   }
-  for (int i = 0; i < k->params.len; i++)
-    tl_buf_printf(o, "%s%s", i ? ", " : "", buf_name(e, TL_VEC_AT(k->params, TlBuffer, i)));
+  tl_buf_printf(o, ", dim3(%lld, %lld, %lld), smem, stream>>>(",
+                (long long)(k->threads[0] + (launched - T)), (long long)k->threads[1],
+                (long long)k->threads[2]);
+  arg_list(o, e, k);
   for (int i = 0; i < k->tma_maps.len; i++)
-    tl_buf_printf(o, "%stl_tmap_%d", i || k->params.len ? ", " : "", i);
+    tl_buf_printf(o, "%stl_tmap_%d", i || k->params.len || k->sizes.len ? ", " : "", i);
   tl_buf_puts(o, ");\n  return cudaGetLastError();\n}\n\n");
 }
 

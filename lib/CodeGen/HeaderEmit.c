@@ -14,6 +14,10 @@
 // kernel only reads. Dtypes and shapes, which the pointer type no longer
 // says, go into comments next to each parameter.
 //
+// An eager @tilelang.jit function's T.empty outputs are its last parameters,
+// in the order it creates them, and say so: TileLang's wrapper allocates
+// and returns them, a caller of the launcher allocates them.
+//
 // Only parameters are printed: shared tiles, fragments and the constant
 // tables tlc computes (loop_layout inverses) are internal to the .cu.
 #include "tlc/CIdent.h"
@@ -58,14 +62,30 @@ static const char *access_text(const TlBuffer *b) {
   return "unused";
 }
 
+// A grid extent: its value, or the expression of runtime sizes the launcher
+// computes, in the IR's notation ("(m + 63) // 64").
+static void grid_extent(TlBuf *out, const TlKernel *k, int d) {
+  if (k->grid_const[d] > 0) {
+    tl_buf_printf(out, "%lld", (long long)k->grid_const[d]);
+    return;
+  }
+  TlBuf text;
+  tl_buf_init(&text, out->arena);
+  tl_ir_print_expr(&text, k->grid[d]);
+  comment_text(out, text.data);
+}
+
 static void kernel_decl(TlBuf *out, const TlModule *m, const TlKernel *k) {
   long long threads = (long long)(k->threads[0] * k->threads[1] * k->threads[2]);
   tl_buf_printf(out, "/* %s (", k->name);
   comment_text(out, base_name(m->src->name));
-  tl_buf_printf(out, ":%d): grid (%lld, %lld, %lld), threads (%lld, %lld, %lld) = %lld,\n",
-                k->loc.line, (long long)k->grid_const[0], (long long)k->grid_const[1],
-                (long long)k->grid_const[2], (long long)k->threads[0], (long long)k->threads[1],
-                (long long)k->threads[2], threads);
+  tl_buf_printf(out, ":%d): grid (", k->loc.line);
+  for (int d = 0; d < 3; d++) {
+    tl_buf_puts(out, d ? ", " : "");
+    grid_extent(out, k, d);
+  }
+  tl_buf_printf(out, "), threads (%lld, %lld, %lld) = %lld,\n", (long long)k->threads[0],
+                (long long)k->threads[1], (long long)k->threads[2], threads);
   tl_buf_printf(out, "   %lld bytes of dynamic shared memory%s. */\n", (long long)k->shared_bytes,
                 k->shared_bytes > 48 * 1024 ? " (the launcher opts in above 48 KB)" : "");
   // The column of the first parameter, so the others line up below it.
@@ -79,11 +99,26 @@ static void kernel_decl(TlBuf *out, const TlModule *m, const TlKernel *k) {
     // ABI, but keeping them equal helps the reader.
     tl_buf_puts(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
     tl_buf_printf(out, " /* %s[", tl_dtype_name(b->dtype));
-    for (int d = 0; d < b->ndims; d++)
-      tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)b->shape[d]);
-    tl_buf_printf(out, "], %s */", access_text(b));
+    for (int d = 0; d < b->ndims; d++) {
+      if (b->dyn[d])
+        tl_buf_printf(out, "%s%s", d ? ", " : "",
+                      tl_cident(out->arena, b->dyn[d]->name, TL_CIDENT_LOCAL));
+      else
+        tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)b->shape[d]);
+    }
+    tl_buf_printf(out, "], %s%s */", access_text(b),
+                  b->output ? "; output: the T.empty the function returns, allocated by the caller"
+                            : "");
   }
-  if (k->params.len > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
+  // The runtime sizes by name, as the shapes above spell them.
+  for (int i = 0; i < k->sizes.len; i++) {
+    const TlVar *v = TL_VEC_AT(k->sizes, TlVar, i);
+    if (i > 0 || k->params.len > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
+    tl_buf_printf(out, "%s %s /* runtime size: 0 launches nothing, < 0 is cudaErrorInvalidValue */",
+                  v->dtype == TY_INT64 ? "long long" : "int",
+                  tl_cident(out->arena, v->name, TL_CIDENT_LOCAL));
+  }
+  if (k->params.len > 0 || k->sizes.len > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
   tl_buf_puts(out, "cudaStream_t stream);\n\n");
 }
 

@@ -12,6 +12,50 @@
 #include "tlc/FragLayout.h"
 #include "tlc/Yaml.h"
 
+// The grid: each extent a number, or the expression of runtime sizes the
+// launcher computes ("(m + 63) // 64").
+static void grid_seq(TlYaml *y, const TlKernel *k) {
+  tl_yaml_seq(y, true);
+  for (int d = 0; d < 3; d++) {
+    TlBuf text;
+    tl_buf_init(&text, y->out->arena);
+    if (k->grid_const[d] > 0)
+      tl_buf_printf(&text, "%lld", (long long)k->grid_const[d]);
+    else
+      tl_ir_print_expr(&text, k->grid[d]);
+    tl_yaml_scalar(y, text.data);
+  }
+  tl_yaml_seq_end(y);
+}
+
+// The runtime sizes, by name, and the tensors whose shapes use them.
+static void runtime_sizes(TlYaml *y, const TlKernel *k) {
+  if (k->sizes.len == 0)
+    return;
+  tl_yaml_scalar(y, "sizes");
+  tl_yaml_seq(y, true);
+  for (int i = 0; i < k->sizes.len; i++)
+    tl_yaml_scalar(y, TL_VEC_AT(k->sizes, TlVar, i)->name);
+  tl_yaml_seq_end(y);
+  tl_yaml_scalar(y, "tensors");
+  tl_yaml_seq(y, false);
+  for (int i = 0; i < k->params.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
+    tl_yaml_map(y, true);
+    tl_yaml_key_str(y, "name", b->name);
+    tl_yaml_scalar(y, "shape");
+    tl_yaml_seq(y, true);
+    for (int d = 0; d < b->ndims; d++) {
+      char num[32];
+      snprintf(num, sizeof num, "%lld", (long long)b->shape[d]);
+      tl_yaml_scalar(y, b->dyn[d] ? b->dyn[d]->name : num);
+    }
+    tl_yaml_seq_end(y);
+    tl_yaml_map_end(y);
+  }
+  tl_yaml_seq_end(y);
+}
+
 static void loops(TlYaml *y, const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
@@ -187,7 +231,8 @@ bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
     tl_yaml_key_int(&y, "line", kn->loc.line);
     tl_yaml_key_int(&y, "threads", kn->threads[0] * kn->threads[1] * kn->threads[2]);
     tl_yaml_scalar(&y, "grid");
-    tl_yaml_ints(&y, kn->grid_const, 3);
+    grid_seq(&y, kn);
+    runtime_sizes(&y, kn);
     tl_yaml_key_int(&y, "shared_bytes", kn->shared_bytes);
     tl_yaml_scalar(&y, "shared");
     tl_yaml_seq(&y, false);

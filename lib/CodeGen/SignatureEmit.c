@@ -6,12 +6,12 @@
 // assume and whether the kernel reads or writes it.
 //
 // The format is versioned ("tlc_signature": 1) and described in
-// docs/pytorch.md. Two fields are designed for what the language does not
-// have yet: "sizes" lists the scalar size parameters of a kernel with
-// dynamic shapes (always empty today), and a shape entry is an integer or,
-// for a dynamic dimension, the name of the size that gives it. "autotune"
-// lists the configs of every @autotune factory whose first config a call
-// took (lib/Eval/AutotuneRecord.c), so `tlc tune` can time all of them.
+// docs/pytorch.md. "sizes" lists the runtime sizes of a kernel (T.dynamic),
+// the int parameters after the tensors, and a shape entry is an integer or,
+// for a runtime dimension, the name of the size that gives it (a grid
+// extent the launcher computes is 0). "autotune" lists the configs of every
+// @autotune factory whose first config a call took
+// (lib/Eval/AutotuneRecord.c), so `tlc tune` can time all of them.
 //
 // JSON is written by hand (no library): only strings need care, and the
 // names tlc prints come from source identifiers and file names.
@@ -103,8 +103,13 @@ static void param(TlBuf *out, const TlKernel *k, const TlBuffer *b, int index) {
   json_string(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
   tl_buf_printf(out, ", \"index\": %d, \"role\": \"tensor\", \"dtype\": \"%s\", \"shape\": [",
                 index, tl_dtype_name(b->dtype));
-  for (int d = 0; d < b->ndims; d++)
-    tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)b->shape[d]);
+  for (int d = 0; d < b->ndims; d++) {
+    tl_buf_puts(out, d ? ", " : "");
+    if (b->dyn[d])
+      json_string(out, b->dyn[d]->name);
+    else
+      tl_buf_printf(out, "%lld", (long long)b->shape[d]);
+  }
   tl_buf_printf(out,
                 "],\n         \"layout\": \"row-major-contiguous\", \"element_bytes\": %lld, "
                 "\"align_bytes\": %lld, \"access\": \"%s\", \"output\": %s}",
@@ -132,7 +137,13 @@ static void kernel_entry(TlBuf *out, const TlKernel *k) {
     param(out, k, TL_VEC_AT(k->params, TlBuffer, i), i);
     tl_buf_puts(out, i + 1 < k->params.len ? ",\n" : "\n");
   }
-  tl_buf_puts(out, "      ],\n      \"sizes\": [],\n      \"outputs\": [");
+  // The runtime sizes (T.dynamic): int parameters after the tensors, in this order.
+  tl_buf_puts(out, "      ],\n      \"sizes\": [");
+  for (int i = 0; i < k->sizes.len; i++) {
+    tl_buf_puts(out, i ? ", " : "");
+    json_string(out, TL_VEC_AT(k->sizes, TlVar, i)->name);
+  }
+  tl_buf_puts(out, "],\n      \"outputs\": [");
   int n = 0;
   for (int i = 0; i < k->params.len; i++)
     if (is_output(TL_VEC_AT(k->params, TlBuffer, i)))

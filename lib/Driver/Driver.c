@@ -48,6 +48,7 @@ static const char *const usage =
     "  --harness             write a self-checking, self-timing test program instead\n"
     "  --cublas              with --harness: also time cuBLAS on single-GEMM kernels\n"
     "  --iters=N             with --harness: timed runs per kernel (default 100)\n"
+    "  --size NAME=VALUE     with --harness: the value of runtime size NAME (T.dynamic)\n"
     "  --max-errors=N        stop after N errors (default 20, 0: no limit)\n"
     "  -w                    suppress warnings\n"
     "  -Werror               treat warnings as errors\n"
@@ -76,6 +77,18 @@ static int usage_error(const char *fmt, const char *arg) {
 
 // True when a and b name one file: the same path, or (both existing) the
 // same device and inode, through links and other spellings.
+// NAME=VALUE with NAME an identifier and VALUE a size a launcher takes.
+static bool valid_size_binding(const char *v) {
+  size_t n = strcspn(v, "=");
+  bool ok = n > 0 && v[n] == '=' && !(v[0] >= '0' && v[0] <= '9');
+  for (size_t j = 0; j < n; j++)
+    ok = ok && (v[j] == '_' || (v[j] >= 'a' && v[j] <= 'z') || (v[j] >= 'A' && v[j] <= 'Z') ||
+                (v[j] >= '0' && v[j] <= '9'));
+  char *end;
+  long long value = ok ? strtoll(v + n + 1, &end, 10) : -1;
+  return ok && v[n + 1] && !*end && value >= 0 && value <= 2147483647LL;
+}
+
 static bool same_file(const char *a, const char *b) {
   if (strcmp(a, b) == 0) return strcmp(a, "-") != 0;
   struct stat sa, sb;
@@ -172,6 +185,14 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       if (*end || n < 0 || n > 100000)
         return usage_error("--max-errors needs a count, got '%s'", a + 13);
       *max_errors = (int)n;
+    } else if (strcmp(a, "--size") == 0 || strncmp(a, "--size=", 7) == 0) {
+      const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
+      if (!v || !valid_size_binding(v))
+        return usage_error("--size needs NAME=VALUE with VALUE an integer from 0 to 2^31 - 1, got "
+                           "'%s'",
+                           v ? v : "");
+      if (o->nsizes == 64) return usage_error("more than 64 --size options%s", "");
+      o->sizes[o->nsizes++] = v;
     } else if (strcmp(a, "--python") == 0) {
       o->python = true;
     } else if (strcmp(a, "-w") == 0) {
@@ -200,6 +221,10 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   if (o->ir_input && (o->emit == EMIT_TOKENS || o->emit == EMIT_AST))
     return usage_error("--emit=%s needs a source file; the input is IR text",
                        o->emit == EMIT_TOKENS ? "tokens" : "ast");
+  if (o->nsizes > 0 && !o->harness)
+    return usage_error("--size binds runtime sizes for --harness; a compiled kernel takes them "
+                       "as launcher arguments%s",
+                       "");
   if (o->ir_input && o->harness)
     return usage_error("--harness needs a source file (its reference lowering starts from "
                        "sema)%s", "");
@@ -213,7 +238,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   if (o->header && same_file(o->header, o->input))
     return usage_error("--header='%s' is the input file; refusing to overwrite it", o->header);
   o->sema =
-      (TlSemaOptions){o->source.calls, o->source.ncalls, o->source.defines, o->source.ndefines};
+      (TlSemaOptions){o->source.calls, o->source.ncalls, o->source.defines, o->source.ndefines,
+                      NULL, 0};
   return 0;
 }
 
@@ -306,6 +332,19 @@ static int front_half(TlArena *a, const TlOptions *o, TlDiag *d, TlSource *src,
   return -1;
 }
 
+// The module the harness's reference lowering reads: a copy of m; with
+// --size, the program through sema again with those runtime sizes bound as
+// constants, so the reference is the static program of those sizes.
+static TlModule *harness_reference(TlArena *a, const TlOptions *o, const TlSource *src,
+                                   const TlTarget *target, TlModule *m, TlDiag *d) {
+  if (o->nsizes == 0) return tl_module_clone(a, m);
+  TlSemaOptions bound = o->sema;
+  bound.sizes = o->sizes;
+  bound.nsizes = o->nsizes;
+  TlFront front;
+  return tl_front_half(a, src, target, &bound, TL_FRONT_MODULE, d, &front) ? front.module : NULL;
+}
+
 static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   TlBuf out, dump;
   tl_buf_init(&out, a);
@@ -336,7 +375,7 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     return rc;
   // The harness's reference lowering reads the tile IR as sema made it; the
   // passes rewrite m in place, so it gets a copy made before they run.
-  TlModule *ref = o->harness ? tl_module_clone(a, m) : NULL;
+  TlModule *ref = o->harness ? harness_reference(a, o, src, &target, m, d) : NULL;
   bool ok = tl_run_pipeline(a, m, o, d, &dump);
   if (dump.len) {
     fwrite(dump.data, 1, dump.len, stderr);
@@ -345,8 +384,9 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   if (!ok || d->nerrors)
     return 1;
   if (o->harness) {
-    TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234};
-    if (!tl_emit_harness(a, ref, m, &ho, &out, d)) return 1;
+    TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234, o->sizes,
+                           o->nsizes};
+    if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d)) return 1;
     return write_output(o->output, &out, d) ? 0 : 1;
   }
   switch (o->emit) {

@@ -606,6 +606,13 @@ TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **arg
     return err_value(s, loc);
   }
   const TlNode *def = fn->fn;
+  if (tl_sema_is_eager(def)) {
+    tl_error(s->diag, loc,
+             "'%s' is an eager @tilelang.jit function (its body holds the "
+             "T.Kernel); tlc compiles it with %s.compile(NAME=value, ...)",
+             fn->s, fn->s);
+    return err_value(s, loc);
+  }
   int np = def->params.len;
   if (s->call_depth >= MAX_CALL_DEPTH) {
     tl_error(s->diag, loc, "compile-time calls nested more than %d deep (recursion in '%s'?)",
@@ -801,66 +808,88 @@ TlValue *tl_sema_eval_comprehension(Sema *s, const TlNode *n) {
   return ok ? out : err_value(s, n->loc);
 }
 
+bool tl_sema_exec(Sema *s, const TlNode *st) {
+  TlValue *ret = NULL;
+  Flow f = exec_stmt(s, st, &ret);
+  if (f == FLOW_BREAK || f == FLOW_CONTINUE || f == FLOW_RETURN) {
+    tl_error(s->diag, st->loc, "'%s' outside a loop or before the T.Kernel block",
+             f == FLOW_RETURN  ? "return"
+             : f == FLOW_BREAK ? "break"
+                               : "continue");
+    return false;
+  }
+  return f == FLOW_NEXT;
+}
+
 TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee) {
-  TlVec args = {0};
+  TlVec args = {0}, names = {0}, vals = {0};
+  if (!tl_sema_eval_call_args(s, call, &args, &names, &vals)) return err_value(s, call->loc);
+  return tl_sema_apply(s, callee, call->loc, args.len, (TlValue **)args.items, names.len,
+                       (const char **)names.items, (TlValue **)vals.items);
+}
+
+bool tl_sema_eval_call_args(Sema *s, const TlNode *call, TlVec *args, TlVec *names, TlVec *vals) {
   for (int i = 0; i < call->list.len; i++) {
     TlNode *a = TL_VEC_AT(call->list, TlNode, i);
     TlValue *v = tl_sema_eval_const(s, a->kind == ND_STARRED ? a->a : a);
-    if (v->kind == VAL_ERROR)
-      return v;
+    if (v->kind == VAL_ERROR) return false;
     if (a->kind == ND_STARRED) {
       if (v->kind != VAL_TUPLE) {
         tl_error(s->diag, a->loc, "'*' needs a list or tuple, found %s %s",
                  tl_value_kind_article(v->kind), tl_value_kind_name(v->kind));
-        return err_value(s, a->loc);
+        return false;
       }
       for (int j = 0; j < v->items.len; j++)
-        tl_vec_push(s->arena, &args, TL_VEC_AT(v->items, TlValue, j));
+        tl_vec_push(s->arena, args, TL_VEC_AT(v->items, TlValue, j));
     } else {
-      tl_vec_push(s->arena, &args, v);
+      tl_vec_push(s->arena, args, v);
     }
   }
-  TlVec names = {0}, vals = {0};
   for (int k = 0; k < call->list2.len; k++) {
     TlNode *kw = TL_VEC_AT(call->list2, TlNode, k);
     TlValue *v = tl_sema_eval_const(s, kw->a);
-    if (v->kind == VAL_ERROR)
-      return v;
+    if (v->kind == VAL_ERROR) return false;
     if (kw->op == TK_STARSTAR) { // **config: the dict's string keys are keywords
       if (v->kind != VAL_DICT) {
         tl_error(s->diag, kw->loc, "'**' needs a dict, found %s %s", tl_value_kind_article(v->kind),
                  tl_value_kind_name(v->kind));
-        return err_value(s, kw->loc);
+        return false;
       }
       for (int i = 0; i < v->items.len; i++) {
         TlValue *key = TL_VEC_AT(v->items, TlValue, i);
         if (key->kind != VAL_STR) {
           tl_error(s->diag, kw->loc, "'**' needs a dict with string keys");
-          return err_value(s, kw->loc);
+          return false;
         }
         TlValue *x = TL_NEW(s->arena, TlValue);
         *x = *TL_VEC_AT(v->values, TlValue, i);
         x->loc = kw->loc;
-        tl_vec_push(s->arena, &names, (void *)key->s);
-        tl_vec_push(s->arena, &vals, x);
+        tl_vec_push(s->arena, names, (void *)key->s);
+        tl_vec_push(s->arena, vals, x);
       }
       continue;
     }
     TlValue *x = TL_NEW(s->arena, TlValue);
     *x = *v;
     x->loc = kw->loc; // errors about a keyword point at its name
-    tl_vec_push(s->arena, &names, (void *)kw->name);
-    tl_vec_push(s->arena, &vals, x);
+    tl_vec_push(s->arena, names, (void *)kw->name);
+    tl_vec_push(s->arena, vals, x);
   }
-  return tl_sema_apply(s, callee, call->loc, args.len, (TlValue **)args.items, names.len,
-                       (const char **)names.items, (TlValue **)vals.items);
+  return true;
+}
+
+// `f.compile(...)` or `tilelang.compile(...)`, alone or assigned.
+static bool is_compile_stmt(const TlNode *st) {
+  const TlNode *v = st->kind == ND_ASSIGN || st->kind == ND_EXPR_STMT ? st->a : NULL;
+  return v && v->kind == ND_CALL && v->a->kind == ND_ATTR && strcmp(v->a->name, "compile") == 0;
 }
 
 // True when st is, or holds (under an if, a for ...), a def decorated with
-// @T.prim_func: its errors are the kernel's and are never deferred as host
-// code.
+// @T.prim_func, or compiles an eager function (f.compile(...)): its errors
+// are the kernel's and are never deferred as host code.
 static bool is_kernel_def(Sema *s, const TlNode *st) {
   for (;;) { // an elif (an if alone in an else block) is the next turn, not a recursion
+    if (is_compile_stmt(st)) return true;
     if (st->kind == ND_DEF) {
       for (int d = 0; d < st->list2.len; d++)
         if (decorator_kind(s, TL_VEC_AT(st->list2, TlNode, d)) == DEC_KERNEL) return true;
@@ -992,6 +1021,30 @@ static bool kernel_named(Sema *s, const char *name) {
   return false;
 }
 
+// The name of the kernel a --call expression gives: the factory's (TileLang
+// names the inner prim_func 'main', which cannot be a C symbol); for
+// f.compile(...) f's, for tilelang.compile(factory(...)) the factory's.
+static const char *call_kernel_name(Sema *s, const TlNode *e, const TlValue *v) {
+  const TlNode *f = e;
+  for (;;) {
+    while (f->kind == ND_CALL && f->a->kind == ND_CALL)
+      f = f->a;
+    if (f->kind == ND_CALL) f = f->a;
+    if (f->kind != ND_ATTR || strcmp(f->name, "compile") != 0) break;
+    const TlSym *y = f->a->kind == ND_NAME ? tl_scope_lookup(s, f->a->name) : NULL;
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE) { // tilelang.compile(k)
+      const TlNode *call = e;
+      while (call->kind == ND_CALL && call->a != f)
+        call = call->a;
+      if (call->kind != ND_CALL || call->list.len == 0) return v->s;
+      f = TL_VEC_AT(call->list, TlNode, 0);
+      continue;
+    }
+    f = f->a; // f.compile(...)
+  }
+  return f->kind == ND_NAME || f->kind == ND_ATTR ? f->name : v->s;
+}
+
 static void compile_call(Sema *s, const char *text) {
   const char *name;
   TlLoc name_loc = {0};
@@ -1015,10 +1068,7 @@ static void compile_call(Sema *s, const char *text) {
     return;
   }
   if (!name) { // the factory's name: TileLang names the inner prim_func 'main'
-    const TlNode *f = e->kind == ND_CALL ? e->a : e;
-    while (f->kind == ND_CALL)
-      f = f->a;
-    name = f->kind == ND_NAME ? f->name : f->kind == ND_ATTR ? f->name : v->s;
+    name = call_kernel_name(s, e, v);
   }
   const char *unique = name;
   for (int i = 2; kernel_named(s, unique); i++)

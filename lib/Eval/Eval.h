@@ -26,6 +26,7 @@ typedef enum {
   VAL_MACRO,  // a @T.macro: inlined into the kernel at each call
   VAL_OPAQUE, // .py host code tlc skipped or could not evaluate; an error if used
   VAL_DICT,   // keys in items, values in values (insertion order, as Python)
+  VAL_SIZE,   // a runtime size, T.dynamic("m"): s is its name, dtype int32 or int64
   VAL_ERROR,  // evaluation failed (already reported)
 } TlValueKind;
 
@@ -48,6 +49,8 @@ typedef struct TlValue {
   const TlNode *autotune;     // VAL_FUNC: the configs= of its @autotune, or NULL
   int nerrors;                // VAL_OPAQUE: how many errors text holds
   struct TlValueIndex *index; // VAL_DICT, sets: a hash index of items (EvalExpr.c), or NULL
+  struct TlValue *consts;     // VAL_KERNEL of an eager function bound by f.compile(...):
+                              // the keywords that are not parameters (T.const values), a dict
 } TlValue;
 
 // A name binding: module constants and helpers at the module level, buffers,
@@ -122,9 +125,37 @@ TlValue *tl_sema_eval_comprehension(Sema *s, const TlNode *n);
 bool tl_value_equal(const TlValue *a, const TlValue *b);
 // Evaluates a call node whose callee is a user function/kernel value.
 TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee);
+// Evaluates a call's arguments: positional (with *xs) into args, keywords
+// (with **d) into names and vals; false after reporting.
+bool tl_sema_eval_call_args(Sema *s, const TlNode *call, TlVec *args, TlVec *names, TlVec *vals);
+// Executes one statement at compile time in the current scope (an eager
+// function's statements before its T.Kernel); false after reporting.
+bool tl_sema_exec(Sema *s, const TlNode *st);
 // False (after reporting) when def has *args, **kwargs or a bare *: kernels,
 // macros and kernel helpers bind their parameters one to one.
 bool tl_sema_plain_params(Sema *s, const TlNode *def, const char *what);
+/* EvalEager.c: TileLang's eager @tilelang.jit functions (T.const, f.compile) */
+// While lib/Sema/Eager.c compiles an eager function: the call's T.const
+// bindings, which T.const reads (Sema.eager points at it).
+struct TlEagerState {
+  const TlValue *consts; // f.compile's keywords that are not parameters: name -> value
+  bool *declared;        // per binding of consts, whether a T.const declared it
+  TlLoc call_loc;        // the f.compile(...) call
+  const char *fname;     // the eager function's name
+};
+// True when def is an eager function: its own body holds the T.Kernel.
+bool tl_sema_is_eager(const TlNode *def);
+// f.compile(...) and tilelang.compile(f_or_kernel, ...): a kernel value.
+TlValue *tl_sema_compile_method(Sema *s, const TlNode *call, TlValue *target);
+// T.const("M, N, K") inside an eager function being compiled.
+TlValue *tl_sema_eager_const(Sema *s, const TlNode *call);
+// True when ann is T.Tensor(...), T.Buffer(...), T.Tensor[...] or T.Buffer[...].
+bool tl_sema_is_tensor_annotation(Sema *s, const TlNode *ann);
+// `name: T.Tensor(...)`, a bare annotation statement of an eager body.
+bool tl_sema_is_tensor_decl(Sema *s, const TlNode *st);
+// The position of parameter `name` of def, or -1.
+int tl_sema_param_index(const TlNode *def, const char *name);
+
 /* AutotuneRecord.c */
 // Records, for --emit=signature, every config of an @autotune factory the
 // call left the names in `tuned` (a JSON array) to. Configs whose values

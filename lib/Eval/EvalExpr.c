@@ -3,6 +3,7 @@
 // for constant expressions. Integer arithmetic is exact 64-bit with overflow
 // reported as an error, and // and % follow Python.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../Sema/SemaInternal.h"
@@ -19,9 +20,9 @@ const char *tl_value_kind_article(TlValueKind k) {
 }
 
 const char *tl_value_kind_name(TlValueKind k) {
-  static const char *names[] = {"int",    "float",  "bool",   "str",   "None",      "tuple",
-                                "dtype",  "function", "module", "kernel", "macro", "host code",
-                                "dict",   "error"};
+  static const char *names[] = {"int",   "float",     "bool",     "str",          "None",
+                                "tuple", "dtype",     "function", "module",       "kernel",
+                                "macro", "host code", "dict",     "runtime size", "error"};
   return names[k];
 }
 
@@ -873,6 +874,39 @@ static TlValue *builtin(Sema *s, const TlNode *n, const char *fname, bool math, 
   return NULL;
 }
 
+// T.dynamic("m"[, dtype]), T.symbolic("m") and T.dyn["m"]: a size known only
+// at run time. Kernels take it as an int parameter (Kernel.c); at compile
+// time it is a value that only shapes and kernel expressions can use.
+static TlValue *runtime_size(Sema *s, const TlNode *n, const char *form, const TlNode *name,
+                             const TlNode *dtype) {
+  TlValue *nv = name ? tl_sema_eval_const(s, name) : NULL;
+  if (nv && nv->kind == VAL_ERROR) return nv;
+  if (!nv || nv->kind != VAL_STR || !nv->s[0]) {
+    tl_error(s->diag, n->loc, "%s takes the size's name, e.g. %s(\"m\")", form, form);
+    return error_value(s, n->loc);
+  }
+  for (int i = 0; s->opts && i < s->opts->nsizes; i++) { // --size NAME=VALUE (harness reference)
+    const char *b = s->opts->sizes[i];
+    size_t len = strcspn(b, "=");
+    if (strlen(nv->s) == len && strncmp(b, nv->s, len) == 0)
+      return int_value(s, n->loc, strtoll(b + len + 1, NULL, 10));
+  }
+  TlValue *v = tl_value_new(s, VAL_SIZE, n->loc);
+  v->s = nv->s;
+  v->dtype = TY_INT32;
+  if (dtype) {
+    TlValue *dv = tl_sema_eval_const(s, dtype);
+    if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &v->dtype))
+      return error_value(s, n->loc);
+    if (v->dtype != TY_INT32 && v->dtype != TY_INT64) {
+      tl_error(s->diag, dtype->loc, "a runtime size is int32 or int64, not %s",
+               tl_dtype_name(v->dtype));
+      return error_value(s, n->loc);
+    }
+  }
+  return v;
+}
+
 static TlValue *call(Sema *s, const TlNode *n) {
   const char *t = tl_sema_t_attr(s, n->a);
   // A user function, factory, or something host code defined.
@@ -909,12 +943,17 @@ static TlValue *call(Sema *s, const TlNode *n) {
   }
   if (qualified && strcmp(qualified, "itertools.product") == 0)
     return product(s, n);
+  if (qualified && strcmp(qualified, "tilelang.compile") == 0)
+    return tl_sema_compile_method(s, n, NULL);
   if (!t && n->a->kind == ND_ATTR && !qualified) { // d.items(), d.get(k, default)
     TlSym *y = n->a->a->kind == ND_NAME ? tl_scope_lookup(s, n->a->a->name) : NULL;
     if (!y || y->kind == SYM_VALUE) {
       TlValue *self = tl_sema_eval_const(s, n->a->a);
       if (self->kind == VAL_ERROR)
         return self;
+      if (strcmp(n->a->name, "compile") == 0 &&
+          (self->kind == VAL_FUNC || self->kind == VAL_KERNEL))
+        return tl_sema_compile_method(s, n, self); // f.compile(M=1024, ...)
       return method(s, n, self);
     }
   }
@@ -960,6 +999,20 @@ static TlValue *call(Sema *s, const TlNode *n) {
   if (!fname) {
     tl_error(s->diag, n->loc, "this call cannot be evaluated at compile time");
     return error_value(s, n->loc);
+  }
+  if (t && strcmp(t, "const") == 0) // M, N = T.const("M, N") in an eager function
+    return tl_sema_eager_const(s, n);
+  if (t && (strcmp(t, "dynamic") == 0 || strcmp(t, "symbolic") == 0)) {
+    const char *form = strcmp(t, "dynamic") == 0 ? "T.dynamic" : "T.symbolic";
+    const TlNode *dtype =
+        n->list.len == 2 ? TL_VEC_AT(n->list, TlNode, 1) : tl_sema_kwarg(n, "dtype");
+    static const char *const kws[] = {"dtype", NULL};
+    if (!tl_sema_check_keywords(s, n, form, kws) || n->list.len < 1 || n->list.len > 2) {
+      if (n->list.len < 1 || n->list.len > 2)
+        tl_error(s->diag, n->loc, "%s takes a name and an optional dtype", form);
+      return error_value(s, n->loc);
+    }
+    return runtime_size(s, n, form, TL_VEC_AT(n->list, TlNode, 0), dtype);
   }
   if (n->list2.len > 0) {
     TlNode *kw = TL_VEC_AT(n->list2, TlNode, 0);
@@ -1081,8 +1134,16 @@ static TlValue *attribute(Sema *s, const TlNode *n) {
     }
     if (y && y->kind == SYM_BUFFER && strcmp(n->name, "shape") == 0) {
       TlValue *v = tuple_value(s, n->loc, true);
-      for (int i = 0; i < y->buf->ndims; i++)
-        tl_vec_push(s->arena, &v->items, int_value(s, n->loc, y->buf->shape[i]));
+      for (int i = 0; i < y->buf->ndims; i++) {
+        const TlVar *size = y->buf->dyn[i];
+        TlValue *d =
+            size ? tl_value_new(s, VAL_SIZE, n->loc) : int_value(s, n->loc, y->buf->shape[i]);
+        if (size) {
+          d->s = size->name;
+          d->dtype = size->dtype;
+        }
+        tl_vec_push(s->arena, &v->items, d);
+      }
       return v;
     }
     if (y && y->kind == SYM_VALUE && y->value->kind == VAL_OPAQUE) {
@@ -1120,6 +1181,10 @@ static bool index_of(Sema *s, const TlNode *n, int64_t len, TlValue *ix, int64_t
 
 // seq[i], seq[a:b:c] on lists, tuples and strings, as in Python.
 static TlValue *subscript(Sema *s, const TlNode *n) {
+  const char *t = tl_sema_t_attr(s, n->a);
+  if (t && strcmp(t, "dyn") == 0)
+    return runtime_size(s, n, "T.dyn", n->list.len == 1 ? TL_VEC_AT(n->list, TlNode, 0) : NULL,
+                        NULL);
   TlValue *seq = tl_sema_eval_const(s, n->a);
   if (seq->kind == VAL_ERROR)
     return seq;
@@ -1370,7 +1435,7 @@ bool tl_sema_is_constant_expr(Sema *s, const TlNode *n) {
     return true;
   case ND_NAME: {
     TlSym *y = tl_scope_lookup(s, n->name);
-    return y && y->kind == SYM_VALUE;
+    return y && y->kind == SYM_VALUE && y->value->kind != VAL_SIZE;
   }
   case ND_ATTR: {
     if (tl_sema_t_attr(s, n) || (n->a->kind == ND_ATTR && tl_sema_t_attr(s, n->a)))

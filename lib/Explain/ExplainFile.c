@@ -219,6 +219,11 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
                               title, p->kernel->ring_stages);
     else
       title = tl_arena_printf(p->arena, "%s; cp.async: every thread copies, a barrier per iteration", title);
+    if (!(tl_expr_is_const(s->start, &lo) && tl_expr_is_const(s->stop, &hi)))
+      title = tl_arena_printf(p->arena,
+                              "%s; the trip count is known at run time (runtime sizes): "
+                              "modelled with %lld iterations",
+                              title, (long long)iters);
     if (p->count++ && p->format == TL_EXPLAIN_TABLE)
       tl_buf_puts(p->out, "\n");
     char err[256];

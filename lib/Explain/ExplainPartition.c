@@ -896,7 +896,8 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
     }
   }
   a->sema =
-      (TlSemaOptions){a->source.calls, a->source.ncalls, a->source.defines, a->source.ndefines};
+      (TlSemaOptions){a->source.calls, a->source.ncalls, a->source.defines, a->source.ndefines,
+                      NULL, 0};
   return true;
 }
 

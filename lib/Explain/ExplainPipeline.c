@@ -925,7 +925,7 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
     args->input = arg;
   }
   args->sema = (TlSemaOptions){args->source.calls, args->source.ncalls, args->source.defines,
-                               args->source.ndefines};
+                               args->source.ndefines, NULL, 0};
   if (args->sweep) {
     for (int s = 1; s <= 8; s++)
       args->stages[s - 1] = s;

@@ -56,6 +56,50 @@ static bool names_clash(const TlModule *m, TlDiag *d) {
   return false;
 }
 
+// The value --size NAME=VALUE gives runtime size `name`, or NULL.
+static const char *size_value(const TlHarnessOptions *o, const char *name) {
+  for (int i = 0; i < o->nsizes; i++) {
+    size_t len = strcspn(o->sizes[i], "=");
+    if (strlen(name) == len && strncmp(o->sizes[i], name, len) == 0) return o->sizes[i] + len + 1;
+  }
+  return NULL;
+}
+
+// The harness allocates every tensor at its shape, so each runtime size
+// (T.dynamic) needs a value: --size NAME=VALUE makes the reference static
+// (sema binds the sizes) and the compiled launcher gets VALUE. Every --size
+// must name a size of some kernel, so a typo cannot go unnoticed.
+static bool sizes_bound(const TlModule *ref, const TlModule *compiled, const TlHarnessOptions *o,
+                        TlDiag *d) {
+  for (int i = 0; i < ref->kernels.len; i++) {
+    const TlKernel *k = TL_VEC_AT(ref->kernels, TlKernel, i);
+    if (k->sizes.len == 0) continue;
+    const char *name = TL_VEC_AT(k->sizes, TlVar, 0)->name;
+    tl_error(d, k->loc,
+             "kernel '%s' has the runtime size '%s'; give the harness its value with "
+             "--size %s=VALUE",
+             k->name, name, name);
+    return false;
+  }
+  for (int i = 0; i < o->nsizes; i++) {
+    size_t len = strcspn(o->sizes[i], "=");
+    bool used = false;
+    for (int j = 0; compiled && j < compiled->kernels.len; j++) {
+      const TlKernel *k = TL_VEC_AT(compiled->kernels, TlKernel, j);
+      for (int v = 0; v < k->sizes.len; v++) {
+        const char *name = TL_VEC_AT(k->sizes, TlVar, v)->name;
+        used = used || (strlen(name) == len && strncmp(o->sizes[i], name, len) == 0);
+      }
+    }
+    if (!used) {
+      tl_error_noloc(d, "--size %s: no kernel has a runtime size '%.*s'", o->sizes[i], (int)len,
+                     o->sizes[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
 static void meta(TlBuf *out, const TlKernel *k, const TlKernelFacts *f) {
   const TlBuffer *first = TL_VEC_AT(k->params, TlBuffer, 0), *res = first;
   int inputs = 0;
@@ -78,7 +122,10 @@ static void meta(TlBuf *out, const TlKernel *k, const TlKernelFacts *f) {
 // A thunk: the launcher called with the harness's untyped pointer array.
 // Its parameters carry the harness's prefix: a kernel (a launcher) may be
 // named p or s.
-static void thunk(TlBuf *out, const TlKernel *k, const char *what, const char *callee) {
+// A launch through the kernel table. `sized` is the compiled kernel when its
+// launcher takes runtime sizes (after the tensors): it gets their --size values.
+static void thunk(TlBuf *out, const TlKernel *k, const char *what, const char *callee,
+                  const TlKernel *sized, const TlHarnessOptions *o) {
   tl_buf_printf(out, "static cudaError_t tlh_%s_%s(void *const *tlh_p, cudaStream_t tlh_s) {\n",
                 what, k->name);
   tl_buf_printf(out, "  (void)tlh_p;\n  return %s(", callee);
@@ -86,10 +133,16 @@ static void thunk(TlBuf *out, const TlKernel *k, const char *what, const char *c
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
     tl_buf_printf(out, "(%s *)tlh_p[%d], ", tl_dtype_cuda(b->dtype), i);
   }
+  for (int i = 0; sized && i < sized->sizes.len; i++) {
+    const TlVar *v = TL_VEC_AT(sized->sizes, TlVar, i);
+    tl_buf_printf(out, "%s /* %s */, ", size_value(o, v->name), v->name);
+  }
   tl_buf_puts(out, "tlh_s);\n}\n");
 }
 
-static void tables(TlBuf *out, TlArena *a, const TlKernel *k, const TlKernelFacts *f, bool ref_only) {
+static void tables(TlBuf *out, TlArena *a, const TlKernel *k, const TlKernelFacts *f,
+                   const TlKernel *compiled, const TlHarnessOptions *o) {
+  bool ref_only = compiled == NULL;
   tl_buf_printf(out, "// kernel %s (line %d)\n", k->name, k->loc.line);
   tl_buf_printf(out, "static const TlhTensor tlh_tensors_%s[] = {\n", k->name);
   for (int i = 0; i < k->params.len; i++) {
@@ -103,8 +156,8 @@ static void tables(TlBuf *out, TlArena *a, const TlKernel *k, const TlKernelFact
   if (k->params.len == 0)
     tl_buf_puts(out, "  {\"(none)\", TLH_I32, 1, {1}, 0, 0, 0, 0},\n");
   tl_buf_puts(out, "};\n");
-  thunk(out, k, "run", ref_only ? tl_arena_printf(a, "%s_ref", k->name) : k->name);
-  thunk(out, k, "ref", tl_arena_printf(a, "%s_ref", k->name));
+  thunk(out, k, "run", ref_only ? tl_arena_printf(a, "%s_ref", k->name) : k->name, compiled, o);
+  thunk(out, k, "ref", tl_arena_printf(a, "%s_ref", k->name), NULL, o);
   tl_buf_puts(out, "\n");
 }
 
@@ -114,8 +167,7 @@ bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *compiled,
     tl_error_noloc(d, "internal: the compiled and reference modules have different kernels");
     return false;
   }
-  if (names_clash(ref, d))
-    return false;
+  if (names_clash(ref, d) || !sizes_bound(ref, compiled, o, d)) return false;
   int nk = ref->kernels.len;
   TlKernelFacts *facts = TL_NEW_ARRAY(a, TlKernelFacts, nk > 0 ? nk : 1);
   for (int i = 0; i < nk; i++)
@@ -163,7 +215,8 @@ bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *compiled,
                    "// This program's kernels.\n"
                    "// ---------------------------------------------------------------------------\n");
   for (int i = 0; i < nk; i++)
-    tables(out, a, TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i], compiled == NULL);
+    tables(out, a, TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i],
+           compiled ? TL_VEC_AT(compiled->kernels, TlKernel, i) : NULL, o);
   tl_buf_puts(out, "static const TlhKernel tlh_kernels[] = {\n");
   for (int i = 0; i < nk; i++) {
     const TlKernel *k = TL_VEC_AT(ref->kernels, TlKernel, i);

@@ -96,6 +96,18 @@ int64_t tl_buffer_elems(const TlBuffer *b) {
   return n;
 }
 
+bool tl_buffer_is_dynamic(const TlBuffer *b) {
+  for (int i = 0; i < b->ndims; i++)
+    if (b->dyn[i]) return true;
+  return false;
+}
+
+TlExpr *tl_buffer_dim(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc) {
+  if (!b->dyn[d]) return tl_expr_int(a, loc, b->shape[d], t);
+  TlExpr *v = tl_expr_var(a, loc, b->dyn[d]);
+  return v->dtype == t ? v : tl_expr_cast(a, loc, v, t);
+}
+
 int64_t tl_buffer_bytes(const TlBuffer *b) {
   return tl_buffer_elems(b) * (tl_dtype_bits(b->dtype) / 8) * (b->stages > 0 ? b->stages : 1);
 }
@@ -251,10 +263,10 @@ TlExpr *tl_access_flat(TlArena *a, const TlBuffer *b, TlExpr *const *idx, int n)
   TlExpr *off = NULL;
   for (int d = lead; d < n; d++) {
     TlDtype t = idx[d]->dtype;
-    off = off ? tl_expr_binary(a, loc, OP_ADD,
-                               tl_expr_binary(a, loc, OP_MUL, off,
-                                              tl_expr_int(a, loc, b->shape[d - lead], t), t),
-                               idx[d], t)
+    off = off ? tl_expr_binary(
+                    a, loc, OP_ADD,
+                    tl_expr_binary(a, loc, OP_MUL, off, tl_buffer_dim(a, b, d - lead, t, loc), t),
+                    idx[d], t)
               : idx[d];
   }
   if (lead == 1) {

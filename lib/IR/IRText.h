@@ -12,7 +12,7 @@
 // or buffer's dtype, bool for comparisons and logic, else the first operand's.
 TlDtype tl_irtext_implied_dtype(const TlExpr *e);
 
-// "block", "thread", "loop", "scalar", "array".
+// "block", "thread", "loop", "scalar", "array", "size".
 const char *tl_irtext_var_kind_name(TlVarKind k);
 // "none", "gemm_c", "rows", "row_of".
 const char *tl_irtext_layout_kind_name(TlLayoutKind k);

@@ -34,6 +34,15 @@ typedef struct Tok {
   int line, col;
 } Tok;
 
+// A parameter's dimension that is a runtime size (m#0): the kernel line
+// names it before the var table declares it.
+typedef struct RuntimeDim {
+  TlBuffer *buf;
+  int dim;
+  struct Tok *tok;
+  const char *name, *cname;
+} RuntimeDim;
+
 typedef struct Parser {
   TlArena *a;
   TlDiag *d;
@@ -46,6 +55,7 @@ typedef struct Parser {
   TlKernel *k;
   TlVec vars;     // TlVar*: the kernel's variable table
   TlVec scope;    // TlVar*: the variables visible here, innermost last
+  TlVec runtime_dims; // RuntimeDim*: parameter dimensions named before the var table
   TlLoc line_loc; // the location written at the end of the current line
   int depth;      // nesting of expressions and blocks, bounded (the C stack is not)
 } Parser;
@@ -1212,9 +1222,53 @@ static void parse_buffer_type(Parser *p, TlBuffer *b) {
   do {
     if (b->ndims == TL_MAX_DIMS)
       error_at(p, peek(p), "a buffer has at most %d dimensions", TL_MAX_DIMS);
+    if (peek(p)->kind == TK_IDENT) { // a runtime size m#0, resolved after the var table
+      RuntimeDim *r = TL_NEW(p->a, RuntimeDim);
+      r->buf = b;
+      r->dim = b->ndims++;
+      r->tok = peek(p);
+      r->name = ident(p, "a runtime size");
+      r->cname = key_cname(p, r->name);
+      tl_vec_push(p->a, &p->runtime_dims, r);
+      continue;
+    }
     b->shape[b->ndims++] = count(p, "a dimension");
   } while (accept(p, ","));
   expect(p, "]");
+}
+
+// The runtime sizes of the parameters' shapes, the `sizes` line (the
+// launcher's order) and the `grid D EXPR` lines of extents computed at launch.
+static void parse_runtime_sizes(Parser *p, TlKernel *k) {
+  for (int i = 0; i < p->runtime_dims.len; i++) {
+    RuntimeDim *r = TL_VEC_AT(p->runtime_dims, RuntimeDim, i);
+    TlVar *v = table_var(p, r->name, r->cname);
+    if (!v || v->kind != VAR_SIZE)
+      error_at(p, r->tok, "'%s' is not a runtime size of the kernel's var table", r->name);
+    r->buf->dyn[r->dim] = v;
+  }
+  if (accept_word(p, "sizes")) {
+    do {
+      Tok *t = peek(p);
+      TlVar *v = var_key(p);
+      if (v && v->kind != VAR_SIZE) error_at(p, t, "'%s' is not a runtime size", v->name);
+      tl_vec_push(p->a, &k->sizes, v);
+    } while (accept(p, ","));
+    expect_newline(p);
+  }
+  while (accept_word(p, "grid")) {
+    Tok *t = peek(p);
+    const char *dim = ident(p, "x, y or z");
+    int d = strlen(dim) == 1 && dim[0] >= 'x' && dim[0] <= 'z' ? dim[0] - 'x' : -1;
+    if (d < 0 || k->grid_const[d] != 0)
+      error_at(p, t, "'grid %s' names no extent the kernel line leaves to the launcher", dim);
+    k->grid[d] = expr(p);
+    expect_newline(p);
+  }
+  for (int d = 0; d < 3; d++)
+    if (k->grid_const[d] == 0 && !k->grid[d])
+      error_at(p, peek(p), "grid extent %c is 0 and no 'grid %c' line gives it", "xyz"[d],
+               "xyz"[d]);
 }
 
 static void parse_buffer_facts(Parser *p, TlBuffer *b) {
@@ -1229,6 +1283,8 @@ static void parse_buffer_facts(Parser *p, TlBuffer *b) {
       b->written = true;
     } else if (accept_word(p, "read")) {
       b->read = true;
+    } else if (accept_word(p, "output")) {
+      b->output = true;
     } else if (accept_word(p, "layout")) {
       b->layout = layout(p);
     } else if (accept_word(p, "table")) {
@@ -1291,6 +1347,7 @@ static void parse_kernel(Parser *p) {
   TlKernel *k = TL_NEW(p->a, TlKernel);
   p->k = k;
   p->vars = (TlVec){0};
+  p->runtime_dims = (TlVec){0};
   p->scope = (TlVec){0};
   k->name = ident(p, "a kernel name");
   expect(p, "(");
@@ -1309,7 +1366,8 @@ static void parse_kernel(Parser *p) {
   for (int d = 0; d < 3; d++) {
     if (d) expect(p, ",");
     k->grid_const[d] = count(p, "a grid extent");
-    k->grid[d] = tl_expr_int(p->a, (TlLoc){0}, k->grid_const[d], TY_INT32);
+    k->grid[d] =
+        k->grid_const[d] ? tl_expr_int(p->a, (TlLoc){0}, k->grid_const[d], TY_INT32) : NULL;
   }
   expect(p, ")");
   expect_word(p, "threads");
@@ -1353,6 +1411,7 @@ static void parse_kernel(Parser *p) {
     if (TL_VEC_AT(p->vars, TlVar, i)->kind == VAR_TILE_ITER) k->tile_iter = TL_VEC_AT(p->vars, TlVar, i);
   if (accept_word(p, "block_vars")) parse_index_vars(p, k->block_vars, VAR_BLOCK_IDX);
   if (accept_word(p, "thread_vars")) parse_index_vars(p, k->thread_vars, VAR_THREAD_IDX);
+  parse_runtime_sizes(p, k);
   while (is_word(peek(p), "alloc")) {
     next(p);
     TlBuffer *b = TL_NEW(p->a, TlBuffer);

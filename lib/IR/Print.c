@@ -46,7 +46,7 @@ TlDtype tl_irtext_implied_dtype(const TlExpr *e) {
 }
 
 const char *tl_irtext_var_kind_name(TlVarKind k) {
-  static const char *names[] = {"block", "thread", "loop", "scalar", "array", "tile_iter"};
+  static const char *names[] = {"block", "thread", "loop", "scalar", "array", "size", "tile_iter"};
   return names[k];
 }
 
@@ -92,6 +92,9 @@ TlVar *tl_irtext_resolve(const TlVec *scope, const TlKernel *k, const char *name
     if (k->block_vars[d] && strcmp(k->block_vars[d]->name, name) == 0) return k->block_vars[d];
     if (k->thread_vars[d] && strcmp(k->thread_vars[d]->name, name) == 0) return k->thread_vars[d];
   }
+  for (int i = 0; i < k->sizes.len; i++)
+    if (strcmp(TL_VEC_AT(k->sizes, TlVar, i)->name, name) == 0)
+      return TL_VEC_AT(k->sizes, TlVar, i);
   return NULL;
 }
 
@@ -540,11 +543,19 @@ static void print_body(P *p, const TlVec *body, int level) {
   p->scope.len = mark;
 }
 
+static void print_var_key(TlBuf *out, const TlVar *v);
+
+// A runtime size prints as its variable's key (m#0).
 static void print_buffer_type(TlBuf *out, const TlBuffer *b) {
   tl_buf_printf(out, "%s %s[", tl_scope_name(b->scope), tl_dtype_name(b->dtype));
   if (b->stages > 1) tl_buf_printf(out, "%d x ", b->stages);
-  for (int i = 0; i < b->ndims; i++)
-    tl_buf_printf(out, "%s%lld", i ? ", " : "", (long long)b->shape[i]);
+  for (int i = 0; i < b->ndims; i++) {
+    tl_buf_puts(out, i ? ", " : "");
+    if (b->dyn[i])
+      print_var_key(out, b->dyn[i]);
+    else
+      tl_buf_printf(out, "%lld", (long long)b->shape[i]);
+  }
   tl_buf_putc(out, ']');
 }
 
@@ -573,6 +584,7 @@ static void print_buffer_facts(TlBuf *out, const TlBuffer *b, const TlKernel *kn
   if (b->scope == SCOPE_GLOBAL) {
     if (b->written) tl_buf_puts(out, " written");
     if (b->read) tl_buf_puts(out, " read");
+    if (b->output) tl_buf_puts(out, " output");
   }
   if (b->layout) {
     tl_buf_puts(out, " layout ");
@@ -653,6 +665,25 @@ static void print_index_vars(TlBuf *out, const char *key, TlVar *const *vars) {
   tl_buf_putc(out, '\n');
 }
 
+// `sizes m#0, n#1` (the launcher's order) and `grid y EXPR` for each extent
+// the launcher computes (printed as 0 in the kernel line).
+static void print_runtime_sizes(TlBuf *out, const TlKernel *kn) {
+  if (kn->sizes.len == 0) return;
+  tl_buf_puts(out, "  sizes ");
+  for (int i = 0; i < kn->sizes.len; i++) {
+    tl_buf_puts(out, i ? ", " : "");
+    print_var_key(out, TL_VEC_AT(kn->sizes, TlVar, i));
+  }
+  tl_buf_putc(out, '\n');
+  P p = {out, kn, {0}, out->arena};
+  for (int d = 0; d < 3; d++) {
+    if (kn->grid_const[d] > 0) continue;
+    tl_buf_printf(out, "  grid %c ", "xyz"[d]);
+    print_expr_prec(&p, kn->grid[d], 0);
+    tl_buf_putc(out, '\n');
+  }
+}
+
 static void print_kernel(TlBuf *out, const TlKernel *kn) {
   tl_buf_printf(out, "kernel %s(", kn->name);
   for (int i = 0; i < kn->params.len; i++) {
@@ -680,6 +711,8 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
 
   TlArena *a = out->arena;
   TlVec vars = {0};
+  for (int i = 0; i < kn->sizes.len; i++)
+    add_var(a, &vars, TL_VEC_AT(kn->sizes, TlVar, i));
   for (int d = 0; d < 3; d++) {
     add_var(a, &vars, kn->block_vars[d]);
     add_var(a, &vars, kn->thread_vars[d]);
@@ -700,6 +733,7 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   }
   print_index_vars(out, "block_vars", kn->block_vars);
   print_index_vars(out, "thread_vars", kn->thread_vars);
+  print_runtime_sizes(out, kn);
   for (int i = 0; i < kn->buffers.len; i++) {
     TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
     tl_buf_printf(out, "  alloc %s: ", b->name);

@@ -58,6 +58,8 @@ static void check_var(V *v, const TlVar *var) {
 static bool in_scope(V *v, const TlVar *var) {
   if (var->kind == VAR_BLOCK_IDX || var->kind == VAR_THREAD_IDX || var->kind == VAR_TILE_ITER)
     return true;
+  for (int i = 0; var->kind == VAR_SIZE && i < v->k->sizes.len; i++)
+    if (TL_VEC_AT(v->k->sizes, TlVar, i) == var) return true; // a kernel parameter
   for (int i = v->nvars - 1; i >= 0; i--)
     if (v->vars[i] == var)
       return true;
@@ -359,10 +361,28 @@ static void check_kernel(V *v) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
     if (b->param_index != i || b->scope != SCOPE_GLOBAL)
       failf(v, b->loc, "parameter '%s' is not a global buffer at its position", b->name);
+    for (int d = 0; d < b->ndims; d++)
+      if (b->dyn[d] && !in_scope(v, b->dyn[d]))
+        failf(v, b->loc, "a dimension of '%s' is a runtime size the kernel does not take", b->name);
     check_buffer(v, b);
   }
-  for (int i = 0; i < k->buffers.len; i++)
-    check_buffer(v, TL_VEC_AT(k->buffers, TlBuffer, i));
+  for (int i = 0; i < k->buffers.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    check_buffer(v, b);
+    if (tl_buffer_is_dynamic(b))
+      failf(v, b->loc, "on-chip buffer '%s' has a runtime size", b->name);
+  }
+  for (int i = 0; i < k->sizes.len; i++) {
+    const TlVar *size = TL_VEC_AT(k->sizes, TlVar, i);
+    check_var(v, size);
+    if (size->kind != VAR_SIZE)
+      failf(v, size->loc, "size parameter '%s' is not a runtime size", size->name);
+  }
+  for (int d = 0; d < 3; d++) {
+    if (k->grid_const[d] == 0 && !k->grid[d])
+      fail(v, k->loc, "a grid extent computed at launch has no expression");
+    if (k->grid_const[d] == 0 && k->grid[d]) check_expr(v, k->grid[d]);
+  }
   for (int d = 0; d < 3; d++) {
     const TlVar *bv = k->block_vars[d], *tv = k->thread_vars[d];
     if ((bv && (bv->kind != VAR_BLOCK_IDX || bv->dim != d)) ||

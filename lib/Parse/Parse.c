@@ -786,12 +786,17 @@ static void simple_stmt(Parser *p, TlVec *out) {
   TlNode *first = exprlist(p);
   TlTokenKind k = p->tok->kind;
   // An annotated assignment `x: int = 5` (the annotation is not checked);
-  // a bare `x: int` declares nothing and assigns nothing.
+  // a bare `x: ann` assigns nothing, but keeps the annotation: in an eager
+  // @tilelang.jit function `A: T.Tensor((M, K), dtype)` gives a tensor
+  // parameter its shape.
   if (k == TK_COLON && first->kind == ND_NAME) {
     advance(p);
-    expr(p);
+    TlNode *annotation = expr(p);
     if (!at(p, TK_ASSIGN)) {
-      tl_vec_push(p->arena, out, new_node(p, ND_PASS, first->loc));
+      TlNode *n = new_node(p, ND_PASS, first->loc);
+      n->a = first;
+      n->b = annotation;
+      tl_vec_push(p->arena, out, n);
       return;
     }
     TlToken *eq = advance(p);

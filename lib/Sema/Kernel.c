@@ -9,7 +9,24 @@
 
 enum { MAX_GRID_X = 2147483647, MAX_GRID_YZ = 65535 };
 
-// A shape: a tuple/list of positive compile-time integers, or one integer.
+TlVar *tl_sema_size_var(Sema *s, const TlValue *v, TlLoc loc) {
+  TlKernel *k = s->kernel;
+  if (!k) {
+    tl_error(s->diag, loc, "the runtime size '%s' is used outside a kernel", v->s);
+    return NULL;
+  }
+  for (int i = 0; i < k->sizes.len; i++) {
+    TlVar *size = TL_VEC_AT(k->sizes, TlVar, i);
+    if (strcmp(size->name, v->s) == 0) return size;
+  }
+  TlVar *size = tl_var_new(s->arena, k, v->s, VAR_SIZE, v->dtype, v->loc);
+  tl_vec_push(s->arena, &k->sizes, size);
+  if (v->dtype == TY_INT64) s->index_dtype = TY_INT64;
+  return size;
+}
+
+// A shape: a tuple/list of positive compile-time integers, or one integer;
+// a global tensor's dimensions may also be runtime sizes (T.dynamic).
 static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   TlValue *v = tl_sema_eval_const(s, n);
   if (v->kind == VAL_ERROR)
@@ -34,6 +51,12 @@ static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   }
   int64_t total = 1;
   for (int i = 0; i < nd; i++) {
+    if (dims[i]->kind == VAL_SIZE) {
+      b->dyn[i] = tl_sema_size_var(s, dims[i], dims[i]->loc);
+      if (!b->dyn[i]) return false;
+      b->shape[i] = 0;
+      continue;
+    }
     if (dims[i]->kind != VAL_INT) {
       tl_error(s->diag, dims[i]->loc, "dimension %d of the shape is a %s, not an integer", i,
                tl_value_kind_name(dims[i]->kind));
@@ -59,40 +82,97 @@ static bool dtype_of(Sema *s, const TlNode *n, TlDtype *out) {
   return v->kind != VAL_ERROR && tl_value_as_dtype(s, v, out);
 }
 
-// param = NAME ":" ("T.Tensor" | "T.Buffer") "(" shape ("," dtype)? ")"
-static TlBuffer *kernel_param(Sema *s, TlKernel *k, const TlNode *p) {
+// A global tensor: a kernel parameter, or an eager function's T.empty output.
+TlBuffer *tl_sema_global_buffer(Sema *s, const char *name, TlLoc loc, const TlNode *shape,
+                                const TlNode *dtype) {
   TlBuffer *b = TL_NEW(s->arena, TlBuffer);
-  b->name = p->name;
-  b->loc = p->loc;
+  b->name = name;
+  b->loc = loc;
   b->scope = SCOPE_GLOBAL;
   b->dtype = TY_FLOAT32;
   b->stages = 1;
-  b->param_index = k->params.len;
-  const TlNode *ann = p->a;
-  const char *t = ann && ann->kind == ND_CALL ? tl_sema_t_attr(s, ann->a) : NULL;
-  if (!t || (strcmp(t, "Tensor") != 0 && strcmp(t, "Buffer") != 0)) {
-    tl_error(s->diag, ann ? ann->loc : p->loc,
+  if (!shape_of(s, shape, b)) return NULL;
+  if (dtype && !dtype_of(s, dtype, &b->dtype)) return NULL;
+  return b;
+}
+
+// ann = ("T.Tensor" | "T.Buffer") ( "(" shape ("," dtype)? ")" | "[" shape ("," dtype)? "]" )
+TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNode *ann) {
+  if (!tl_sema_is_tensor_annotation(s, ann)) {
+    tl_error(s->diag, ann ? ann->loc : loc,
              "kernel parameter '%s' needs a tensor annotation, e.g. %s: T.Tensor((M, N), "
              "\"float16\")",
-             p->name, p->name);
+             name, name);
     return NULL;
   }
+  const char *t = tl_sema_t_attr(s, ann->a);
   static const char *const kws[] = {"shape", "dtype", NULL};
-  if (!tl_sema_check_keywords(s, ann, "T.Tensor", kws))
-    return NULL;
-  const TlNode *shape = ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0) : tl_sema_kwarg(ann, "shape");
-  const TlNode *dtype = ann->list.len > 1 ? TL_VEC_AT(ann->list, TlNode, 1) : tl_sema_kwarg(ann, "dtype");
+  if (ann->kind == ND_CALL && !tl_sema_check_keywords(s, ann, "T.Tensor", kws)) return NULL;
+  bool call = ann->kind == ND_CALL;
+  const TlNode *shape = ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0)
+                        : call            ? tl_sema_kwarg(ann, "shape")
+                                          : NULL;
+  const TlNode *dtype = ann->list.len > 1 ? TL_VEC_AT(ann->list, TlNode, 1)
+                        : call            ? tl_sema_kwarg(ann, "dtype")
+                                          : NULL;
   if (!shape || ann->list.len > 2) {
     tl_error(s->diag, ann->loc, "T.%s takes a shape and a dtype", t);
     return NULL;
   }
-  if (!shape_of(s, shape, b))
-    return NULL;
-  if (dtype && !dtype_of(s, dtype, &b->dtype))
-    return NULL;
-  if (p->b)
-    tl_error(s->diag, p->b->loc, "kernel parameters cannot have default values");
+  return tl_sema_global_buffer(s, name, loc, shape, dtype);
+}
+
+void tl_sema_add_param(Sema *s, TlKernel *k, TlBuffer *b) {
+  b->param_index = k->params.len;
+  tl_vec_push(s->arena, &k->params, b);
+  if (tl_buffer_elems(b) > INT32_MAX) s->index_dtype = TY_INT64;
+}
+
+// param = NAME ":" tensor-annotation
+static TlBuffer *kernel_param(Sema *s, const TlNode *p) {
+  TlBuffer *b = tl_sema_tensor_param(s, p->name, p->loc, p->a);
+  if (b && p->b) tl_error(s->diag, p->b->loc, "kernel parameters cannot have default values");
   return b;
+}
+
+static bool only_sizes(const TlExpr *e) {
+  if (e->kind == EX_VAR) return e->var->kind == VAR_SIZE;
+  if (e->kind != EX_INT && e->kind != EX_BINARY && e->kind != EX_UNARY && e->kind != EX_CAST &&
+      e->kind != EX_SELECT && e->kind != EX_CALL)
+    return false;
+  for (int i = 0; i < e->nargs; i++)
+    if (!only_sizes(e->args[i])) return false;
+  return true;
+}
+
+static bool uses_size(Sema *s, const TlNode *n) {
+  if (n->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, n->name);
+    return y && y->kind == SYM_VALUE && y->value->kind == VAL_SIZE;
+  }
+  if ((n->a && uses_size(s, n->a)) || (n->b && uses_size(s, n->b))) return true;
+  for (int i = 0; i < n->list.len; i++)
+    if (uses_size(s, TL_VEC_AT(n->list, TlNode, i))) return true;
+  return false;
+}
+
+// T.Kernel(T.ceildiv(M, block_M)) with M a runtime size: the launcher
+// computes the extent (grid_const 0). False when g uses no runtime size.
+static bool runtime_grid_extent(Sema *s, TlKernel *k, int dim, const TlNode *g, bool *ok) {
+  if (!uses_size(s, g)) return false;
+  int before = s->diag->nerrors;
+  TlExpr *e = tl_sema_fold(s, tl_sema_expr(s, g));
+  if (s->diag->nerrors != before)
+    *ok = false;
+  else if ((e->dtype != TY_INT32 && e->dtype != TY_INT64) || !only_sizes(e)) {
+    tl_error(s->diag, g->loc,
+             "a grid extent is a compile-time integer or an integer expression "
+             "of runtime sizes");
+    *ok = false;
+  }
+  k->grid[dim] = e;
+  k->grid_const[dim] = 0;
+  return true;
 }
 
 static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
@@ -116,6 +196,7 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
   for (int i = 0; i < ng; i++) {
     TlNode *g = TL_VEC_AT(call->list, TlNode, i);
     int64_t v;
+    if (runtime_grid_extent(s, k, i, g, &ok)) continue;
     if (!tl_sema_const_int(s, g, "a grid extent", &v)) {
       ok = false;
       continue;
@@ -198,6 +279,12 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
   return ok;
 }
 
+bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with) {
+  if (!launch_config(s, k, with)) return false;
+  tl_sema_body(s, &with->list, &k->body);
+  return true;
+}
+
 static void kernel(Sema *s, const TlValue *kv);
 
 // Compiles a kernel value in the scope it closes over (a factory's locals,
@@ -230,19 +317,24 @@ static void kernel(Sema *s, const TlValue *kv) {
   k->loc = def->loc;
   s->kernel = k;
   tl_scope_push(s);
+  if (kv->consts) { // an eager @tilelang.jit function bound by f.compile(...)
+    tl_sema_eager_kernel(s, kv, k);
+    tl_scope_pop(s);
+    s->kernel = NULL;
+    tl_vec_push(s->arena, &s->module->kernels, k);
+    return;
+  }
   bool ok = true;
   for (int i = 0; i < def->params.len; i++) {
     TlNode *p = TL_VEC_AT(def->params, TlNode, i);
-    TlBuffer *b = kernel_param(s, k, p);
+    TlBuffer *b = kernel_param(s, p);
     if (!b) {
       ok = false;
       continue;
     }
-    tl_vec_push(s->arena, &k->params, b);
+    tl_sema_add_param(s, k, b);
     TlSym *y = tl_scope_define(s, s->scope, p->name, SYM_BUFFER, p->loc);
     y->buf = b;
-    if (tl_buffer_elems(b) > INT32_MAX)
-      s->index_dtype = TY_INT64;
   }
   const TlNode *with = NULL;
   for (int i = 0; i < def->list.len; i++) {
@@ -260,8 +352,8 @@ static void kernel(Sema *s, const TlValue *kv) {
   if (!with) {
     if (ok)
       tl_error(s->diag, def->loc, "kernel '%s' has no 'with T.Kernel(...)' block", def->name);
-  } else if (ok && launch_config(s, k, with)) {
-    tl_sema_body(s, &with->list, &k->body);
+  } else if (ok) {
+    tl_sema_kernel_block(s, k, with);
   }
   tl_scope_pop(s);
   s->kernel = NULL;

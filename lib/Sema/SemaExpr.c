@@ -247,7 +247,7 @@ static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
                tl_dtype_name(e->dtype));
       return error_expr(s, n->loc);
     }
-    if (e->kind == EX_INT && (e->ival < 0 || e->ival >= b->shape[i])) {
+    if (e->kind == EX_INT && (e->ival < 0 || (!b->dyn[i] && e->ival >= b->shape[i]))) {
       tl_error(s->diag, in->loc, "index %lld is out of bounds for dimension %d of '%s' (size %lld)",
                (long long)e->ival, i, b->name, (long long)b->shape[i]);
       tl_note(s->diag, b->loc, "'%s' declared here", b->name);
@@ -453,6 +453,11 @@ static TlExpr *value_expr(Sema *s, const TlNode *n, TlValue *v) {
     e->untyped = true;
     return e;
   }
+  if (v->kind == VAL_SIZE) { // T.dynamic("m"): the kernel's int parameter
+    TlVar *size = tl_sema_size_var(s, v, n->loc);
+    return size ? tl_sema_convert(s, tl_expr_var(s->arena, n->loc, size), s->index_dtype)
+                : error_expr(s, n->loc);
+  }
   if (v->kind != VAL_ERROR)
     tl_error(s->diag, n->loc, "this is %s %s, not a number", tl_value_kind_article(v->kind),
              tl_value_kind_name(v->kind));
@@ -508,7 +513,8 @@ static TlExpr *lower_expr(Sema *s, const TlNode *n) {
       tl_sema_report_opaque(s, n->loc, v);
       return error_expr(s, n->loc);
     }
-    if (v->kind != VAL_INT && v->kind != VAL_BOOL && v->kind != VAL_FLOAT && v->kind != VAL_ERROR) {
+    if (v->kind != VAL_INT && v->kind != VAL_BOOL && v->kind != VAL_FLOAT && v->kind != VAL_SIZE &&
+        v->kind != VAL_ERROR) {
       tl_error(s->diag, n->loc, "'%s' is a %s, not a number", n->name, tl_value_kind_name(v->kind));
       return error_expr(s, n->loc);
     }

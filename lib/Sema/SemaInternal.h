@@ -35,12 +35,30 @@ typedef struct Sema {
   int64_t calls;           // compile-time calls for the current statement (bounded)
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL
   TlLoc kernel_name_loc;   // where --call 'NAME=...' gave that name (src NULL otherwise)
+  struct TlEagerState *eager; // the eager function being compiled (Eager.c), or NULL
 } Sema;
 
 /* Kernel.c */
 // Compiles a kernel value under `name` (the evaluator calls it for each
 // kernel a module or --call makes).
 void tl_sema_compile_kernel(Sema *s, TlValue *kv);
+// A global tensor of the given shape and dtype (dtype NULL: float32); NULL
+// after reporting.
+TlBuffer *tl_sema_global_buffer(Sema *s, const char *name, TlLoc loc, const TlNode *shape,
+                                const TlNode *dtype);
+// The tensor a parameter annotation declares; NULL after reporting.
+TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNode *ann);
+// The kernel's VAR_SIZE variable of runtime size v (made at its first use);
+// NULL after reporting outside a kernel.
+TlVar *tl_sema_size_var(Sema *s, const TlValue *v, TlLoc loc);
+// Appends b to k's parameters (its launcher position).
+void tl_sema_add_param(Sema *s, TlKernel *k, TlBuffer *b);
+// `with T.Kernel(...) as ...:` -> k's launch configuration and body.
+bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with);
+
+/* Eager.c: the bodies of eager @tilelang.jit functions (lib/Eval/EvalEager.c binds them) */
+// Compiles the body of an eager function bound by f.compile(...) into k.
+void tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k);
 
 /* SemaExpr.c */
 TlExpr *tl_sema_expr(Sema *s, const TlNode *n);

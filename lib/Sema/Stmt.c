@@ -84,6 +84,14 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   int64_t total = 1;
   for (int i = 0; i < nd; i++) {
     TlValue *d = sv->kind == VAL_TUPLE ? TL_VEC_AT(sv->items, TlValue, i) : sv;
+    if (d->kind == VAL_SIZE) {
+      tl_error(s->diag, d->loc,
+               "dimension %d of '%s' is the runtime size '%s'; an on-chip buffer "
+               "needs a compile-time shape",
+               i, b->name, d->s);
+      tl_note(s->diag, d->loc, "tile the runtime size with a constant block, e.g. (block_M, N)");
+      return false;
+    }
     if (d->kind != VAL_INT || d->i < 1) {
       tl_error(s->diag, d->loc, "dimension %d of '%s' must be a positive integer", i, b->name);
       return false;
@@ -576,6 +584,12 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
       }
       if (!ev->i)
         return;
+    }
+    if (s->kernel->grid_const[0] == 0 || s->kernel->grid_const[1] == 0) {
+      tl_error(s->diag, e->loc,
+               "T.use_swizzle needs a grid of compile-time extents; this one "
+               "depends on runtime sizes");
+      return;
     }
     s->kernel->swizzle_panel = v;
     return;

@@ -74,11 +74,13 @@ static TlExpr *edge_guard(Ctx *c, const TlRegion *r, TlExpr **idx) {
   TlExpr *cond = NULL;
   for (int d = 0; d < r->ndims; d++) {
     int64_t lo, hi;
-    if (tl_expr_bounds(idx[d], &lo, &hi) && lo >= 0 && hi < r->buf->shape[d])
+    if (!r->buf->dyn[d] && tl_expr_bounds(idx[d], &lo, &hi) && lo >= 0 && hi < r->buf->shape[d])
       continue;
     TlExpr *lt = tl_expr_binary(c->arena, r->loc, OP_LT, idx[d],
-                                tl_expr_int(c->arena, r->loc, r->buf->shape[d], idx[d]->dtype), TY_BOOL);
-    if (!(tl_expr_bounds(idx[d], &lo, &hi) && lo >= 0))
+                                tl_buffer_dim(c->arena, r->buf, d, idx[d]->dtype, r->loc), TY_BOOL);
+    bool nonneg = (tl_expr_bounds(idx[d], &lo, &hi) && lo >= 0) ||
+                  (r->buf->dyn[d] && tl_expr_nonneg(idx[d])); // a grid of runtime extent
+    if (!nonneg)
       lt = tl_expr_binary(c->arena, r->loc, OP_AND,
                           tl_expr_binary(c->arena, r->loc, OP_GE, idx[d],
                                          tl_expr_int(c->arena, r->loc, 0, idx[d]->dtype), TY_BOOL),

@@ -90,7 +90,8 @@ static bool producer_computable(const TlExpr *e, const TlVar *loop_var) {
     return true;
   if (e->kind == EX_LOAD || e->kind == EX_ELEM || e->kind == EX_FLOAT)
     return false;
-  if (e->kind == EX_VAR && e->var != loop_var && e->var->kind != VAR_BLOCK_IDX)
+  if (e->kind == EX_VAR && e->var != loop_var && e->var->kind != VAR_BLOCK_IDX &&
+      e->var->kind != VAR_SIZE) // a runtime size is a kernel parameter
     return false;
   for (int i = 0; i < e->nargs; i++)
     if (!producer_computable(e->args[i], loop_var))
@@ -127,6 +128,8 @@ static bool tma_map_for(Ctx *c, const TlStmt *nest, const TlVar *loop_var, TlTma
   if (!load || load->dtype != tile->dtype || load->buf->dtype != tile->dtype)
     return refuse(c, "a pipelined copy converts its elements (TMA copies bytes)");
   TlBuffer *g = load->buf;
+  if (tl_buffer_is_dynamic(g)) // the map below is encoded from compile-time extents
+    return refuse(c, "a pipelined copy reads a tensor with runtime sizes (T.dynamic)");
   if (g->ndims > 5 || load->nargs != g->ndims)
     return refuse(c, "a pipelined copy reads a tensor of more than 5 dimensions (TMA's limit)");
   int64_t eb = tl_dtype_bits(g->dtype) / 8, rows = tile->shape[0], cols = tile->shape[1];

@@ -135,7 +135,9 @@ def load(entry: str, note: Optional[str] = None) -> Module:
     for k in sig.kernels:
         fn = getattr(lib, k.name)
         fn.restype = ctypes.c_int
-        fn.argtypes = [ctypes.c_void_p] * (len(k.params) + 1)
+        # Runtime sizes are int or long long; a 64-bit argument carries either.
+        fn.argtypes = ([ctypes.c_void_p] * len(k.params) + [ctypes.c_longlong] * len(k.sizes) +
+                       [ctypes.c_void_p])
         kernels.append(Kernel(k, fn, error_text))
     return Module(kernels, os.path.join(entry, "kernel.so"), note)
 

@@ -137,7 +137,8 @@ class Kernel:
                 device, ptrs[p.index] = self._check(p, out, device, sizes)
                 outputs.append(out)
         stream = self._torch.cuda.current_stream(device).cuda_stream
-        code = self._launch(*ptrs, stream)
+        # Runtime sizes (T.dynamic) follow the tensors, bound from their shapes.
+        code = self._launch(*ptrs, *[sizes[name] for name in self.signature.sizes], stream)
         if code != 0:
             raise LaunchError(f"{self.name}: the launch failed: {self._error_text(code)}")
         if not outputs:
