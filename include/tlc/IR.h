@@ -285,6 +285,8 @@ struct TlStmt {
   int nindices;
   TlExpr *value;
   TlOp update_op; // ST_STORE: OP_ADD for +=, ...; OP_EQ for plain =
+  bool atomic;    // ST_STORE with OP_ADD: an atomicAdd (T.atomic_add); ST_COPY:
+                  // dst += src element by element, each add atomic
   int64_t width;  // ST_VLOAD / ST_VSTORE lanes
   TlExpr *cond;   // ST_IF
   // tile ops

@@ -369,6 +369,15 @@ static void print_expr_to(TlBuf *out, const TlExpr *x) {
   *out = tmp.body;
 }
 
+// T.atomic_add: CUDA's atomicAdd has float, __half and __nv_bfloat16
+// overloads on sm_80 and newer (sema keeps other dtypes out), so the value,
+// already converted to the buffer's dtype, is passed as it is.
+static void atomic_add(Emit *e, const char *target, const TlExpr *value) {
+  tl_buf_printf(&e->body, "atomicAdd(&%s, ", target);
+  expr(e, value);
+  tl_buf_puts(&e->body, ");\n");
+}
+
 static void update(Emit *e, const TlStmt *s, const char *target) {
   TlBuf *o = &e->body;
   switch (s->update_op) {
@@ -482,7 +491,10 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_putc(&e->body, ']');
     target = e->body;
     e->body = saved;
-    update(e, s, target.data);
+    if (s->atomic)
+      atomic_add(e, target.data, s->value);
+    else
+      update(e, s, target.data);
     return;
   }
   case ST_LET:

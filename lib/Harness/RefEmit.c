@@ -112,6 +112,10 @@ static void store(Emit *e, const TlStmt *s, int level) {
     idx[d] = X(e, s->indices[d]);
   const char *target = tl_ref_access(&e->r, s->buf, idx, s->loc.line);
   const char *value = X(e, s->value);
+  if (s->atomic) { // the reference's blocks run concurrently too
+    line(e, level, "atomicAdd(&%s, %s);", target, value);
+    return;
+  }
   if (s->update_op != OP_EQ)
     value = tl_ref_binop(&e->r, s->update_op, s->buf->dtype, target, value);
   line(e, level, "%s = %s;", target, value);
@@ -280,7 +284,11 @@ static void copy(Emit *e, const TlStmt *s, int level) {
   line(e, level + 2, "const %s tl_v = %s;", tl_dtype_cuda(sb->dtype), v);
   const char *target = db->scope == SCOPE_GLOBAL ? tl_ref_access_unchecked(&e->r, db, di)
                                                  : tl_ref_access(&e->r, db, di, s->loc.line);
-  line(e, level + 2, "%s = %s;", target, tl_ref_convert(&e->r, "tl_v", sb->dtype, db->dtype));
+  const char *converted = tl_ref_convert(&e->r, "tl_v", sb->dtype, db->dtype);
+  if (s->atomic) // T.atomic_add(dst, src): other blocks add into dst too
+    line(e, level + 2, "atomicAdd(&%s, %s);", target, converted);
+  else
+    line(e, level + 2, "%s = %s;", target, converted);
   line(e, level + 1, "}");
   line(e, level, "}");
 }

@@ -726,6 +726,8 @@ static void parse_facts(Parser *p, TlStmt *s) {
       s->per_thread = true;
     } else if (is_word(t, "async_copy")) {
       s->async_copy = true;
+    } else if (is_word(t, "atomic_add")) {
+      s->atomic = true;
     } else if (is_word(t, "gemm_id")) {
       s->gemm_id = small_int(p, "a gemm id");
     } else if (is_word(t, "plan_frag")) {

@@ -313,6 +313,7 @@ static void print_facts(P *p, const TlStmt *s) {
   if (s->applied_stages) tl_buf_printf(out, " applied_stages %d", s->applied_stages);
   if (s->per_thread) tl_buf_puts(out, " per_thread");
   if (s->async_copy) tl_buf_puts(out, " async_copy");
+  if (s->atomic) tl_buf_puts(out, " atomic_add");
   if (s->plan_frag) { // a partitioned nest that follows a fragment layout (for the plan)
     tl_buf_puts(out, " plan_frag [");
     for (int i = 0; i < s->plan_frag_ndims; i++)

@@ -255,6 +255,9 @@ static void check_stmt(V *v, const TlStmt *s) {
   case ST_STORE:
     if (!s->value)
       fail(v, s->loc, "store without a value");
+    if (s->atomic && (s->update_op != OP_ADD || !s->buf ||
+                      (s->buf->scope != SCOPE_GLOBAL && s->buf->scope != SCOPE_SHARED)))
+      fail(v, s->loc, "an atomic store must be a += into global or shared memory");
     if (s->buf) {
       if ((v->k->flat || (thread && s->buf->scope == SCOPE_FRAGMENT))
               ? s->nindices != 1
