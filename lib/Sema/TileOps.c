@@ -7,10 +7,10 @@
 
 #include "SemaInternal.h"
 
-static const char *const tile_ops[] = {"copy",       "gemm",       "fill",          "clear",
-                                       "reduce_max", "reduce_sum", "reduce_min",    "reduce_abssum",
-                                       "reduce_absmax", "atomic_add", "atomic_addx2",
-                                       "atomic_addx4", NULL};
+static const char *const tile_ops[] = {
+    "copy",       "gemm",          "fill",          "clear",      "reduce_max",   "reduce_sum",
+    "reduce_min", "reduce_abssum", "reduce_absmax", "atomic_add", "atomic_addx2", "atomic_addx4",
+    NULL};
 
 bool tl_sema_is_tile_op(const char *name) {
   for (int i = 0; tile_ops[i]; i++)
@@ -154,14 +154,14 @@ static bool check_in_bounds(Sema *s, const TlRegion *r) {
 // of T.atomic_add share it (`what` names the operator in messages).
 static TlStmt *copy_regions(Sema *s, const TlNode *call, TlStmt *st, const char *what) {
   if (st->src.point && st->dst.point) {
-    tl_error(s->diag, call->loc, "%s between two points has no extent; make one side a buffer "
-                                 "or a slice", what);
+    tl_error(s->diag, call->loc,
+             "%s between two points has no extent; make one side a buffer "
+             "or a slice",
+             what);
     return NULL;
   }
-  if (st->src.point && !take_extents(s, &st->src, &st->dst))
-    return NULL;
-  if (st->dst.point && !take_extents(s, &st->dst, &st->src))
-    return NULL;
+  if (st->src.point && !take_extents(s, &st->src, &st->dst)) return NULL;
+  if (st->dst.point && !take_extents(s, &st->dst, &st->src)) return NULL;
   int64_t a[TL_MAX_DIMS], b[TL_MAX_DIMS];
   int na = squeeze(&st->src, a), nb = squeeze(&st->dst, b);
   bool same = na == nb;
@@ -175,8 +175,7 @@ static TlStmt *copy_regions(Sema *s, const TlNode *call, TlStmt *st, const char 
              what, st->src.buf->name, sa, st->dst.buf->name, sb);
     return NULL;
   }
-  if (!check_in_bounds(s, &st->src) || !check_in_bounds(s, &st->dst))
-    return NULL;
+  if (!check_in_bounds(s, &st->src) || !check_in_bounds(s, &st->dst)) return NULL;
   st->src.buf->read = true;
   st->dst.buf->written = true;
   return st;
@@ -198,8 +197,7 @@ static void copy(Sema *s, const TlNode *call, TlVec *out) {
   if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src) ||
       !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst))
     return;
-  if (!copy_regions(s, call, st, "T.copy"))
-    return;
+  if (!copy_regions(s, call, st, "T.copy")) return;
   const TlNode *cw = tl_sema_kwarg(call, "coalesced_width");
   if (cw && !tl_sema_const_int(s, cw, "coalesced_width=", &st->width))
     return;
@@ -431,19 +429,22 @@ static bool atomic_dtype_ok(Sema *s, const TlBuffer *b, TlLoc loc, const char *w
   if (t == TY_FLOAT32 || t == TY_FLOAT16 || t == TY_BFLOAT16 || t == TY_FLOAT64 || t == TY_INT32 ||
       t == TY_UINT32)
     return true;
-  tl_error(s->diag, loc, "%s on '%s' of type %s; CUDA adds atomically to float32, float16, "
-                         "bfloat16, float64, int32 and uint32 only", what, b->name,
-           tl_dtype_name(t));
+  tl_error(s->diag, loc,
+           "%s on '%s' of type %s; CUDA adds atomically to float32, float16, "
+           "bfloat16, float64, int32 and uint32 only",
+           what, b->name, tl_dtype_name(t));
   return false;
 }
 
 // The destination of an atomic add is memory other threads see.
 static bool atomic_scope_ok(Sema *s, const TlBuffer *b, TlLoc loc, const char *what) {
-  if (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_SHARED)
-    return true;
-  tl_error(s->diag, loc, "%s into %s buffer '%s'; only global and shared memory are shared between "
-                         "threads", what, tl_scope_name(b->scope), b->name);
-  tl_note(s->diag, loc, "a thread's own registers need no atomics: write %s[...] += value", b->name);
+  if (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_SHARED) return true;
+  tl_error(s->diag, loc,
+           "%s into %s buffer '%s'; only global and shared memory are shared between "
+           "threads",
+           what, tl_scope_name(b->scope), b->name);
+  tl_note(s->diag, loc, "a thread's own registers need no atomics: write %s[...] += value",
+          b->name);
   return false;
 }
 
@@ -451,35 +452,33 @@ static bool atomic_scope_ok(Sema *s, const TlBuffer *b, TlLoc loc, const char *w
 // is relaxed: other orders are accepted with a warning saying so.
 static bool memory_order(Sema *s, const TlNode *call) {
   const TlNode *mo = tl_sema_kwarg(call, "memory_order");
-  if (!mo)
-    return true;
+  if (!mo) return true;
   TlValue *v = tl_sema_eval_const(s, mo);
-  if (v->kind == VAL_ERROR)
-    return false;
-  static const char *const orders[] = {"relaxed", "consume", "acquire", "release", "acq_rel",
-                                       "seq_cst", NULL};
+  if (v->kind == VAL_ERROR) return false;
+  static const char *const orders[] = {"relaxed", "consume", "acquire", "release",
+                                       "acq_rel", "seq_cst", NULL};
   int found = -1;
   for (int i = 0; v->kind == VAL_STR && orders[i]; i++)
-    if (strcmp(v->s, orders[i]) == 0)
-      found = i;
+    if (strcmp(v->s, orders[i]) == 0) found = i;
   if (found < 0) {
-    tl_error(s->diag, mo->loc, "memory_order= takes \"relaxed\", \"consume\", \"acquire\", "
-                               "\"release\", \"acq_rel\" or \"seq_cst\"");
+    tl_error(s->diag, mo->loc,
+             "memory_order= takes \"relaxed\", \"consume\", \"acquire\", "
+             "\"release\", \"acq_rel\" or \"seq_cst\"");
     return false;
   }
   if (found > 0)
-    tl_warning(s->diag, mo->loc, "memory_order=\"%s\" is compiled as a relaxed atomicAdd; order "
-                                 "other accesses with T.sync_threads()", orders[found]);
+    tl_warning(s->diag, mo->loc,
+               "memory_order=\"%s\" is compiled as a relaxed atomicAdd; order "
+               "other accesses with T.sync_threads()",
+               orders[found]);
   return true;
 }
 
 // A subscript whose indices are all single elements (no slice).
 static bool is_element(const TlNode *n) {
-  if (n->kind != ND_SUBSCRIPT)
-    return false;
+  if (n->kind != ND_SUBSCRIPT) return false;
   for (int i = 0; i < n->list.len; i++)
-    if (TL_VEC_AT(n->list, TlNode, i)->kind == ND_SLICE)
-      return false;
+    if (TL_VEC_AT(n->list, TlNode, i)->kind == ND_SLICE) return false;
   return true;
 }
 
@@ -492,8 +491,7 @@ static bool names_buffer(Sema *s, const TlNode *n) {
 // The access e with `lane` added to its last index (T.atomic_addx2 / x4).
 static TlExpr *lane_of(Sema *s, const TlExpr *e, int64_t lane) {
   TlExpr *c = tl_expr_clone(s->arena, e);
-  if (lane == 0)
-    return c;
+  if (lane == 0) return c;
   TlExpr **last = &c->args[c->nargs - 1];
   *last = tl_expr_binary(s->arena, (*last)->loc, OP_ADD, *last,
                          tl_expr_int(s->arena, (*last)->loc, lane, (*last)->dtype), (*last)->dtype);
@@ -507,14 +505,14 @@ static void atomic_add_elements(Sema *s, const TlNode *call, const TlNode *dst, 
                                 int64_t lanes, const char *what, TlVec *out) {
   TlExpr *lhs = tl_sema_expr(s, dst);
   TlExpr *value = tl_sema_expr(s, val);
-  if (lhs->kind != EX_LOAD)
-    return; // already reported
+  if (lhs->kind != EX_LOAD) return; // already reported
   TlBuffer *b = lhs->buf;
-  if (!atomic_scope_ok(s, b, dst->loc, what) || !atomic_dtype_ok(s, b, dst->loc, what))
-    return;
+  if (!atomic_scope_ok(s, b, dst->loc, what) || !atomic_dtype_ok(s, b, dst->loc, what)) return;
   if (lanes > 1 && value->kind != EX_LOAD) {
-    tl_error(s->diag, val->loc, "%s adds %lld consecutive elements; its value must be a buffer "
-                                "element such as x[i, j]", what, (long long)lanes);
+    tl_error(s->diag, val->loc,
+             "%s adds %lld consecutive elements; its value must be a buffer "
+             "element such as x[i, j]",
+             what, (long long)lanes);
     return;
   }
   for (int64_t l = 0; l < lanes; l++) {
@@ -536,14 +534,15 @@ static void atomic_add_elements(Sema *s, const TlNode *call, const TlNode *dst, 
 static void atomic_add_tile(Sema *s, const TlNode *call, const TlNode *dst, const TlNode *src,
                             const char *what, TlVec *out) {
   if (s->in_parallel) {
-    tl_error(s->diag, call->loc, "%s of a tile inside T.Parallel; add one element per point, "
-                                 "e.g. T.atomic_add(C[i, j], x[i, j])", what);
+    tl_error(s->diag, call->loc,
+             "%s of a tile inside T.Parallel; add one element per point, "
+             "e.g. T.atomic_add(C[i, j], x[i, j])",
+             what);
     return;
   }
   TlStmt *st = tl_stmt_new(s->arena, ST_COPY, call->loc);
   st->atomic = true;
-  if (!region(s, src, &st->src) || !region(s, dst, &st->dst))
-    return;
+  if (!region(s, src, &st->src) || !region(s, dst, &st->dst)) return;
   if (!atomic_scope_ok(s, st->dst.buf, dst->loc, what) ||
       !atomic_dtype_ok(s, st->dst.buf, dst->loc, what) || !copy_regions(s, call, st, what))
     return;
@@ -557,15 +556,13 @@ static void atomic_add(Sema *s, const TlNode *call, const char *op, TlVec *out) 
   char what[32];
   snprintf(what, sizeof what, "T.%s", op);
   static const char *const kws[] = {"memory_order", NULL};
-  if (!tl_sema_check_keywords(s, call, what, kws))
-    return;
+  if (!tl_sema_check_keywords(s, call, what, kws)) return;
   if (call->list.len != 2) {
     tl_error(s->diag, call->loc, "%s takes 2 arguments (dst, value), %d given", what,
              call->list.len);
     return;
   }
-  if (!memory_order(s, call))
-    return;
+  if (!memory_order(s, call)) return;
   const TlNode *dst = TL_VEC_AT(call->list, TlNode, 0), *val = TL_VEC_AT(call->list, TlNode, 1);
   int64_t lanes = strcmp(op, "atomic_addx2") == 0 ? 2 : strcmp(op, "atomic_addx4") == 0 ? 4 : 1;
   bool value_is_tile = names_buffer(s, val) || (val->kind == ND_SUBSCRIPT && !is_element(val));
