@@ -212,6 +212,7 @@ struct TlExpr {
   X(ST_LET, "let")             /* var = value (declares) */                                        \
   X(ST_SET, "set")             /* var = value (re-assigns a scalar) */                             \
   X(ST_IF, "if")               /* cond ? body : else_body */                                       \
+  X(ST_WHILE, "while")         /* while cond: body (cond the same in every thread) */              \
   X(ST_COPY, "copy")           /* tile IR: T.copy(src region, dst region) */                       \
   X(ST_GEMM, "gemm")           /* tile IR: T.gemm(A, B, C) */                                      \
   X(ST_FILL, "fill")           /* tile IR: T.fill / T.clear */                                     \

@@ -452,6 +452,15 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_puts(o, "}\n");
     return;
   }
+  case ST_WHILE:
+    tl_buf_indent(o, level);
+    tl_buf_puts(o, "while (");
+    expr(e, s->cond);
+    tl_buf_puts(o, ") {\n");
+    stmts(e, &s->body, level + 1);
+    tl_buf_indent(o, level);
+    tl_buf_puts(o, "}\n");
+    return;
   case ST_IF:
     tl_buf_indent(o, level);
     tl_buf_puts(o, "if (");

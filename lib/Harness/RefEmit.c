@@ -460,6 +460,13 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
     block_stmts(e, &s->body, level + 1);
     line(e, level, "}");
     break;
+  case ST_WHILE: // its condition is the same in every thread (language.md)
+    line(e, level, "while (%s) {", X(e, s->cond));
+    block_stmts(e, &s->body, level + 1);
+    line(e, level, "}");
+    break;
+  case ST_SYNC: // T.sync_threads(): every block statement ends with a barrier here anyway
+    break;
   default:
     unsupported(e, s->loc, "thread-level statements (the reference reads the tile IR)");
     return;

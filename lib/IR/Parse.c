@@ -868,6 +868,13 @@ static TlStmt *parse_stmt(Parser *p) {
     s->value = expr(p);
     finish_line(p, s, false);
     push_scope(p, s->var); // visible to the rest of the enclosing body
+  } else if (accept_word(p, "while")) {
+    s = tl_stmt_new(p->a, ST_WHILE, p->line_loc);
+    s->cond = expr(p);
+    finish_line(p, s, true);
+    parse_body(p, &s->body);
+    p->scope.len = mark;
+    close_block(p);
   } else if (accept_word(p, "if")) {
     s = tl_stmt_new(p->a, ST_IF, p->line_loc);
     s->cond = expr(p);

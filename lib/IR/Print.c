@@ -421,6 +421,12 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     end_line(p, s);
     if (s->kind == ST_LET) push(p, s->var); // visible to the rest of the enclosing body
     return;
+  case ST_WHILE:
+    tl_buf_puts(out, "while ");
+    expr(p, s->cond);
+    open_block(p, s);
+    print_body(p, &s->body, level + 1);
+    break;
   case ST_IF:
     tl_buf_puts(out, "if ");
     expr(p, s->cond);

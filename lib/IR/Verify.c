@@ -281,6 +281,7 @@ static void check_stmt(V *v, const TlStmt *s) {
       fail(v, s->loc, "assignment to a variable outside its scope");
     break;
   case ST_IF:
+  case ST_WHILE:
     check_expr(v, s->cond);
     break;
   default:

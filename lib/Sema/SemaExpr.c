@@ -390,6 +390,11 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
       return error_expr(s, n->loc);
     return extreme_value(s, n->loc, dt, name[0] == 'i' ? 0 : name[1] == 'a' ? 1 : 2);
   }
+  if (t) {
+    bool handled;
+    TlExpr *e = tl_sema_scalar_call(s, n, name, &handled);
+    if (handled) return e ? e : error_expr(s, n->loc);
+  }
   if (t && tl_sema_is_tile_op(name)) {
     tl_error(s->diag, n->loc, "'%s' is a statement, not a value", full);
     return error_expr(s, n->loc);
@@ -418,8 +423,9 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
   if (t) {
     tl_error(s->diag, n->loc, "'%s' is not supported by tlc (yet)", full);
     tl_note(s->diag, n->loc, "in expressions tlc compiles T.exp, exp2, log, log2, sqrt, rsqrt, "
-                             "tanh, sigmoid, abs, min, max, ceildiv, cast, if_then_else, "
-                             "infinity, max_value, min_value");
+                             "tanh, sigmoid, abs, min, max, clamp, ceildiv, cast, Cast, "
+                             "float32 (and the other dtypes), if_then_else, infinity, max_value, "
+                             "min_value, get_thread_binding");
     return error_expr(s, n->loc);
   }
   tl_error(s->diag, n->loc, "unknown function '%s'", full[0] ? full : "(expression)");

@@ -183,6 +183,16 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);
 bool tl_sema_is_tile_op(const char *name);
 
+/* Scalars.c: scalar builtins (T.clamp, T.Cast, T.float32(x), T.alloc_var, ...) */
+// A T.<name>(...) value call handled here: *handled, and the expression or
+// NULL after reporting; *handled false for every other name.
+TlExpr *tl_sema_scalar_call(Sema *s, const TlNode *n, const char *name, bool *handled);
+// x = T.alloc_var(dtype, init=v): defines the scalar x; false after reporting.
+bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec *out);
+// A T.<name>(...) statement handled here (T.sync_threads, and the accepted
+// and ignored T.func_attr, ...): true when it was one of them.
+bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out);
+
 /* Stmt.c */
 void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out);
 

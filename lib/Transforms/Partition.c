@@ -28,7 +28,33 @@ typedef struct Ctx {
   bool ok;
   int next_gemm;
   int next_table;
+  TlVec thread_scalars; // TlVar*: block-level scalars whose value depends on threadIdx
 } Ctx;
+
+// Whether e reads threadIdx, directly (T.get_thread_binding) or through a
+// scalar computed from it.
+static bool depends_on_thread(const Ctx *c, const TlExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == EX_VAR) {
+    if (e->var->kind == VAR_THREAD_IDX)
+      return true;
+    for (int i = 0; i < c->thread_scalars.len; i++)
+      if (TL_VEC_AT(c->thread_scalars, TlVar, i) == e->var)
+        return true;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (depends_on_thread(c, e->args[i]))
+      return true;
+  return false;
+}
+
+static bool store_is_per_thread(const Ctx *c, const TlStmt *s) {
+  for (int i = 0; i < s->nindices; i++)
+    if (depends_on_thread(c, s->indices[i]))
+      return true;
+  return false;
+}
 
 /* PartitionLayout.c */
 TlStmt *tl_partition_layout_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d, int serial);
@@ -327,9 +353,14 @@ static void partition_body(Ctx *c, TlVec *body) {
       c->ok = false;
       continue;
     }
-    if (s->kind == ST_STORE && s->buf && (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED)) {
+    if ((s->kind == ST_LET || s->kind == ST_SET) && depends_on_thread(c, s->value))
+      tl_vec_push(c->arena, &c->thread_scalars, s->var);
+    if (s->kind == ST_STORE && s->buf && (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED) &&
+        !store_is_per_thread(c, s)) {
       // A store outside T.Parallel is the block's, not each thread's: one
       // thread performs it (S[bx] += x would otherwise race with itself).
+      // A store indexed by the thread (T.get_thread_binding) is each
+      // thread's own, as the user wrote it.
       TlStmt *g = tl_stmt_new(c->arena, ST_IF, s->loc);
       g->cond = tl_expr_binary(c->arena, s->loc, OP_EQ, tl_partition_thread_id(c->arena, c->kernel, s->loc),
                                tl_expr_int(c->arena, s->loc, 0, TY_INT32), TY_BOOL);
@@ -352,9 +383,10 @@ static void partition_body(Ctx *c, TlVec *body) {
 
 bool tl_partition(TlArena *a, TlModule *m, TlDiag *d) {
   (void)PASS;
-  Ctx c = {a, NULL, d, true, 0, 0};
+  Ctx c = {a, NULL, d, true, 0, 0, {0}};
   for (int k = 0; k < m->kernels.len; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    c.thread_scalars.len = 0;
     partition_body(&c, &c.kernel->body);
     c.kernel->thread_level = true;
   }
