@@ -205,26 +205,26 @@ struct TlExpr {
 };
 
 #define TL_STMTS(X)                                                                                \
-  X(ST_SEQ, "seq")             /* body */                                                          \
-  X(ST_FOR, "for")             /* var in [start, stop) by step, loop kind, body */                 \
-  X(ST_PARALLEL, "parallel")   /* tile IR: nest vars[] x extents[], body */                        \
-  X(ST_STORE, "store")         /* buf[indices] (op)= value */                                      \
-  X(ST_LET, "let")             /* var = value (declares) */                                        \
-  X(ST_SET, "set")             /* var = value (re-assigns a scalar) */                             \
-  X(ST_IF, "if")               /* cond ? body : else_body */                                       \
-  X(ST_WHILE, "while")         /* while cond: body (cond the same in every thread) */              \
-  X(ST_COPY, "copy")           /* tile IR: T.copy(src region, dst region) */                       \
-  X(ST_GEMM, "gemm")           /* tile IR: T.gemm(A, B, C) */                                      \
-  X(ST_FILL, "fill")           /* tile IR: T.fill / T.clear */                                     \
-  X(ST_REDUCE, "reduce")       /* tile IR: T.reduce_* */                                           \
-  X(ST_VLOAD, "vload")         /* thread IR: var[0..V) = buf[index .. index+V) */                  \
-  X(ST_VSTORE, "vstore")       /* thread IR: buf[index .. index+V) = var[0..V) */                  \
-  X(ST_SYNC, "sync")           /* thread IR: __syncthreads() */                                    \
-  X(ST_DECL, "decl")           /* thread IR: declares a register array var */                      \
-  X(ST_COMMENT, "comment")     /* a line of explanation carried to the CUDA */                 \
-  X(ST_CP_ASYNC, "cp_async")   /* thread IR: buf[index..+width) <- value's buffer, async */       \
-  X(ST_ASYNC_COMMIT, "commit") /* close this thread's group of async copies */                    \
-  X(ST_ASYNC_WAIT, "wait")     /* wait until at most `width` groups are pending */               \
+  X(ST_SEQ, "seq")               /* body */                                                        \
+  X(ST_FOR, "for")               /* var in [start, stop) by step, loop kind, body */               \
+  X(ST_PARALLEL, "parallel")     /* tile IR: nest vars[] x extents[], body */                      \
+  X(ST_STORE, "store")           /* buf[indices] (op)= value */                                    \
+  X(ST_LET, "let")               /* var = value (declares) */                                      \
+  X(ST_SET, "set")               /* var = value (re-assigns a scalar) */                           \
+  X(ST_IF, "if")                 /* cond ? body : else_body */                                     \
+  X(ST_WHILE, "while")           /* while cond: body (cond the same in every thread) */            \
+  X(ST_COPY, "copy")             /* tile IR: T.copy(src region, dst region) */                     \
+  X(ST_GEMM, "gemm")             /* tile IR: T.gemm(A, B, C) */                                    \
+  X(ST_FILL, "fill")             /* tile IR: T.fill / T.clear */                                   \
+  X(ST_REDUCE, "reduce")         /* tile IR: T.reduce_* */                                         \
+  X(ST_VLOAD, "vload")           /* thread IR: var[0..V) = buf[index .. index+V) */                \
+  X(ST_VSTORE, "vstore")         /* thread IR: buf[index .. index+V) = var[0..V) */                \
+  X(ST_SYNC, "sync")             /* thread IR: __syncthreads() */                                  \
+  X(ST_DECL, "decl")             /* thread IR: declares a register array var */                    \
+  X(ST_COMMENT, "comment")       /* a line of explanation carried to the CUDA */                   \
+  X(ST_CP_ASYNC, "cp_async")     /* thread IR: buf[index..+width) <- value's buffer, async */      \
+  X(ST_ASYNC_COMMIT, "commit")   /* close this thread's group of async copies */                   \
+  X(ST_ASYNC_WAIT, "wait")       /* wait until at most `width` groups are pending */               \
   X(ST_WGMMA_WAIT, "wgmma_wait") /* wait for every wgmma group; accumulator `buf` is readable */
 
 typedef enum {

@@ -205,8 +205,7 @@ static void kernel(Sema *s, const TlValue *kv);
 // T.func_attr({...}) and the register-allocation switches may stand next to
 // the T.Kernel block; they mean nothing to tlc (Scalars.c).
 static bool is_accepted_annotation(Sema *s, const TlNode *st) {
-  if (st->kind != ND_EXPR_STMT || st->a->kind != ND_CALL)
-    return false;
+  if (st->kind != ND_EXPR_STMT || st->a->kind != ND_CALL) return false;
   const char *t = tl_sema_t_attr(s, st->a->a);
   return t && (strcmp(t, "func_attr") == 0 || strcmp(t, "disable_warp_group_reg_alloc") == 0 ||
                strcmp(t, "no_set_max_nreg") == 0);
@@ -261,8 +260,7 @@ static void kernel(Sema *s, const TlValue *kv) {
     TlNode *st = TL_VEC_AT(def->list, TlNode, i);
     if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
       continue; // docstring
-    if (is_accepted_annotation(s, st))
-      continue;
+    if (is_accepted_annotation(s, st)) continue;
     if (st->kind == ND_WITH && !with) {
       with = st;
       continue;

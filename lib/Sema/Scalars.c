@@ -15,8 +15,7 @@
 // check_arity's message, for the calls handled here.
 static bool arity(Sema *s, const TlNode *n, const char *what, int lo, int hi) {
   int got = n->list.len;
-  if (got >= lo && got <= hi)
-    return true;
+  if (got >= lo && got <= hi) return true;
   if (lo == hi)
     tl_error(s->diag, n->loc, "'%s' takes %d argument%s, %d given", what, lo, lo == 1 ? "" : "s",
              got);
@@ -50,7 +49,8 @@ static TlExpr *clamp(Sema *s, const TlNode *n) {
 // T.get_thread_binding(dim=0): threadIdx.{x,y,z}, the kernel's thread var.
 static TlExpr *thread_binding(Sema *s, const TlNode *n) {
   int64_t dim = 0;
-  if (n->list.len == 1 && !tl_sema_const_int(s, TL_VEC_AT(n->list, TlNode, 0), "the dimension", &dim))
+  if (n->list.len == 1 &&
+      !tl_sema_const_int(s, TL_VEC_AT(n->list, TlNode, 0), "the dimension", &dim))
     return NULL;
   if (dim < 0 || dim > 2) {
     tl_error(s->diag, n->loc, "T.get_thread_binding takes a dimension 0, 1 or 2, got %lld",
@@ -101,8 +101,10 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
     tl_error(s->diag, target->loc, "T.alloc_var must be assigned to a name");
     return false;
   }
-  const TlNode *dt = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "dtype");
-  const TlNode *init = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "init");
+  const TlNode *dt =
+      call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "dtype");
+  const TlNode *init =
+      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "init");
   if (!dt || call->list.len > 2) {
     tl_error(s->diag, call->loc, "T.alloc_var takes a dtype and an optional init=");
     return false;
@@ -126,8 +128,9 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
 bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out) {
   if (strcmp(name, "sync_threads") == 0) {
     if (s->in_parallel)
-      tl_error(s->diag, call->loc, "T.sync_threads() inside T.Parallel; a barrier belongs between "
-                                   "the statements of the block");
+      tl_error(s->diag, call->loc,
+               "T.sync_threads() inside T.Parallel; a barrier belongs between "
+               "the statements of the block");
     else if (arity(s, call, "T.sync_threads", 0, 0))
       tl_vec_push(s->arena, out, tl_stmt_new(s->arena, ST_SYNC, call->loc));
     return true;

@@ -422,10 +422,11 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
   }
   if (t) {
     tl_error(s->diag, n->loc, "'%s' is not supported by tlc (yet)", full);
-    tl_note(s->diag, n->loc, "in expressions tlc compiles T.exp, exp2, log, log2, sqrt, rsqrt, "
-                             "tanh, sigmoid, abs, min, max, clamp, ceildiv, cast, Cast, "
-                             "float32 (and the other dtypes), if_then_else, infinity, max_value, "
-                             "min_value, get_thread_binding");
+    tl_note(s->diag, n->loc,
+            "in expressions tlc compiles T.exp, exp2, log, log2, sqrt, rsqrt, "
+            "tanh, sigmoid, abs, min, max, clamp, ceildiv, cast, Cast, "
+            "float32 (and the other dtypes), if_then_else, infinity, max_value, "
+            "min_value, get_thread_binding");
     return error_expr(s, n->loc);
   }
   tl_error(s->diag, n->loc, "unknown function '%s'", full[0] ? full : "(expression)");

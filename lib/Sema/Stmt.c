@@ -207,7 +207,6 @@ static void scalar_assign_value(Sema *s, const TlNode *target, TlTokenKind op, T
   tl_vec_push(s->arena, out, st);
 }
 
-
 static void scalar_assign(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *value_node,
                           TlLoc loc, TlVec *out) {
   if (scalar_target_ok(s, target))
@@ -217,7 +216,8 @@ static void scalar_assign(Sema *s, const TlNode *target, TlTokenKind op, const T
 // a, b = x, y on scalars: Python evaluates every value before assigning any
 // name, so when a target already exists (a swap, a Fibonacci step) the
 // values go through fresh temporaries first.
-static void tuple_assign(Sema *s, const TlNode *target, const TlNode *value, TlLoc loc, TlVec *out) {
+static void tuple_assign(Sema *s, const TlNode *target, const TlNode *value, TlLoc loc,
+                         TlVec *out) {
   int n = target->list.len;
   if (value->kind != ND_TUPLE || value->list.len != n) {
     tl_error(s->diag, value->loc, "assigning to %d names needs a tuple of %d values here", n, n);
@@ -230,20 +230,19 @@ static void tuple_assign(Sema *s, const TlNode *target, const TlNode *value, TlL
       tl_error(s->diag, t->loc, "in a kernel, unpack into names; store buffer elements one by one");
       return;
     }
-    if (!scalar_target_ok(s, t))
-      return;
+    if (!scalar_target_ok(s, t)) return;
     TlSym *y = tl_scope_lookup(s, t->name);
     existing = existing || (y && y->kind == SYM_VAR);
   }
   TlExpr *values[TL_MAX_DIMS * 4];
   if (n > (int)(sizeof values / sizeof values[0])) {
-    tl_error(s->diag, target->loc, "at most %d names in one assignment", (int)(sizeof values / sizeof values[0]));
+    tl_error(s->diag, target->loc, "at most %d names in one assignment",
+             (int)(sizeof values / sizeof values[0]));
     return;
   }
   for (int i = 0; i < n; i++) {
     values[i] = tl_sema_expr(s, TL_VEC_AT(value->list, TlNode, i));
-    if (!existing || values[i]->kind == EX_INT || values[i]->kind == EX_FLOAT)
-      continue;
+    if (!existing || values[i]->kind == EX_INT || values[i]->kind == EX_FLOAT) continue;
     TlDtype t = values[i]->untyped ? (tl_dtype_is_float(values[i]->dtype) ? TY_FLOAT32 : TY_INT32)
                                    : values[i]->dtype;
     TlVar *tmp = tl_var_new(s->arena, s->kernel, "unpacked", VAR_SCALAR, t, loc);
@@ -568,8 +567,7 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
   const char *t = it->kind == ND_CALL ? tl_sema_t_attr(s, it->a) : NULL;
   if (it->kind == ND_CALL && !t && it->a->kind == ND_NAME && strcmp(it->a->name, "range") == 0)
     t = "range";
-  if (t && strcmp(t, "Serial") == 0)
-    t = "serial"; // TileLang exports both spellings
+  if (t && strcmp(t, "Serial") == 0) t = "serial"; // TileLang exports both spellings
   if (!t) {
     tl_error(s->diag, it->loc, "a kernel loop iterates over T.Parallel, T.Pipelined, T.serial, "
                                "T.unroll, T.vectorized or range");
@@ -614,16 +612,17 @@ static void while_stmt(Sema *s, const TlNode *n, TlVec *out) {
     return;
   }
   if (s->in_parallel) {
-    tl_error(s->diag, n->loc, "'while' inside T.Parallel; loop with T.serial there, or put the "
-                              "T.Parallel inside the while");
+    tl_error(s->diag, n->loc,
+             "'while' inside T.Parallel; loop with T.serial there, or put the "
+             "T.Parallel inside the while");
     return;
   }
   TlExpr *c = tl_sema_expr(s, n->a);
-  if (c->kind == EX_INT && !c->ival)
-    return; // `while False:` never runs
+  if (c->kind == EX_INT && !c->ival) return; // `while False:` never runs
   if (c->kind == EX_INT) {
-    tl_error(s->diag, n->a->loc, "this while loop never ends: its condition is always true and "
-                                 "kernels have no break");
+    tl_error(s->diag, n->a->loc,
+             "this while loop never ends: its condition is always true and "
+             "kernels have no break");
     return;
   }
   TlStmt *st = tl_stmt_new(s->arena, ST_WHILE, n->loc);
@@ -652,8 +651,7 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
     tl_sema_tile_op(s, e, t, out);
     return;
   }
-  if (t && tl_sema_scalar_stmt(s, e, t, out))
-    return;
+  if (t && tl_sema_scalar_stmt(s, e, t, out)) return;
   if (t && strcmp(t, "use_swizzle") == 0) {
     const TlNode *p = e->list.len ? TL_VEC_AT(e->list, TlNode, 0) : tl_sema_kwarg(e, "panel_size");
     int64_t v = 10;

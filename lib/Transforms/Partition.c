@@ -34,25 +34,20 @@ typedef struct Ctx {
 // Whether e reads threadIdx, directly (T.get_thread_binding) or through a
 // scalar computed from it.
 static bool depends_on_thread(const Ctx *c, const TlExpr *e) {
-  if (!e)
-    return false;
+  if (!e) return false;
   if (e->kind == EX_VAR) {
-    if (e->var->kind == VAR_THREAD_IDX)
-      return true;
+    if (e->var->kind == VAR_THREAD_IDX) return true;
     for (int i = 0; i < c->thread_scalars.len; i++)
-      if (TL_VEC_AT(c->thread_scalars, TlVar, i) == e->var)
-        return true;
+      if (TL_VEC_AT(c->thread_scalars, TlVar, i) == e->var) return true;
   }
   for (int i = 0; i < e->nargs; i++)
-    if (depends_on_thread(c, e->args[i]))
-      return true;
+    if (depends_on_thread(c, e->args[i])) return true;
   return false;
 }
 
 static bool store_is_per_thread(const Ctx *c, const TlStmt *s) {
   for (int i = 0; i < s->nindices; i++)
-    if (depends_on_thread(c, s->indices[i]))
-      return true;
+    if (depends_on_thread(c, s->indices[i])) return true;
   return false;
 }
 
@@ -355,7 +350,8 @@ static void partition_body(Ctx *c, TlVec *body) {
     }
     if ((s->kind == ST_LET || s->kind == ST_SET) && depends_on_thread(c, s->value))
       tl_vec_push(c->arena, &c->thread_scalars, s->var);
-    if (s->kind == ST_STORE && s->buf && (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED) &&
+    if (s->kind == ST_STORE && s->buf &&
+        (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED) &&
         !store_is_per_thread(c, s)) {
       // A store outside T.Parallel is the block's, not each thread's: one
       // thread performs it (S[bx] += x would otherwise race with itself).
