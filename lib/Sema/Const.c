@@ -895,6 +895,9 @@ static TlValue *call(Sema *s, const TlNode *n) {
       return f;
     return tl_sema_call_user(s, n, f);
   }
+  TlValue *library = tl_sema_library_call(s, n); // tilelang.cdiv, driver.get_num_sms(), ...
+  if (library)
+    return library;
   // Functions of Python modules tlc knows (math.*, itertools.product),
   // spelled m.f(...) or imported with `from m import f`.
   const char *qualified = NULL;
@@ -1063,6 +1066,9 @@ static TlValue *call(Sema *s, const TlNode *n) {
 // a.b at compile time: T.float16 dtypes, buf.dtype / buf.shape of a
 // buffer, math.pi, T.GemmWarpPolicy.FullRow-style enum names (as strings).
 static TlValue *attribute(Sema *s, const TlNode *n) {
+  TlValue *library = tl_sema_library_attr(s, n); // torch.float16, dtype.bits
+  if (library)
+    return library;
   const char *t = tl_sema_t_attr(s, n);
   TlDtype dt;
   if (t && tl_dtype_parse(t, &dt)) {

@@ -269,7 +269,8 @@ static DecoratorKind decorator_kind(Sema *s, const TlNode *d) {
   if (strcmp(name, "macro") == 0 && (t || f->kind == ND_NAME))
     return DEC_MACRO;
   // TileLang's compile-and-run wrappers: the factory is what tlc evaluates.
-  if (strcmp(name, "jit") == 0 || strcmp(name, "lazy_jit") == 0 || strcmp(name, "autotune") == 0)
+  if (strcmp(name, "jit") == 0 || strcmp(name, "lazy_jit") == 0 || strcmp(name, "autotune") == 0 ||
+      tl_sema_transparent_decorator(name))
     return DEC_TRANSPARENT;
   return DEC_UNKNOWN;
 }

@@ -294,6 +294,7 @@ TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const T
   s.module->nvcc_arch = target->nvcc_arch;
   s.module->max_threads = target->max_threads_per_block;
   s.module->max_shared_bytes = target->max_shared_bytes;
+  s.sm_count = target->sm_count;
   s.globals = TL_NEW(a, TlSymScope);
   // T is always the DSL namespace, imported or not.
   TlSym *t = tl_scope_define(&s, s.globals, "T", SYM_VALUE, module->loc);

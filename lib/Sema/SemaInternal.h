@@ -94,6 +94,7 @@ typedef struct Sema {
   int64_t calls;           // compile-time calls for the current statement (bounded)
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL
   TlLoc kernel_name_loc;   // where --call 'NAME=...' gave that name (src NULL otherwise)
+  int sm_count;            // the target's SMs, for driver.get_num_sms() (PyLib.c)
 } Sema;
 
 /* Const.c */
@@ -192,6 +193,16 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
 // A T.<name>(...) statement handled here (T.sync_threads, and the accepted
 // and ignored T.func_attr, ...): true when it was one of them.
 bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out);
+
+/* PyLib.c: library functions and values of the Python around kernels */
+// tilelang.cdiv, tilelang.math.next_power_of_2, driver.get_num_sms(),
+// tilelang.compile(f, ...), DataType(x): the call's value, or NULL when the
+// callee is none of these.
+TlValue *tl_sema_library_call(Sema *s, const TlNode *n);
+// torch dtypes (torch.float16) and dtype.bits / .itemsize, or NULL.
+TlValue *tl_sema_library_attr(Sema *s, const TlNode *n);
+// functools.cache / lru_cache, simplify_prim_func, any *jit wrapper.
+bool tl_sema_transparent_decorator(const char *name);
 
 /* Stmt.c */
 void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out);
