@@ -236,7 +236,9 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
       if (is_producer[j] || !stmt_touches(TL_VEC_AT(loop->body, TlStmt, j), b, false))
         continue;
       int64_t si = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[i] : 0;
-      int64_t sj = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[j] : s - 1;
+      // Without pipelining (num_stages 0 or 1) consumers share the copies'
+      // stage 0, so program order decides.
+      int64_t sj = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[j] : (s > 1 ? s - 1 : 0);
       int64_t oi = loop->order.len ? (int64_t)(intptr_t)loop->order.items[i] : i;
       int64_t oj = loop->order.len ? (int64_t)(intptr_t)loop->order.items[j] : j;
       if (sj < si || (sj == si && oj < oi)) {
