@@ -88,6 +88,8 @@ typedef struct TlBuffer {
   const int32_t *table;  // a constant table tlc computed (loop_layout inverse), or NULL
   int64_t table_len;
   int swizzle;           // shared: 0, or the XOR-swizzle chunk count per row (2, 4, 8)
+  int source_ndims;      // sema only: a fragment's dimensions as written, when its unit
+  unsigned dropped_dims; // dimensions were dropped (bit d: written dimension d); 0 otherwise
   bool wgmma_operand;    // shared: swizzle is wgmma's canonical layout (panels of
                          // swizzle*8 16-bit columns, Swizzle<3|2|1,4,3>), not tl_swz
 } TlBuffer;

@@ -289,7 +289,8 @@ static Flow def_stmt(Sema *s, const TlNode *st) {
       kind = VAL_MACRO;
     else if (k == DEC_UNKNOWN) {
       tl_error(s->diag, dec->loc, "unsupported decorator; tlc knows @T.prim_func, @T.macro, "
-                                  "@tilelang.jit and @autotune");
+                                  "@tilelang.jit, @autotune and the factory wrappers "
+                                  "@functools.cache, @functools.lru_cache, @simplify_prim_func");
       return FLOW_ERROR;
     }
   }

@@ -230,15 +230,20 @@ static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
     return error_expr(s, n->loc);
   }
   TlBuffer *b = y->buf;
-  if (n->list.len != b->ndims) {
-    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, b->ndims,
-             b->ndims == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
+  const TlNode *kept[TL_MAX_DIMS];
+  int nkept = tl_sema_kept_indices(s, b, &n->list, kept);
+  if (nkept < 0)
+    return error_expr(s, n->loc);
+  if (nkept != b->ndims) {
+    int written = b->source_ndims ? b->source_ndims : b->ndims;
+    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, written,
+             written == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
     tl_note(s->diag, b->loc, "'%s' declared here", b->name);
     return error_expr(s, n->loc);
   }
   TlExpr *idx[TL_MAX_DIMS];
-  for (int i = 0; i < n->list.len; i++) {
-    TlNode *in = TL_VEC_AT(n->list, TlNode, i);
+  for (int i = 0; i < nkept; i++) {
+    const TlNode *in = kept[i];
     if (in->kind == ND_SLICE) {
       tl_error(s->diag, in->loc, "a slice of '%s' is only allowed as a T.copy operand", b->name);
       return error_expr(s, n->loc);
@@ -257,7 +262,7 @@ static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
     idx[i] = tl_sema_convert(s, e, s->index_dtype);
   }
   b->read = true;
-  return tl_expr_load(s->arena, n->loc, b, idx, n->list.len);
+  return tl_expr_load(s->arena, n->loc, b, idx, nkept);
 }
 
 static bool dtype_arg(Sema *s, const TlNode *n, TlDtype *out) {

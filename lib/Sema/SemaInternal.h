@@ -206,5 +206,11 @@ bool tl_sema_transparent_decorator(const char *name);
 
 /* Stmt.c */
 void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out);
+// The index nodes of an access to b that address its laid-out dimensions:
+// all of them, or, for a fragment whose unit dimensions were dropped and an
+// access written with every dimension, those of the kept dimensions (each
+// dropped one checked to be 0 or a full slice). Their count; -1 after
+// reporting.
+int tl_sema_kept_indices(Sema *s, const TlBuffer *b, const TlVec *indices, const TlNode **kept);
 
 #endif

@@ -47,6 +47,61 @@ static bool fits_per_thread(Sema *s, const TlBuffer *b, int64_t total, TlLoc loc
   return true;
 }
 
+// A fragment of one element is every thread's value in TileLang (a fully
+// replicated layout): here a per-thread local buffer, which T.Parallel nests
+// and tile ops writing it run in every thread. A fragment with unit
+// dimensions and others, such as a (1, N) row, is laid out over its other
+// dimensions: the unit ones are dropped, and accesses skip their index
+// (tl_sema_kept_indices), so x[0, j] in T.Parallel(N) is x[j].
+static void drop_unit_dims(TlBuffer *b) {
+  int kept = 0;
+  for (int d = 0; d < b->ndims; d++)
+    kept += b->shape[d] != 1;
+  if (kept == 0) {
+    b->scope = SCOPE_LOCAL;
+    return;
+  }
+  if (kept == b->ndims)
+    return;
+  b->source_ndims = b->ndims;
+  int n = 0;
+  for (int d = 0; d < b->ndims; d++) {
+    if (b->shape[d] == 1)
+      b->dropped_dims |= 1u << d;
+    else
+      b->shape[n++] = b->shape[d];
+  }
+  b->ndims = n;
+}
+
+int tl_sema_kept_indices(Sema *s, const TlBuffer *b, const TlVec *indices, const TlNode **kept) {
+  if (!b->source_ndims || indices->len != b->source_ndims) {
+    for (int d = 0; d < indices->len && d < TL_MAX_DIMS; d++)
+      kept[d] = TL_VEC_AT(*indices, TlNode, d);
+    return indices->len;
+  }
+  int n = 0;
+  for (int d = 0; d < indices->len; d++) {
+    const TlNode *in = TL_VEC_AT(*indices, TlNode, d);
+    if (!(b->dropped_dims & (1u << d))) {
+      kept[n++] = in;
+      continue;
+    }
+    // A dropped dimension has size 1: its index is 0 (a run-time index can
+    // only be 0 too), or a slice over it.
+    int64_t v = 0;
+    bool ok = in->kind == ND_SLICE ? !in->c
+              : tl_sema_is_constant_expr(s, in) ? tl_sema_const_int(s, in, "the index", &v) && v == 0
+                                                : true;
+    if (!ok) {
+      tl_error(s->diag, in->loc, "dimension %d of '%s' has size 1; its index must be 0", d,
+               b->name);
+      return -1;
+    }
+  }
+  return n;
+}
+
 // X = T.alloc_shared(shape, dtype) / alloc_fragment / alloc_local
 static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char *kind) {
   TlScope scope = strcmp(kind, "alloc_shared") == 0     ? SCOPE_SHARED
@@ -97,6 +152,8 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
     b->shape[i] = d->i;
   }
   b->ndims = nd;
+  if (scope == SCOPE_FRAGMENT)
+    drop_unit_dims(b);
   TlValue *dv = tl_sema_eval_const(s, dtype);
   if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype))
     return false;

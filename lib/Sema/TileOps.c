@@ -53,15 +53,20 @@ static bool region(Sema *s, const TlNode *n, TlRegion *r) {
     }
     return true;
   }
-  if (n->list.len != b->ndims) {
-    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, b->ndims,
-             b->ndims == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
+  const TlNode *kept[TL_MAX_DIMS];
+  int nkept = tl_sema_kept_indices(s, b, &n->list, kept);
+  if (nkept < 0)
+    return false;
+  if (nkept != b->ndims) {
+    int written = b->source_ndims ? b->source_ndims : b->ndims;
+    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, written,
+             written == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
     tl_note(s->diag, b->loc, "'%s' declared here", b->name);
     return false;
   }
   bool any_slice = false;
   for (int i = 0; i < b->ndims; i++) {
-    TlNode *in = TL_VEC_AT(n->list, TlNode, i);
+    const TlNode *in = kept[i];
     if (in->kind == ND_SLICE) {
       any_slice = true;
       if (in->c) {
@@ -344,6 +349,24 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
   tl_vec_push(s->arena, out, st);
 }
 
+// dim= of a fragment whose unit dimensions were dropped counts the written
+// dimensions: the same dimension among the kept ones.
+static bool reduce_kept_dim(Sema *s, const TlBuffer *src, TlLoc loc, int64_t *dim) {
+  int64_t d = *dim < 0 ? *dim + src->source_ndims : *dim;
+  if (d < 0 || d >= src->source_ndims)
+    return true; // reported as out of range by the caller
+  if (src->dropped_dims & (1u << d)) {
+    tl_error(s->diag, loc, "dim=%lld of '%s' has size 1; there is nothing to reduce", (long long)*dim,
+             src->name);
+    return false;
+  }
+  int kept = 0;
+  for (int i = 0; i < d; i++)
+    kept += !(src->dropped_dims & (1u << i));
+  *dim = kept;
+  return true;
+}
+
 static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   for (int i = 0; i < call->list2.len; i++) {
     TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
@@ -373,7 +396,11 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   if (!flag(s, call, "clear", 3, true, &clear))
     return;
   TlBuffer *src = st->src.buf, *dst = st->dst.buf;
-  if (src->scope == SCOPE_LOCAL || dst->scope == SCOPE_LOCAL || dst->scope == SCOPE_GLOBAL) {
+  // One element for every thread (a local scalar, or a one-element
+  // fragment) may receive a reduction: each thread reduces into its copy.
+  bool dst_replicated = dst->scope == SCOPE_LOCAL && tl_buffer_elems(dst) == 1;
+  if (src->scope == SCOPE_LOCAL || (dst->scope == SCOPE_LOCAL && !dst_replicated) ||
+      dst->scope == SCOPE_GLOBAL) {
     TlBuffer *b = src->scope == SCOPE_LOCAL ? src : dst;
     tl_error(s->diag, call->loc, "T.%s %s a %s buffer '%s'; reduce fragments or shared tiles into "
                                  "a fragment or shared tile (per-thread buffers: use a T.serial loop)",
@@ -392,6 +419,8 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
              op, src->name, (long long)threads);
     return;
   }
+  if (src->source_ndims && !reduce_kept_dim(s, src, dn ? dn->loc : call->loc, &dim))
+    return;
   if (dim < 0)
     dim += src->ndims;
   if (dim < 0 || dim >= src->ndims) {
@@ -399,9 +428,11 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
              (long long)dim, src->ndims, src->name);
     return;
   }
-  // dst has src's shape without `dim`.
-  bool ok = dst->ndims == src->ndims - 1 || (src->ndims == 1 && dst->ndims == 1 && dst->shape[0] == 1);
-  for (int i = 0, j = 0; ok && i < src->ndims; i++) {
+  // dst has src's shape without `dim`; a reduction to one element may go
+  // into any one-element tile ((1,) or (1, 1)).
+  bool ok = dst->ndims == src->ndims - 1 ||
+            (tl_buffer_elems(dst) == 1 && tl_buffer_elems(src) == src->shape[dim]);
+  for (int i = 0, j = 0; ok && dst->ndims == src->ndims - 1 && i < src->ndims; i++) {
     if (i == dim)
       continue;
     ok = dst->shape[j++] == src->shape[i];

@@ -156,24 +156,28 @@ TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc) {
   return tid;
 }
 
-// Does the nest store only into per-thread local buffers? Then every thread
-// runs all of it on its own copy (T.fill of a T.alloc_local tile).
-static bool stores_only_local(const TlVec *body) {
-  bool any = false;
+// Does the body store only into per-thread local buffers (true also when
+// it stores nothing)? *any tells whether it stores at all.
+static bool no_shared_stores(const TlVec *body, bool *any) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_STORE) {
       if (!s->buf || s->buf->scope != SCOPE_LOCAL)
         return false;
-      any = true;
+      *any = true;
     }
-    if (s->kind == ST_FOR || s->kind == ST_IF) {
-      if (!stores_only_local(&s->body) || !stores_only_local(&s->else_body))
-        return false;
-      any = true;
-    }
+    if (!no_shared_stores(&s->body, any) || !no_shared_stores(&s->else_body, any))
+      return false;
   }
-  return any;
+  return true;
+}
+
+// Does the nest store only into per-thread local buffers? Then every thread
+// runs all of it on its own copy (T.fill of a T.alloc_local tile, a
+// reduction into a one-element fragment, whose serial loop stores nothing).
+static bool stores_only_local(const TlVec *body) {
+  bool any = false;
+  return no_shared_stores(body, &any) && any;
 }
 
 static TlStmt *per_thread_nest(Ctx *c, TlStmt *nest) {
