@@ -441,7 +441,9 @@ static uint64_t value_hash(const TlValue *v, int depth) {
   switch (v->kind) {
   case VAL_STR:
   case VAL_DTYPE: // as its canonical name, which equals it
-    for (const unsigned char *c = (const unsigned char *)(v->kind == VAL_STR ? v->s : tl_dtype_name(v->dtype)); *c; c++)
+    for (const unsigned char *c =
+             (const unsigned char *)(v->kind == VAL_STR ? v->s : tl_dtype_name(v->dtype));
+         *c; c++)
       h = (h ^ *c) * 1099511628211u;
     return h;
   case VAL_TUPLE:
@@ -902,8 +904,7 @@ static TlValue *call(Sema *s, const TlNode *n) {
     return tl_sema_call_user(s, n, f);
   }
   TlValue *library = tl_sema_library_call(s, n); // tilelang.cdiv, driver.get_num_sms(), ...
-  if (library)
-    return library;
+  if (library) return library;
   // Functions of Python modules tlc knows (math.*, itertools.product),
   // spelled m.f(...) or imported with `from m import f`.
   const char *qualified = NULL;
@@ -1073,8 +1074,7 @@ static TlValue *call(Sema *s, const TlNode *n) {
 // buffer, math.pi, T.GemmWarpPolicy.FullRow-style enum names (as strings).
 static TlValue *attribute(Sema *s, const TlNode *n) {
   TlValue *library = tl_sema_library_attr(s, n); // torch.float16, dtype.bits
-  if (library)
-    return library;
+  if (library) return library;
   const char *t = tl_sema_t_attr(s, n);
   TlDtype dt;
   if (t && tl_dtype_parse(t, &dt)) {

@@ -288,9 +288,10 @@ static Flow def_stmt(Sema *s, const TlNode *st) {
     else if (k == DEC_MACRO)
       kind = VAL_MACRO;
     else if (k == DEC_UNKNOWN) {
-      tl_error(s->diag, dec->loc, "unsupported decorator; tlc knows @T.prim_func, @T.macro, "
-                                  "@tilelang.jit, @autotune and the factory wrappers "
-                                  "@functools.cache, @functools.lru_cache, @simplify_prim_func");
+      tl_error(s->diag, dec->loc,
+               "unsupported decorator; tlc knows @T.prim_func, @T.macro, "
+               "@tilelang.jit, @autotune and the factory wrappers "
+               "@functools.cache, @functools.lru_cache, @simplify_prim_func");
       return FLOW_ERROR;
     }
   }

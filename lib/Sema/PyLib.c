@@ -23,8 +23,7 @@ static const char *dotted_name(Sema *s, const TlNode *n) {
     TlSym *y = tl_scope_lookup(s, n->name);
     return y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE ? y->value->s : NULL;
   }
-  if (n->kind != ND_ATTR)
-    return NULL;
+  if (n->kind != ND_ATTR) return NULL;
   const char *base = dotted_name(s, n->a);
   return base ? tl_arena_printf(s->arena, "%s.%s", base, n->name) : NULL;
 }
@@ -59,15 +58,13 @@ static bool library_args(Sema *s, const TlNode *n, const char *name, int want, b
   }
   for (int i = 0; i < want; i++) {
     out[i] = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
-    if (out[i]->kind == VAL_ERROR)
-      return false;
+    if (out[i]->kind == VAL_ERROR) return false;
   }
   return true;
 }
 
 static bool int_arg(Sema *s, const TlNode *n, const TlValue *v, const char *name) {
-  if (v->kind == VAL_INT || v->kind == VAL_BOOL)
-    return true;
+  if (v->kind == VAL_INT || v->kind == VAL_BOOL) return true;
   tl_error(s->diag, n->loc, "'%s' needs integers, got %s %s", name, tl_value_kind_article(v->kind),
            tl_value_kind_name(v->kind));
   return false;
@@ -84,8 +81,7 @@ static TlValue *cdiv(Sema *s, const TlNode *n, const char *name) {
   }
   // -(-a // b) with Python's floor division: exact for every sign.
   int64_t q = a[0]->i / a[1]->i, r = a[0]->i % a[1]->i;
-  if (r != 0 && ((r > 0) == (a[1]->i > 0)))
-    q++;
+  if (r != 0 && ((r > 0) == (a[1]->i > 0))) q++;
   return int_result(s, n->loc, q);
 }
 
@@ -107,26 +103,21 @@ static TlValue *next_power_of_2(Sema *s, const TlNode *n, const char *name) {
 // DataType(x): the dtype x names (a string, a T. dtype or a torch dtype).
 static TlValue *data_type(Sema *s, const TlNode *n, const char *name) {
   TlValue *a[1];
-  if (!library_args(s, n, name, 1, false, a))
-    return error_at(s, n->loc);
+  if (!library_args(s, n, name, 1, false, a)) return error_at(s, n->loc);
   TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);
-  if (!tl_value_as_dtype(s, a[0], &v->dtype))
-    return error_at(s, n->loc);
+  if (!tl_value_as_dtype(s, a[0], &v->dtype)) return error_at(s, n->loc);
   return v;
 }
 
 TlValue *tl_sema_library_call(Sema *s, const TlNode *n) {
   const char *q = dotted_name(s, n->a);
-  if (!q || !(starts_with(q, "tilelang") || starts_with(q, "tvm.")))
-    return NULL;
+  if (!q || !(starts_with(q, "tilelang") || starts_with(q, "tvm."))) return NULL;
   if (strcmp(q, "tilelang.cdiv") == 0 || strcmp(q, "tilelang.language.cdiv") == 0)
     return cdiv(s, n, q);
-  if (ends_with(q, ".next_power_of_2"))
-    return next_power_of_2(s, n, q);
+  if (ends_with(q, ".next_power_of_2")) return next_power_of_2(s, n, q);
   if (ends_with(q, ".get_num_sms")) {
     TlValue *none[1];
-    if (!library_args(s, n, q, 0, false, none))
-      return error_at(s, n->loc);
+    if (!library_args(s, n, q, 0, false, none)) return error_at(s, n->loc);
     return int_result(s, n->loc, s->sm_count);
   }
   if (strcmp(q, "tilelang.compile") == 0) { // tilelang.compile(main, out_idx=[2], target="cuda")
@@ -149,11 +140,11 @@ TlValue *tl_sema_library_attr(Sema *s, const TlNode *n) {
     static const struct {
       const char *name;
       TlDtype dtype;
-    } torch[] = {{"float16", TY_FLOAT16}, {"half", TY_FLOAT16},     {"bfloat16", TY_BFLOAT16},
-                 {"float32", TY_FLOAT32}, {"float", TY_FLOAT32},    {"float64", TY_FLOAT64},
-                 {"double", TY_FLOAT64},  {"int8", TY_INT8},        {"uint8", TY_UINT8},
-                 {"int16", TY_INT16},     {"int32", TY_INT32},      {"int", TY_INT32},
-                 {"int64", TY_INT64},     {"long", TY_INT64},       {"bool", TY_BOOL}};
+    } torch[] = {{"float16", TY_FLOAT16}, {"half", TY_FLOAT16},  {"bfloat16", TY_BFLOAT16},
+                 {"float32", TY_FLOAT32}, {"float", TY_FLOAT32}, {"float64", TY_FLOAT64},
+                 {"double", TY_FLOAT64},  {"int8", TY_INT8},     {"uint8", TY_UINT8},
+                 {"int16", TY_INT16},     {"int32", TY_INT32},   {"int", TY_INT32},
+                 {"int64", TY_INT64},     {"long", TY_INT64},    {"bool", TY_BOOL}};
     for (size_t i = 0; i < sizeof torch / sizeof torch[0]; i++)
       if (strcmp(q + 6, torch[i].name) == 0) {
         TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);
@@ -162,15 +153,12 @@ TlValue *tl_sema_library_attr(Sema *s, const TlNode *n) {
       }
     return NULL;
   }
-  if (q || (strcmp(n->name, "bits") != 0 && strcmp(n->name, "itemsize") != 0))
-    return NULL;
+  if (q || (strcmp(n->name, "bits") != 0 && strcmp(n->name, "itemsize") != 0)) return NULL;
   TlSym *y = n->a->kind == ND_NAME ? tl_scope_lookup(s, n->a->name) : NULL;
-  if (y && y->kind != SYM_VALUE)
-    return NULL; // a buffer or kernel variable: not a Python value
+  if (y && y->kind != SYM_VALUE) return NULL; // a buffer or kernel variable: not a Python value
   TlValue *base = tl_sema_eval_const(s, n->a);
   TlDtype t;
-  if (base->kind == VAL_ERROR)
-    return base;
+  if (base->kind == VAL_ERROR) return base;
   if (base->kind != VAL_DTYPE && !(base->kind == VAL_STR && tl_dtype_parse(base->s, &t)))
     return NULL;
   t = base->kind == VAL_DTYPE ? base->dtype : t;

@@ -232,8 +232,7 @@ static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
   TlBuffer *b = y->buf;
   const TlNode *kept[TL_MAX_DIMS];
   int nkept = tl_sema_kept_indices(s, b, &n->list, kept);
-  if (nkept < 0)
-    return error_expr(s, n->loc);
+  if (nkept < 0) return error_expr(s, n->loc);
   if (nkept != b->ndims) {
     int written = b->source_ndims ? b->source_ndims : b->ndims;
     tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, written,

@@ -61,8 +61,7 @@ static void drop_unit_dims(TlBuffer *b) {
     b->scope = SCOPE_LOCAL;
     return;
   }
-  if (kept == b->ndims)
-    return;
+  if (kept == b->ndims) return;
   b->source_ndims = b->ndims;
   int n = 0;
   for (int d = 0; d < b->ndims; d++) {
@@ -91,8 +90,9 @@ int tl_sema_kept_indices(Sema *s, const TlBuffer *b, const TlVec *indices, const
     // only be 0 too), or a slice over it.
     int64_t v = 0;
     bool ok = in->kind == ND_SLICE ? !in->c
-              : tl_sema_is_constant_expr(s, in) ? tl_sema_const_int(s, in, "the index", &v) && v == 0
-                                                : true;
+              : tl_sema_is_constant_expr(s, in)
+                  ? tl_sema_const_int(s, in, "the index", &v) && v == 0
+                  : true;
     if (!ok) {
       tl_error(s->diag, in->loc, "dimension %d of '%s' has size 1; its index must be 0", d,
                b->name);
@@ -152,8 +152,7 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
     b->shape[i] = d->i;
   }
   b->ndims = nd;
-  if (scope == SCOPE_FRAGMENT)
-    drop_unit_dims(b);
+  if (scope == SCOPE_FRAGMENT) drop_unit_dims(b);
   TlValue *dv = tl_sema_eval_const(s, dtype);
   if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype))
     return false;

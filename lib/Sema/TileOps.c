@@ -55,8 +55,7 @@ static bool region(Sema *s, const TlNode *n, TlRegion *r) {
   }
   const TlNode *kept[TL_MAX_DIMS];
   int nkept = tl_sema_kept_indices(s, b, &n->list, kept);
-  if (nkept < 0)
-    return false;
+  if (nkept < 0) return false;
   if (nkept != b->ndims) {
     int written = b->source_ndims ? b->source_ndims : b->ndims;
     tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, written,
@@ -353,11 +352,10 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
 // dimensions: the same dimension among the kept ones.
 static bool reduce_kept_dim(Sema *s, const TlBuffer *src, TlLoc loc, int64_t *dim) {
   int64_t d = *dim < 0 ? *dim + src->source_ndims : *dim;
-  if (d < 0 || d >= src->source_ndims)
-    return true; // reported as out of range by the caller
+  if (d < 0 || d >= src->source_ndims) return true; // reported as out of range by the caller
   if (src->dropped_dims & (1u << d)) {
-    tl_error(s->diag, loc, "dim=%lld of '%s' has size 1; there is nothing to reduce", (long long)*dim,
-             src->name);
+    tl_error(s->diag, loc, "dim=%lld of '%s' has size 1; there is nothing to reduce",
+             (long long)*dim, src->name);
     return false;
   }
   int kept = 0;
@@ -419,8 +417,7 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
              op, src->name, (long long)threads);
     return;
   }
-  if (src->source_ndims && !reduce_kept_dim(s, src, dn ? dn->loc : call->loc, &dim))
-    return;
+  if (src->source_ndims && !reduce_kept_dim(s, src, dn ? dn->loc : call->loc, &dim)) return;
   if (dim < 0)
     dim += src->ndims;
   if (dim < 0 || dim >= src->ndims) {

@@ -166,8 +166,7 @@ static bool no_shared_stores(const TlVec *body, bool *any) {
         return false;
       *any = true;
     }
-    if (!no_shared_stores(&s->body, any) || !no_shared_stores(&s->else_body, any))
-      return false;
+    if (!no_shared_stores(&s->body, any) || !no_shared_stores(&s->else_body, any)) return false;
   }
   return true;
 }
