@@ -340,6 +340,8 @@ typedef struct TlKernel {
   bool thread_level;           // after partition: thread IR
   bool flat;                   // after flatten: every access has one flat index
   int next_id;                 // for unique cnames
+  const char *launcher;        // one of several T.Kernel blocks of a prim_func: the
+                               // launcher that runs them in order (NULL otherwise)
 } TlKernel;
 
 typedef struct TlModule {

@@ -1253,6 +1253,7 @@ static void parse_kernel(Parser *p) {
     expect_word(p, "tile");
   k->flat = accept_word(p, "flat");
   if (accept_word(p, "swizzle_panel")) k->swizzle_panel = count(p, "a panel size");
+  if (accept_word(p, "launcher")) k->launcher = ident(p, "a launcher name");
   expect_word(p, "next_id");
   k->next_id = small_int(p, "a variable count");
   k->loc = parse_loc(p);

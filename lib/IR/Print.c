@@ -667,6 +667,7 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   tl_buf_printf(out, " level %s", kn->thread_level ? "thread" : "tile");
   if (kn->flat) tl_buf_puts(out, " flat");
   if (kn->swizzle_panel) tl_buf_printf(out, " swizzle_panel %lld", (long long)kn->swizzle_panel);
+  if (kn->launcher) tl_buf_printf(out, " launcher %s", kn->launcher);
   tl_buf_printf(out, " next_id %d @%d:%d {\n", kn->next_id, kn->loc.line, kn->loc.col);
 
   TlArena *a = out->arena;

@@ -221,24 +221,15 @@ void tl_sema_compile_kernel(Sema *s, TlValue *kv) {
   s->scope = saved;
 }
 
-static void kernel(Sema *s, const TlValue *kv) {
-  const TlNode *def = kv->fn;
-  const char *name = s->kernel_name ? s->kernel_name : def->name;
-  // The kernel's name is its C symbol from here on (the launcher NAME, the
-  // kernel NAME_kernel, the header, the harness), so a name that clashes in
-  // C/C++/CUDA is renamed once, here (CIdent.h). Host code calls the
-  // launcher by that name, so the user hears about it, at the name they
-  // wrote (--call 'NAME=...' or the def).
-  const char *cname = tl_cident(s->arena, name, TL_CIDENT_GLOBAL);
-  if (cname != name)
-    tl_warning(s->diag, s->kernel_name_loc.src ? s->kernel_name_loc : def->loc,
-               "kernel name '%s' clashes in the generated C/C++/CUDA; the launcher is named '%s'",
-               name, cname);
-  if (!tl_sema_plain_params(s, def, "@T.prim_func kernel"))
-    return;
+// One T.Kernel block of the prim_func `def` as the kernel `name`: its
+// parameters, launch and body. `launcher` names the launcher that runs the
+// blocks in order when the prim_func has several, else NULL.
+static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlNode *with,
+                         const char *launcher) {
   TlKernel *k = TL_NEW(s->arena, TlKernel);
-  k->name = cname;
-  k->loc = def->loc;
+  k->name = name;
+  k->loc = launcher ? with->loc : def->loc; // a block of several: where it starts
+  k->launcher = launcher;
   s->kernel = k;
   tl_scope_push(s);
   bool ok = true;
@@ -255,29 +246,56 @@ static void kernel(Sema *s, const TlValue *kv) {
     if (tl_buffer_elems(b) > INT32_MAX)
       s->index_dtype = TY_INT64;
   }
-  const TlNode *with = NULL;
+  if (ok && launch_config(s, k, with)) tl_sema_body(s, &with->list, &k->body);
+  tl_scope_pop(s);
+  s->kernel = NULL;
+  tl_vec_push(s->arena, &s->module->kernels, k);
+}
+
+static void kernel(Sema *s, const TlValue *kv) {
+  const TlNode *def = kv->fn;
+  const char *name = s->kernel_name ? s->kernel_name : def->name;
+  // The kernel's name is its C symbol from here on (the launcher NAME, the
+  // kernel NAME_kernel, the header, the harness), so a name that clashes in
+  // C/C++/CUDA is renamed once, here (CIdent.h). Host code calls the
+  // launcher by that name, so the user hears about it, at the name they
+  // wrote (--call 'NAME=...' or the def).
+  const char *cname = tl_cident(s->arena, name, TL_CIDENT_GLOBAL);
+  if (cname != name)
+    tl_warning(s->diag, s->kernel_name_loc.src ? s->kernel_name_loc : def->loc,
+               "kernel name '%s' clashes in the generated C/C++/CUDA; the launcher is named '%s'",
+               name, cname);
+  if (!tl_sema_plain_params(s, def, "@T.prim_func kernel")) return;
+  // Several T.Kernel blocks (a split kernel and a combine kernel) become
+  // kernels NAME_part0, NAME_part1, ... and one launcher NAME running them.
+  enum { MAX_BLOCKS = 16 };
+  const TlNode *withs[MAX_BLOCKS];
+  int nwith = 0;
   for (int i = 0; i < def->list.len; i++) {
     TlNode *st = TL_VEC_AT(def->list, TlNode, i);
     if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
       continue; // docstring
     if (is_accepted_annotation(s, st)) continue;
-    if (st->kind == ND_WITH && !with) {
-      with = st;
+    if (st->kind == ND_WITH && nwith < MAX_BLOCKS) {
+      withs[nwith++] = st;
       continue;
     }
-    tl_error(s->diag, st->loc, "a kernel body holds one 'with T.Kernel(...)' block and nothing else");
-    ok = false;
-    break;
+    if (st->kind == ND_WITH)
+      tl_error(s->diag, st->loc, "a kernel body holds at most %d 'with T.Kernel(...)' blocks",
+               MAX_BLOCKS);
+    else
+      tl_error(s->diag, st->loc,
+               "a kernel body holds 'with T.Kernel(...)' blocks and nothing else");
+    return;
   }
-  if (!with) {
-    if (ok)
-      tl_error(s->diag, def->loc, "kernel '%s' has no 'with T.Kernel(...)' block", def->name);
-  } else if (ok && launch_config(s, k, with)) {
-    tl_sema_body(s, &with->list, &k->body);
+  if (nwith == 0) {
+    tl_error(s->diag, def->loc, "kernel '%s' has no 'with T.Kernel(...)' block", def->name);
+    return;
   }
-  tl_scope_pop(s);
-  s->kernel = NULL;
-  tl_vec_push(s->arena, &s->module->kernels, k);
+  for (int i = 0; i < nwith; i++) {
+    const char *part = nwith == 1 ? cname : tl_arena_printf(s->arena, "%s_part%d", cname, i);
+    kernel_block(s, def, part, withs[i], nwith == 1 ? NULL : cname);
+  }
 }
 
 TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const TlTarget *target,
