@@ -60,6 +60,8 @@ static TlBuffer *producer_target(const TlStmt *s) {
   const TlStmt *st = TL_VEC_AT(s->body, TlStmt, 0);
   if (st->kind != ST_STORE || !st->buf || st->buf->scope != SCOPE_SHARED || !reads_only_global(st->value))
     return NULL;
+  if (st->update_op != OP_EQ) // T.atomic_add's copy adds: it is compute, not a producer
+    return NULL;
   return st->buf;
 }
 
