@@ -536,6 +536,16 @@ static void atomic_add_elements(Sema *s, const TlNode *call, const TlNode *dst, 
   if (lhs->kind != EX_LOAD) return; // already reported
   TlBuffer *b = lhs->buf;
   if (!atomic_scope_ok(s, b, dst->loc, what) || !atomic_dtype_ok(s, b, dst->loc, what)) return;
+  int64_t last;
+  if (lanes > 1 && tl_expr_is_const(lhs->args[lhs->nargs - 1], &last) &&
+      last + lanes > b->shape[b->ndims - 1]) {
+    tl_error(s->diag, dst->loc,
+             "%s adds elements %lld..%lld of the last dimension of '%s', which "
+             "has %lld",
+             what, (long long)last, (long long)(last + lanes - 1), b->name,
+             (long long)b->shape[b->ndims - 1]);
+    return;
+  }
   if (lanes > 1 && value->kind != EX_LOAD) {
     tl_error(s->diag, val->loc,
              "%s adds %lld consecutive elements; its value must be a buffer "
