@@ -221,9 +221,25 @@ void tl_sema_compile_kernel(Sema *s, TlValue *kv) {
   s->scope = saved;
 }
 
+bool tl_sema_macro_launch(Sema *s, const TlNode *with) {
+  s->launch_pending = false;
+  if (!launch_config(s, s->kernel, with)) return false;
+  tl_sema_body(s, &with->list, &s->kernel->body);
+  return true;
+}
+
+// A prim_func statement that calls a @T.macro (TileLang's flash decoding
+// builds its split and combine kernels so): the macro, or NULL.
+static const TlValue *macro_block(Sema *s, const TlNode *st) {
+  if (st->kind != ND_EXPR_STMT || st->a->kind != ND_CALL || st->a->a->kind != ND_NAME) return NULL;
+  TlSym *y = tl_scope_lookup(s, st->a->a->name);
+  return y && y->kind == SYM_VALUE && y->value->kind == VAL_MACRO ? y->value : NULL;
+}
+
 // One T.Kernel block of the prim_func `def` as the kernel `name`: its
-// parameters, launch and body. `launcher` names the launcher that runs the
-// blocks in order when the prim_func has several, else NULL.
+// parameters, launch and body; the block is a `with T.Kernel` statement or
+// the call of a macro whose body holds one. `launcher` names the launcher
+// that runs the blocks in order when the prim_func has several, else NULL.
 static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlNode *with,
                          const char *launcher) {
   TlKernel *k = TL_NEW(s->arena, TlKernel);
@@ -246,7 +262,19 @@ static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlN
     if (tl_buffer_elems(b) > INT32_MAX)
       s->index_dtype = TY_INT64;
   }
-  if (ok && launch_config(s, k, with)) tl_sema_body(s, &with->list, &k->body);
+  const TlValue *macro = macro_block(s, with);
+  if (ok && macro) {
+    s->launch_pending = true;
+    tl_sema_inline_macro(s, macro, with->a, &k->body);
+    if (s->launch_pending)
+      tl_error(s->diag, with->loc,
+               "the macro '%s' has no 'with T.Kernel(...)' block; in a "
+               "prim_func body, each statement is a kernel launch",
+               macro->s);
+    s->launch_pending = false;
+  } else if (ok && launch_config(s, k, with)) {
+    tl_sema_body(s, &with->list, &k->body);
+  }
   tl_scope_pop(s);
   s->kernel = NULL;
   tl_vec_push(s->arena, &s->module->kernels, k);
@@ -276,11 +304,11 @@ static void kernel(Sema *s, const TlValue *kv) {
     if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
       continue; // docstring
     if (is_accepted_annotation(s, st)) continue;
-    if (st->kind == ND_WITH && nwith < MAX_BLOCKS) {
+    if ((st->kind == ND_WITH || macro_block(s, st)) && nwith < MAX_BLOCKS) {
       withs[nwith++] = st;
       continue;
     }
-    if (st->kind == ND_WITH)
+    if (st->kind == ND_WITH || macro_block(s, st))
       tl_error(s->diag, st->loc, "a kernel body holds at most %d 'with T.Kernel(...)' blocks",
                MAX_BLOCKS);
     else

@@ -95,6 +95,8 @@ typedef struct Sema {
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL
   TlLoc kernel_name_loc;   // where --call 'NAME=...' gave that name (src NULL otherwise)
   int sm_count;            // the target's SMs, for driver.get_num_sms() (PyLib.c)
+  bool launch_pending;     // a macro called in a prim_func body: its `with T.Kernel`
+                           // is the kernel's launch (Kernel.c)
 } Sema;
 
 /* Const.c */
@@ -152,6 +154,11 @@ void tl_sema_run_module(Sema *s, const TlNode *module);
 void tl_sema_report_opaque(Sema *s, TlLoc use, const TlValue *v);
 // Compiles a kernel value (Kernel.c) under `name`.
 void tl_sema_compile_kernel(Sema *s, TlValue *kv);
+
+/* Kernel.c */
+// The `with T.Kernel(...)` of a macro that a prim_func calls as one of its
+// blocks: the launch of s->kernel and its body. False after reporting.
+bool tl_sema_macro_launch(Sema *s, const TlNode *with);
 
 /* Macro.c */
 // Inlines a @T.macro call statement into out; false after reporting.

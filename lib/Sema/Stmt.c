@@ -786,6 +786,10 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
   case ND_PASS:
     return;
   case ND_WITH:
+    if (s->launch_pending) { // a macro's T.Kernel block, called from the prim_func body
+      tl_sema_macro_launch(s, n);
+      return;
+    }
     tl_error(s->diag, n->loc, "'with' inside a kernel; T.Kernel cannot nest");
     return;
   case ND_WHILE:
