@@ -4,6 +4,8 @@
 #   P/bin/tlc [P/bin/tlc-verify]          the tools
 #   P/share/tlc/targets/*.yaml            the target descriptions
 #   P/share/man/man1/tlc.1                the man page
+#   P/share/tlc/python/tlc/               the Python package (docs/pytorch.md):
+#                                         PYTHONPATH=P/share/tlc/python
 #   P/lib/cmake/tlc/                      tlcConfig.cmake, tlcConfigVersion.cmake,
 #                                         tlcTargets*.cmake, tlcAddKernels.cmake
 #
@@ -32,6 +34,11 @@ endif()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/targets/ DESTINATION ${TLC_INSTALL_TARGETSDIR}
         FILES_MATCHING PATTERN "*.yaml")
 install(FILES ${CMAKE_SOURCE_DIR}/docs/tlc.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# The Python package follows the binary like the targets: it finds tlc at
+# ../../../../bin/tlc from itself, and `tlc tune` finds it at
+# <dir of tlc>/../share/tlc/python (lib/Driver/TuneCommand.c).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/python/tlc DESTINATION ${TLC_INSTALL_TARGETSDIR}/../python
+        FILES_MATCHING PATTERN "*.py" PATTERN "*.cu" PATTERN "__pycache__" EXCLUDE)
 
 install(EXPORT tlcTargets NAMESPACE tlc:: DESTINATION ${TLC_INSTALL_CMAKEDIR})
 configure_package_config_file(

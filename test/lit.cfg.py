@@ -36,6 +36,8 @@ config.substitutions.append(("%tlc", os.path.join(config.tlc_tools_dir, "tlc")))
 config.substitutions.append(("%examples", os.path.join(config.tlc_src_root, "examples")))
 config.substitutions.append(("%srcroot", config.tlc_src_root))
 config.substitutions.append(("%python", sys.executable))
+# The objects of the tlccore library (lib/<Folder>/*.c.o), for test/Docs/layers.test.
+config.substitutions.append(("%libobjs", os.path.join(config.tlc_obj_root, "CMakeFiles", "tlccore.dir")))
 # This lit itself, for test/Lit (a nested lit on a tiny suite).
 config.substitutions.append(("%lit", os.path.abspath(sys.argv[0])))
 

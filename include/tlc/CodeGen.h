@@ -14,4 +14,9 @@ void tl_emit_header(const TlModule *m, const char *header_name, TlBuf *out);
 /* lib/CodeGen/PlanYaml.c: --emit=plan, YAML written with libyaml */
 bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d);
 
+/* lib/CodeGen/SignatureEmit.c: --emit=signature, JSON describing every
+   launcher's parameters (dtype, shape, alignment, outputs) for callers such
+   as the Python package */
+void tl_emit_signature(const TlModule *m, TlBuf *out);
+
 #endif

@@ -6,7 +6,7 @@
 #include "tlc/Sema.h"
 #include "tlc/Target.h"
 
-typedef enum { EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_PLAN, EMIT_CUDA } TlEmitKind;
+typedef enum { EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_PLAN, EMIT_CUDA, EMIT_SIGNATURE } TlEmitKind;
 
 typedef struct TlOptions {
   const char *input;     // path, or "-" for stdin
@@ -21,21 +21,21 @@ typedef struct TlOptions {
   bool ir_input;           // the input is IR text (.tir, or --ir): parsed, no sema; only
                            // the --passes run
   bool verify_each;        // run the verifier after every pass
+  bool no_warp_specialize; // --no-warp-specialize: pipelines stay on cp.async (no TMA)
   bool warnings_off, werror;
   bool harness;            // --harness: kernels + reference + main()
   bool cublas;             // --cublas (with --harness)
   int harness_iters;       // --iters=N (with --harness)
   const char *header;      // --header=OUT.h: also write a header declaring the launchers
   bool python;             // --python, or an input ending in .py: a TileLang Python file
-  const char *calls[64];   // --call 'factory(args)'
-  const char *defines[64]; // -D NAME=VALUE
-  TlSemaOptions sema;      // points at calls/defines
+  TlSourceArgs source;     // --call, -D (--target is copied to target)
+  TlSemaOptions sema;      // points at source's calls and defines
 } TlOptions;
 
 // Marks a source read for o as Python when o says so or its name ends in .py.
 void tl_source_set_language(TlSource *src, const TlOptions *o);
 
-/* lib/Driver/Pipeline.c: the pass pipeline, in order */
+/* lib/Driver/PassManager.c: the pass pipeline, in order */
 typedef bool (*TlPassFn)(TlArena *, TlModule *, TlDiag *);
 typedef struct TlPass {
   const char *name;
@@ -50,7 +50,30 @@ const TlPass *tl_find_pass(const char *name, size_t len);
 bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlBuf *dump);
 
 /* lib/Driver/Compile.c: source -> module, the front half shared by tools */
+#include "tlc/Lex.h"
+struct TlNode;
+// Where the front half stops: after the lexer, the parser or sema.
+typedef enum { TL_FRONT_TOKENS, TL_FRONT_AST, TL_FRONT_MODULE } TlFrontStop;
+// What the front half made, up to where it stopped.
+typedef struct TlFront {
+  TlTokens tokens;
+  struct TlNode *ast;
+  TlModule *module;
+} TlFront;
+// Lexes src, then parses and runs sema unless `stop` says otherwise. The
+// one place that chains the phases: the driver, the explain tools (through
+// tl_compile_file) and the fuzzer call it. False after errors.
+bool tl_front_half(TlArena *a, const TlSource *src, const TlTarget *target,
+                   const TlSemaOptions *sema, TlFrontStop stop, TlDiag *d, TlFront *out);
 TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool run_passes);
+// The file at `path` through every pass, verified after each, for the
+// target named `target` (NULL: sm_90a); the explain tools' TlExplainCompileFn.
+TlModule *tl_compile_file(TlArena *a, const char *path, const TlSemaOptions *sema,
+                          const char *target, TlDiag *d);
+
+/* lib/Driver/TuneCommand.c: `tlc tune ...` runs `python3 -m tlc tune ...`
+   (python/tlc/tune.py) with the package next to this binary */
+int tl_tune_main(int argc, char **argv);
 
 /* lib/Driver/Driver.c: `tlc [options] FILE` */
 int tl_driver_main(int argc, char **argv);

@@ -1,5 +1,7 @@
 // The explain tools (lib/Explain/): `tlc explain-partition` and
 // `tlc explain-pipeline`. They read the IR or the models, never change them.
+// They sit below lib/Driver: a FILE is compiled by a function the caller
+// passes in (tools/tlc/main.c passes the driver's tl_compile_file).
 #ifndef TLC_EXPLAIN_H
 #define TLC_EXPLAIN_H
 
@@ -11,6 +13,20 @@
 
 typedef enum { TL_EXPLAIN_TABLE, TL_EXPLAIN_YAML, TL_EXPLAIN_SVG } TlExplainFormat;
 
+// Compiles the file at `path` for the target named `target` through every
+// pass; NULL after errors (reported to d).
+typedef TlModule *(*TlExplainCompileFn)(TlArena *a, const char *path, const TlSemaOptions *sema,
+                                        const char *target, TlDiag *d);
+
+// A FILE mode's input: the file, its --call / -D (`sema`, may be NULL), its
+// --target (NULL: sm_90a) and how to compile it.
+typedef struct TlExplainInput {
+  const char *path;
+  const TlSemaOptions *sema;
+  const char *target;
+  TlExplainCompileFn compile;
+} TlExplainInput;
+
 /* lib/Explain/ExplainPartition.c */
 // Renders one plan. `title` (may be NULL) names where the plan comes from,
 // e.g. "kernel add, T.Parallel at add.tl:12:9".
@@ -19,7 +35,8 @@ void tl_explain_partition_render(TlBuf *out, const TlPartitionPlan *p, TlExplain
 // The seed's --compare: equal total work, different nest shapes.
 void tl_explain_partition_compare(TlBuf *out, int64_t threads, int64_t vector, TlExplainFormat f);
 // `tlc explain-partition ARGS...` (argv[0] is "explain-partition"). Returns the exit status.
-int tl_explain_partition_main(int argc, char **argv);
+// `compile` serves FILE mode.
+int tl_explain_partition_main(int argc, char **argv, TlExplainCompileFn compile);
 
 /* lib/Explain/FragNest.c: where the elements of a fragment nest live */
 // A T.Parallel that follows a fragment layout (a partitioned ST_SEQ with
@@ -63,13 +80,13 @@ int64_t tl_frag_nest_thread_count(const TlFragNest *n, int64_t thread);
 // coloured by thread.
 void tl_explain_fragment_render(TlBuf *out, const TlFragNest *n, TlExplainFormat f,
                                 const char *title, const char *follows, const char *fragment);
-struct yaml_emitter_s;
+struct TlYaml;
 // The fields of a fragment nest into an open YAML mapping (shared with
 // --emit=plan): extents, threads, layout: fragment, fragment, follows,
 // elements, registers, replicas, threads_used, guard, points. A point is
 // {index, flat, thread, register}, or with `compact` [i, j, thread, register].
-void tl_explain_fragment_yaml_fields(struct yaml_emitter_s *em, const TlFragNest *n,
-                                     const char *follows, const char *fragment, bool compact);
+void tl_explain_fragment_yaml_fields(struct TlYaml *y, const TlFragNest *n, const char *follows,
+                                     const char *fragment, bool compact);
 // The fragment a partitioned fragment nest follows: the first it stores to,
 // else the first it reads, with exactly that layout; NULL when none has it
 // (a nest may follow the parent tile of a row vector it reads).
@@ -87,15 +104,13 @@ bool tl_explain_pipeline_render(TlBuf *out, const TlPipeModel *m, const int *sta
                                 TlExplainFormat f, const char *title, char *err, size_t errlen);
 #define TL_EXPLAIN_PIPELINE_YAML_MAX INT64_C(1000000)
 // `tlc explain-pipeline ARGS...` (argv[0] is "explain-pipeline"). Returns the exit status.
-int tl_explain_pipeline_main(int argc, char **argv);
+// `compile` serves FILE mode.
+int tl_explain_pipeline_main(int argc, char **argv, TlExplainCompileFn compile);
 
-/* lib/Driver/ExplainFile.c: the FILE.tl modes of the explain tools; they
-   compile the file, then call the renderers above for every loop. */
-// `sema` (may be NULL) carries --call and -D for TileLang Python files;
-// `target` (NULL: sm_90) names the target description, as tlc --target.
-int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema,
-                                     const char *target, int line, TlExplainFormat f);
-int tl_driver_explain_pipeline_file(const char *path, const TlSemaOptions *sema,
-                                    const char *target, TlExplainFormat f);
+/* lib/Explain/ExplainFile.c: the FILE.tl modes of the explain tools; they
+   compile the file with in->compile, then call the renderers above for every
+   loop. Return the exit status. */
+int tl_explain_partition_file(const TlExplainInput *in, int line, TlExplainFormat f);
+int tl_explain_pipeline_file(const TlExplainInput *in, TlExplainFormat f);
 
 #endif

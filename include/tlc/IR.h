@@ -207,27 +207,31 @@ struct TlExpr {
 };
 
 #define TL_STMTS(X)                                                                                \
-  X(ST_SEQ, "seq")               /* body */                                                        \
-  X(ST_FOR, "for")               /* var in [start, stop) by step, loop kind, body */               \
-  X(ST_PARALLEL, "parallel")     /* tile IR: nest vars[] x extents[], body */                      \
-  X(ST_STORE, "store")           /* buf[indices] (op)= value */                                    \
-  X(ST_LET, "let")               /* var = value (declares) */                                      \
-  X(ST_SET, "set")               /* var = value (re-assigns a scalar) */                           \
-  X(ST_IF, "if")                 /* cond ? body : else_body */                                     \
-  X(ST_WHILE, "while")           /* while cond: body (cond the same in every thread) */            \
-  X(ST_COPY, "copy")             /* tile IR: T.copy(src region, dst region) */                     \
-  X(ST_GEMM, "gemm")             /* tile IR: T.gemm(A, B, C) */                                    \
-  X(ST_FILL, "fill")             /* tile IR: T.fill / T.clear */                                   \
-  X(ST_REDUCE, "reduce")         /* tile IR: T.reduce_* */                                         \
-  X(ST_VLOAD, "vload")           /* thread IR: var[0..V) = buf[index .. index+V) */                \
-  X(ST_VSTORE, "vstore")         /* thread IR: buf[index .. index+V) = var[0..V) */                \
-  X(ST_SYNC, "sync")             /* thread IR: __syncthreads() */                                  \
-  X(ST_DECL, "decl")             /* thread IR: declares a register array var */                    \
-  X(ST_COMMENT, "comment")       /* a line of explanation carried to the CUDA */                   \
-  X(ST_CP_ASYNC, "cp_async")     /* thread IR: buf[index..+width) <- value's buffer, async */      \
-  X(ST_ASYNC_COMMIT, "commit")   /* close this thread's group of async copies */                   \
-  X(ST_ASYNC_WAIT, "wait")       /* wait until at most `width` groups are pending */               \
-  X(ST_WGMMA_WAIT, "wgmma_wait") /* wait for every wgmma group; accumulator `buf` is readable */
+  X(ST_SEQ, "seq")             /* body */                                                          \
+  X(ST_FOR, "for")             /* var in [start, stop) by step, loop kind, body */                 \
+  X(ST_PARALLEL, "parallel")   /* tile IR: nest vars[] x extents[], body */                        \
+  X(ST_STORE, "store")         /* buf[indices] (op)= value */                                      \
+  X(ST_LET, "let")             /* var = value (declares) */                                        \
+  X(ST_SET, "set")             /* var = value (re-assigns a scalar) */                             \
+  X(ST_IF, "if")               /* cond ? body : else_body */                                       \
+  X(ST_WHILE, "while")         /* while cond: body (cond the same in every thread) */              \
+  X(ST_COPY, "copy")           /* tile IR: T.copy(src region, dst region) */                       \
+  X(ST_GEMM, "gemm")           /* tile IR: T.gemm(A, B, C) */                                      \
+  X(ST_FILL, "fill")           /* tile IR: T.fill / T.clear */                                     \
+  X(ST_REDUCE, "reduce")       /* tile IR: T.reduce_* */                                           \
+  X(ST_VLOAD, "vload")         /* thread IR: var[0..V) = buf[index .. index+V) */                  \
+  X(ST_VSTORE, "vstore")       /* thread IR: buf[index .. index+V) = var[0..V) */                  \
+  X(ST_SYNC, "sync")           /* thread IR: __syncthreads() */                                    \
+  X(ST_DECL, "decl")           /* thread IR: declares a register array var */                      \
+  X(ST_COMMENT, "comment")     /* a line of explanation carried to the CUDA */                 \
+  X(ST_CP_ASYNC, "cp_async")   /* thread IR: buf[index..+width) <- value's buffer, async */       \
+  X(ST_ASYNC_COMMIT, "commit") /* close this thread's group of async copies */                    \
+  X(ST_ASYNC_WAIT, "wait")     /* wait until at most `width` groups are pending */               \
+  X(ST_WGMMA_WAIT, "wgmma_wait") /* wait for every wgmma group; accumulator `buf` is readable */ \
+  X(ST_TMA_LOAD, "tma_load")     /* src (global region) -> stage `stage_a` of dst.buf by TMA,  */ \
+                                 /* through tensor map `tma_map`; completes on full[stage]     */ \
+  X(ST_MBAR_WAIT, "mbar_wait")   /* wait until ring[stage_a] completes the phase of parity `value` */ \
+  X(ST_MBAR_ARRIVE, "mbar_arrive") /* arrive on ring[stage_a]; width: TMA bytes to expect (full) */
 
 typedef enum {
 #define X(k, s) k,
@@ -237,6 +241,12 @@ typedef enum {
 
 typedef enum { LOOP_SERIAL, LOOP_UNROLL, LOOP_VECTORIZED, LOOP_PIPELINED } TlLoopKind;
 const char *tl_loop_kind_name(TlLoopKind k);
+
+// The two mbarrier rings of a warp-specialized pipeline: full[s] completes
+// when stage s's TMA bytes have landed, empty[s] when every consumer thread
+// is done reading stage s.
+typedef enum { RING_NONE, RING_FULL, RING_EMPTY } TlRing;
+const char *tl_ring_name(TlRing r);
 
 typedef enum { ORIGIN_USER, ORIGIN_COPY, ORIGIN_FILL, ORIGIN_REDUCE } TlOrigin;
 const char *tl_origin_name(TlOrigin o);
@@ -322,7 +332,22 @@ struct TlStmt {
                              // group in flight; an ST_WGMMA_WAIT after the loop drains it
   TlVec pipe_buffers;        // ST_FOR pipelined: the multi-buffered shared tiles
   int applied_stages;        // ST_FOR pipelined: the schedule actually built
+  TlRing ring;               // ST_MBAR_WAIT / ST_MBAR_ARRIVE: which barrier ring
+  int tma_map;               // ST_TMA_LOAD: index into the kernel's tma_maps
 };
+
+// A TMA tensor map the launcher encodes (cuTensorMapEncodeTiled) and passes
+// to the kernel: `global` seen as a rank-d tensor, a box of `box` elements
+// per dimension (outermost first, as the IR indexes), `panel_cols` columns
+// per load (one swizzle span) into a shared tile of rows x cols.
+typedef struct TlTmaMap {
+  TlBuffer *global, *tile;
+  int rank;
+  int row_dim, col_dim;         // the global dimensions the tile's rows / columns run along
+  int64_t box[TL_MAX_DIMS];     // per global dimension: rows, panel_cols or 1
+  int64_t panel_cols;           // columns one TMA load brings (tile cols / panel_cols loads)
+  int swizzle_bytes;            // 0 (none), 32, 64 or 128: TMA's swizzle = the tile's layout
+} TlTmaMap;
 
 typedef struct TlKernel {
   const char *name;
@@ -342,15 +367,37 @@ typedef struct TlKernel {
   int next_id;                 // for unique cnames
   const char *launcher;        // one of several T.Kernel blocks of a prim_func: the
                                // launcher that runs them in order (NULL otherwise)
+  // Warp specialization (warp-specialize): a producer warpgroup of 128
+  // threads after the `threads` compute threads runs `producer` (TMA loads
+  // into a ring of ring_stages slots with full/empty mbarriers); the compute
+  // threads run `body`. ring_stages == 0: not specialized.
+  int ring_stages;
+  TlVec producer;              // TlStmt*
+  TlVec tma_maps;              // TlTmaMap*
+  int consumer_regs, producer_regs; // setmaxnreg per thread; 0: unchanged
+  int blocks_per_sm;           // warp-specialized: the blocks one SM must hold (launch bounds)
+  const char *ws_why;          // why a pipelined kernel was not specialized (plan), or NULL
 } TlKernel;
+
+// An @autotune factory that a call left some tuned parameters to: tlc took
+// the first config (with a warning); --emit=signature lists every config so
+// a tuner (python/tlc/tune.py) can time them all.
+typedef struct TlAutotune {
+  const char *factory;
+  TlLoc loc;           // the configs= expression
+  const char *tuned;   // JSON array: the parameters the call left to the configs
+  const char *configs; // JSON array of objects: every config, values as JSON
+} TlAutotune;
 
 typedef struct TlModule {
   const TlSource *src;
-  TlVec kernels; // TlKernel*
+  TlVec kernels;  // TlKernel*
+  TlVec autotune; // TlAutotune*, in the order the calls ran (sema)
   const char *target_name;
   const char *nvcc_arch; // what to give nvcc: "-arch=sm_90", "-gencode=arch=compute_90a,code=sm_90a"
   int sm;
   bool has_wgmma;        // the target has wgmma (sm_90a): T.gemm may use it
+  bool has_tma;          // the target has TMA and mbarrier transactions (sm_90)
   int64_t max_shared_bytes;
   int64_t max_threads;
 } TlModule;
@@ -369,6 +416,10 @@ TlVar *tl_var_new(TlArena *a, TlKernel *k, const char *name, TlVarKind kind, TlD
 TlExpr *tl_expr_clone(TlArena *a, const TlExpr *e);
 // A deep copy of a statement tree (variables are shared, expressions copied).
 TlStmt *tl_stmt_clone(TlArena *a, const TlStmt *s);
+/* lib/IR/Clone.c */
+// A deep copy of a module: kernels, buffers, variables and statements are
+// new, so passes on m leave the copy as it was.
+TlModule *tl_module_clone(TlArena *a, const TlModule *m);
 // Replaces every use of vars[i] in e by with[i] (a fresh tree; e is unchanged).
 TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *vars,
                            TlExpr *const *with);

@@ -1,5 +1,5 @@
 // The passes (lib/Transforms/), one per file, each with one entry point that
-// returns false after reporting errors. lib/Driver/Pipeline.c runs them in
+// returns false after reporting errors. lib/Driver/PassManager.c runs them in
 // order and verifies the IR after each.
 #ifndef TLC_PASSES_H
 #define TLC_PASSES_H
@@ -12,8 +12,23 @@ bool tl_lower_tile_ops(TlArena *a, TlModule *m, TlDiag *d);
 /* lib/Transforms/LayoutInference.c: a layout for every fragment */
 bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d);
 
+/* lib/Transforms/WarpSpecialize.c: T.Pipelined loops on TMA + mbarriers,
+   a producer warpgroup (sm_90a; the loops it cannot take stay for pipeline) */
+bool tl_warp_specialize(TlArena *a, TlModule *m, TlDiag *d);
+
 /* lib/Transforms/Pipeline.c: T.Pipelined loops */
 bool tl_pipeline(TlArena *a, TlModule *m, TlDiag *d);
+// Shared by both pipelining passes:
+// the shared tile a copy nest fills from global memory (a producer), or NULL;
+TlBuffer *tl_pipeline_producer_target(const TlStmt *s);
+// does s (or a statement in it) write b (writes_only) or touch it at all;
+bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only);
+// prepends `stage` to every access of the multi-buffered tiles bufs in s
+// (false: a tile operator on one, reported as an internal error);
+bool tl_pipeline_stage_stmt(TlArena *a, TlDiag *d, TlStmt *s, TlBuffer *const *bufs, int nb, TlExpr *stage);
+// the loop's one wgmma gemm whose accumulator no other consumer touches
+// (its wgmma group may stay in flight across iterations), or NULL.
+TlStmt *tl_pipeline_deferred_wgmma(const TlVec *consumers);
 
 /* lib/Transforms/Partition.c: T.Parallel nests -> per-thread loops (thread IR) */
 bool tl_partition(TlArena *a, TlModule *m, TlDiag *d);

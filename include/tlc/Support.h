@@ -63,6 +63,9 @@ void tl_buf_write(TlBuf *b, const char *s, size_t n);
 void tl_buf_printf(TlBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tl_buf_vprintf(TlBuf *b, const char *fmt, va_list ap);
 void tl_buf_indent(TlBuf *b, int level); // two spaces per level
+// s as XML text (SVG labels): & < > " ' escaped, control characters other
+// than tab and newline (not allowed in XML 1.0) written as '?'.
+void tl_buf_xml_text(TlBuf *b, const char *s);
 
 /* lib/Support/Source.c */
 typedef struct TlSource {
@@ -128,6 +131,24 @@ void tl_diag_replay(TlDiag *d, const char *text, int nerrors);
 
 // Formats a one-line reason into a caller's buffer (err may be NULL).
 void tl_set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* lib/Support/SourceArgs.c: --call, -D and --target, shared by every command
+   that compiles a source file (tlc and the explain tools' FILE modes) */
+#define TL_MAX_SOURCE_ARGS 64
+typedef struct TlSourceArgs {
+  const char *calls[TL_MAX_SOURCE_ARGS]; // --call 'F(ARGS)', in order
+  int ncalls;
+  const char *defines[TL_MAX_SOURCE_ARGS]; // -D NAME=VALUE, in order
+  int ndefines;
+  const char *target; // --target NAME; NULL when absent
+} TlSourceArgs;
+typedef enum { TL_ARG_OTHER, TL_ARG_TAKEN, TL_ARG_BAD } TlArgResult;
+// Reads argv[*i] when it is `--call V`, `--call=V`, `-D V`, `-DV`,
+// `--target V` or `--target=V`, moving *i past a separate value:
+// TL_ARG_TAKEN, or TL_ARG_BAD with the reason in err (a missing value, a -D
+// NAME that is not an identifier, more than TL_MAX_SOURCE_ARGS). TL_ARG_OTHER
+// for any other argument.
+TlArgResult tl_source_arg(int argc, char **argv, int *i, TlSourceArgs *s, char *err, size_t errlen);
 
 /* lib/Support/Checked.c: exact 64-bit arithmetic; false on overflow */
 bool tl_add_overflows(int64_t a, int64_t b, int64_t *out);

@@ -22,6 +22,8 @@ typedef struct Emit {
   bool need_floordiv, need_floormod, need_fmod, need_swz, need_mma, need_cp_async;
   bool need_swz_wg, need_wgmma;
   bool kernel_wgmma; // this kernel's shared tiles are read by wgmma (the async proxy)
+  bool need_mbar, need_tma_host;
+  unsigned need_tma_ranks; // bit r: the TMA load helper of rank r
   TlBuf helpers; // gemm helpers, printed before the kernels
 } Emit;
 
@@ -411,6 +413,35 @@ static void update(Emit *e, const TlStmt *s, const char *target) {
   tl_buf_puts(o, ";\n");
 }
 
+// One TMA load per swizzle panel of the tile: coordinates innermost first
+// (the tensor map's order), the panel's columns offset along the contiguous
+// dimension; the bytes complete on the stage's full barrier.
+static void tma_load(Emit *e, const TlStmt *s, int level) {
+  TlBuf *o = &e->body;
+  const TlTmaMap *m = TL_VEC_AT(e->k->tma_maps, TlTmaMap, s->tma_map);
+  int64_t rows = m->tile->shape[0], panels = m->tile->shape[1] / m->panel_cols;
+  e->need_tma_ranks |= 1u << m->rank;
+  e->need_mbar = true;
+  for (int64_t p = 0; p < panels; p++) {
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "tl_tma_load_%dd(&%s[", m->rank, buf_name(e, m->tile));
+    expr_p(e, s->stage_a, 13);
+    tl_buf_printf(o, " * %lld", (long long)tl_buffer_elems(m->tile));
+    if (p)
+      tl_buf_printf(o, " + %lld", (long long)(p * rows * m->panel_cols));
+    tl_buf_printf(o, "], &tl_tmap_%d, &tl_full[", s->tma_map);
+    expr(e, s->stage_a);
+    tl_buf_puts(o, "]");
+    for (int d = m->rank - 1; d >= 0; d--) {
+      tl_buf_puts(o, ", ");
+      expr(e, s->src.start[d]);
+      if (d == m->col_dim && p)
+        tl_buf_printf(o, " + %lld", (long long)(p * m->panel_cols));
+    }
+    tl_buf_puts(o, ");\n");
+  }
+}
+
 static void stmt(Emit *e, const TlStmt *s, int level) {
   TlBuf *o = &e->body;
   switch (s->kind) {
@@ -540,6 +571,15 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     return;
   }
   case ST_SYNC:
+    if (e->k->ring_stages) {
+      // Warp-specialized: the producer warpgroup never reaches this barrier,
+      // so the compute threads meet at named barrier 1, not __syncthreads.
+      tl_buf_indent(o, level);
+      tl_buf_puts(o, "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");\n");
+      tl_buf_indent(o, level);
+      tl_buf_printf(o, "asm volatile(\"bar.sync 1, %lld;\\n\" ::: \"memory\");\n", (long long)e->k->threads[0]);
+      return;
+    }
     if (e->kernel_wgmma) {
       // Shared memory written by ordinary stores and cp.async (the generic
       // proxy) is read by wgmma through the async proxy: each writer fences
@@ -615,6 +655,29 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_indent(o, level + 1);
     tl_buf_printf(o, "tl_wgmma_pin(%s[l]);\n", buf_name(e, s->buf));
     return;
+  case ST_TMA_LOAD:
+    tma_load(e, s, level);
+    return;
+  case ST_MBAR_WAIT:
+  case ST_MBAR_ARRIVE:
+    e->need_mbar = true;
+    tl_buf_indent(o, level);
+    if (s->kind == ST_MBAR_WAIT)
+      tl_buf_printf(o, "tl_mbar_wait(&tl_%s[", tl_ring_name(s->ring));
+    else if (s->width)
+      tl_buf_printf(o, "tl_mbar_expect_tx(&tl_%s[", tl_ring_name(s->ring));
+    else
+      tl_buf_printf(o, "tl_mbar_arrive(&tl_%s[", tl_ring_name(s->ring));
+    expr(e, s->stage_a);
+    tl_buf_puts(o, "]");
+    if (s->kind == ST_MBAR_WAIT) {
+      tl_buf_puts(o, ", ");
+      expr(e, s->value);
+    } else if (s->width) {
+      tl_buf_printf(o, ", %lld", (long long)s->width);
+    }
+    tl_buf_puts(o, ");\n");
+    return;
   default:
     TL_UNREACHABLE("codegen-cuda", "a tile-level statement reached the CUDA emitter");
   }
@@ -642,6 +705,9 @@ static bool body_uses(const TlVec *body, const TlVar *v) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     for (int j = 0; j < s->nindices; j++)
       if (expr_uses(s->indices[j], v))
+        return true;
+    for (int d = 0; d < s->src.ndims; d++) // a TMA load's box origin
+      if (expr_uses(s->src.start[d], v))
         return true;
     if (expr_uses(s->value, v) || expr_uses(s->cond, v) || expr_uses(s->start, v) ||
         expr_uses(s->stop, v) || body_uses(&s->body, v) || body_uses(&s->else_body, v))
@@ -671,8 +737,11 @@ static void block_indices(Emit *e, const TlKernel *k) {
       tl_buf_printf(o, "  const int %s = blockIdx.z;\n", k->block_vars[2]->cname);
     return;
   }
+  // The warp-specialized producer's copies read block indices too (a
+  // split-K GEMM's blockIdx.z in its K offset).
   for (int d = 0; d < 3; d++)
-    if (k->block_vars[d] && body_uses(&k->body, k->block_vars[d]))
+    if (k->block_vars[d] &&
+        (body_uses(&k->body, k->block_vars[d]) || body_uses(&k->producer, k->block_vars[d])))
       tl_buf_printf(o, "  const int %s = blockIdx.%c;\n", k->block_vars[d]->cname, dims[d]);
 }
 
@@ -700,6 +769,78 @@ static bool uses_wgmma(const TlVec *body) {
   return false;
 }
 
+enum { WS_PRODUCER_THREADS = 128 };
+
+// A warp-specialized kernel's body: the ring's barriers, then the producer
+// warpgroup's loop (one elected thread issues the TMA loads) and the compute
+// threads' code, each with its register budget (setmaxnreg).
+static void warp_roles(Emit *e, const TlKernel *k) {
+  TlBuf *o = &e->body;
+  long long T = (long long)k->threads[0];
+  int S = k->ring_stages;
+  e->need_mbar = true;
+  tl_buf_printf(o, "  // full[s]: stage s's tiles have landed (TMA bytes); empty[s]: all %lld compute threads\n"
+                   "  // are done reading stage s.\n", T);
+  tl_buf_printf(o, "  __shared__ __align__(8) uint64_t tl_full[%d], tl_empty[%d];\n", S, S);
+  tl_buf_puts(o, "  if (threadIdx.x == 0) {\n");
+  tl_buf_printf(o, "    for (int s = 0; s < %d; ++s) {\n", S);
+  tl_buf_puts(o, "      tl_mbar_init(&tl_full[s], 1);\n");
+  tl_buf_printf(o, "      tl_mbar_init(&tl_empty[s], %lld);\n    }\n", T);
+  tl_buf_puts(o, "    tl_mbar_fence_init();\n  }\n  __syncthreads();\n");
+  tl_buf_printf(o, "  if (threadIdx.x >= %lld) { // the producer warpgroup\n", T);
+  if (k->producer_regs)
+    tl_buf_printf(o, "    asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %d;\\n\");\n", k->producer_regs);
+  tl_buf_printf(o, "    if (threadIdx.x == %lld) {\n", T);
+  stmts(e, &k->producer, 3);
+  tl_buf_puts(o, "    }\n    return;\n  }\n");
+  if (k->consumer_regs)
+    tl_buf_printf(o, "  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %d;\\n\");\n", k->consumer_regs);
+  stmts(e, &k->body, 1);
+}
+
+static const char *tma_dtype(TlDtype t) {
+  switch (t) {
+  case TY_FLOAT16: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+  case TY_BFLOAT16: return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
+  case TY_FLOAT32: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+  case TY_FLOAT64: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT64";
+  case TY_INT32: return "CU_TENSOR_MAP_DATA_TYPE_INT32";
+  case TY_UINT32: return "CU_TENSOR_MAP_DATA_TYPE_UINT32";
+  case TY_INT64: return "CU_TENSOR_MAP_DATA_TYPE_INT64";
+  case TY_INT16: return "CU_TENSOR_MAP_DATA_TYPE_UINT16";
+  default: return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
+  }
+}
+
+// The launcher encodes tensor map i (innermost dimension first, as the
+// driver wants it); an address or shape TMA cannot take is a launch error.
+static void tensor_map(Emit *e, const TlKernel *k, int i) {
+  TlBuf *o = &e->body;
+  const TlTmaMap *m = TL_VEC_AT(k->tma_maps, TlTmaMap, i);
+  e->need_tma_host = true;
+  int64_t eb = tl_dtype_bits(m->global->dtype) / 8, stride = eb;
+  tl_buf_printf(o, "  CUtensorMap tl_tmap_%d; // %s -> %s\n  {\n    const cuuint64_t dims[%d] = {", i,
+                m->global->name, m->tile->name, m->rank);
+  for (int d = m->rank - 1; d >= 0; d--)
+    tl_buf_printf(o, "%s%lld", d == m->rank - 1 ? "" : ", ", (long long)m->global->shape[d]);
+  tl_buf_printf(o, "};\n    const cuuint64_t strides[%d] = {", m->rank > 1 ? m->rank - 1 : 1);
+  for (int d = m->rank - 1; d >= 1; d--) {
+    stride *= m->global->shape[d];
+    tl_buf_printf(o, "%s%lld", d == m->rank - 1 ? "" : ", ", (long long)stride);
+  }
+  if (m->rank == 1)
+    tl_buf_puts(o, "0");
+  tl_buf_printf(o, "};\n    const cuuint32_t box[%d] = {", m->rank);
+  for (int d = m->rank - 1; d >= 0; d--)
+    tl_buf_printf(o, "%s%lld", d == m->rank - 1 ? "" : ", ", (long long)m->box[d]);
+  tl_buf_printf(o, "};\n    cudaError_t err = tl_tma_map(&tl_tmap_%d, %s, %s, %d, dims, strides, box, "
+                   "CU_TENSOR_MAP_SWIZZLE_%s);\n",
+                i, buf_name(e, m->global), tma_dtype(m->global->dtype), m->rank,
+                m->swizzle_bytes == 128 ? "128B" : m->swizzle_bytes == 64 ? "64B"
+                                              : m->swizzle_bytes == 32 ? "32B" : "NONE");
+  tl_buf_puts(o, "    if (err != cudaSuccess)\n      return err;\n  }\n");
+}
+
 static void kernel(Emit *e, const TlKernel *k) {
   TlBuf *o = &e->body;
   e->k = k;
@@ -711,9 +852,15 @@ static void kernel(Emit *e, const TlKernel *k) {
                 k->name, e->m->src->name, k->loc.line, (long long)k->grid_const[0],
                 (long long)k->grid_const[1], (long long)k->grid_const[2], (long long)T,
                 (long long)k->shared_bytes);
-  tl_buf_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld, 1) %s_kernel(", (long long)T,
-                k->name);
+  int64_t launched = T + (k->ring_stages ? WS_PRODUCER_THREADS : 0);
+  if (k->ring_stages)
+    tl_buf_printf(o, "// Warp-specialized: threads 0..%lld compute, threads %lld..%lld (one warpgroup) "
+                     "load tiles by TMA\n", (long long)T - 1, (long long)T, (long long)launched - 1);
+  tl_buf_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld, %d) %s_kernel(", (long long)launched,
+                k->blocks_per_sm > 1 ? k->blocks_per_sm : 1, k->name);
   param_list(e, o, k, true);
+  for (int i = 0; i < k->tma_maps.len; i++)
+    tl_buf_printf(o, ", const __grid_constant__ CUtensorMap tl_tmap_%d", i);
   tl_buf_puts(o, ") {\n");
   block_indices(e, k);
   bool has_shared = false;
@@ -734,7 +881,10 @@ static void kernel(Emit *e, const TlKernel *k) {
       tl_buf_printf(o, "  %s %s[%lld]; // fragment %s\n", tl_dtype_cuda(b->dtype), buf_name(e, b),
                     (long long)b->layout->locals, tl_layout_describe(o->arena, b->layout));
   }
-  stmts(e, &k->body, 1);
+  if (k->ring_stages)
+    warp_roles(e, k);
+  else
+    stmts(e, &k->body, 1);
   tl_buf_puts(o, "}\n\n");
 
   // The host launcher.
@@ -742,20 +892,93 @@ static void kernel(Emit *e, const TlKernel *k) {
   param_list(e, o, k, false);
   tl_buf_printf(o, "%scudaStream_t stream) {\n", k->params.len ? ", " : "");
   tl_buf_printf(o, "  const size_t smem = %lld;\n", (long long)k->shared_bytes);
-  if (k->shared_bytes > 48 * 1024) {
+  // A warp-specialized kernel's barriers are static shared memory on top
+  // (1 KB once aligned), which counts towards the same 48 KB default.
+  if (k->shared_bytes + (k->ring_stages ? 1024 : 0) > 48 * 1024) {
     tl_buf_printf(o, "  // Above 48 KB a kernel must opt in to more dynamic shared memory.\n");
     tl_buf_printf(o, "  cudaError_t err = cudaFuncSetAttribute(%s_kernel, "
                      "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);\n",
                   k->name);
     tl_buf_puts(o, "  if (err != cudaSuccess)\n    return err;\n");
   }
+  for (int i = 0; i < k->tma_maps.len; i++)
+    tensor_map(e, k, i);
   tl_buf_printf(o, "  %s_kernel<<<dim3(%lld, %lld, %lld), dim3(%lld, %lld, %lld), smem, stream>>>(",
                 k->name, (long long)k->grid_const[0], (long long)k->grid_const[1],
-                (long long)k->grid_const[2], (long long)k->threads[0], (long long)k->threads[1],
+                (long long)k->grid_const[2], (long long)(k->threads[0] + (launched - T)), (long long)k->threads[1],
                 (long long)k->threads[2]);
   for (int i = 0; i < k->params.len; i++)
     tl_buf_printf(o, "%s%s", i ? ", " : "", buf_name(e, TL_VEC_AT(k->params, TlBuffer, i)));
+  for (int i = 0; i < k->tma_maps.len; i++)
+    tl_buf_printf(o, "%stl_tmap_%d", i || k->params.len ? ", " : "", i);
   tl_buf_puts(o, ");\n  return cudaGetLastError();\n}\n\n");
+}
+
+static void mbarrier_prelude(TlBuf *out) {
+  tl_buf_puts(out,
+              "// mbarriers (PTX ISA, mbarrier): a phase completes when `count` threads have\n"
+              "// arrived and every expected transaction byte has landed; waiters poll the\n"
+              "// phase's parity.\n"
+              "__device__ __forceinline__ unsigned tl_smem_addr(const void *p) {\n"
+              "  return (unsigned)__cvta_generic_to_shared(p);\n}\n"
+              "__device__ __forceinline__ void tl_mbar_init(uint64_t *bar, unsigned count) {\n"
+              "  asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" :: \"r\"(tl_smem_addr(bar)), \"r\"(count));\n}\n"
+              "// The initialized barriers become visible to the TMA unit (the async proxy).\n"
+              "__device__ __forceinline__ void tl_mbar_fence_init() {\n"
+              "  asm volatile(\"fence.mbarrier_init.release.cluster;\\n\" ::: \"memory\");\n"
+              "  asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");\n}\n"
+              "__device__ __forceinline__ void tl_mbar_wait(uint64_t *bar, unsigned parity) {\n"
+              "  unsigned done;\n"
+              "  do {\n"
+              "    asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\"\n"
+              "                 \"selp.u32 %0, 1, 0, p;\\n}\\n\" : \"=r\"(done) : \"r\"(tl_smem_addr(bar)), \"r\"(parity) : \"memory\");\n"
+              "  } while (!done);\n}\n"
+              "__device__ __forceinline__ void tl_mbar_arrive(uint64_t *bar) {\n"
+              "  asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" :: \"r\"(tl_smem_addr(bar)) : \"memory\");\n}\n"
+              "// The producer's arrival, announcing the bytes its TMA loads will bring.\n"
+              "__device__ __forceinline__ void tl_mbar_expect_tx(uint64_t *bar, unsigned bytes) {\n"
+              "  asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\\n\" :: \"r\"(tl_smem_addr(bar)), \"r\"(bytes) : \"memory\");\n}\n\n");
+}
+
+// cp.async.bulk.tensor of one box into shared memory, completing on an
+// mbarrier; coordinates innermost first.
+static void tma_load_prelude(TlBuf *out, int rank) {
+  tl_buf_printf(out, "// TMA (PTX ISA, cp.async.bulk.tensor): a %d-D box of the tensor map at the\n"
+                     "// given coordinates (innermost first; out-of-bounds elements read as zero).\n", rank);
+  tl_buf_printf(out, "__device__ __forceinline__ void tl_tma_load_%dd(void *smem, const CUtensorMap *map, uint64_t *bar", rank);
+  for (int d = 0; d < rank; d++)
+    tl_buf_printf(out, ", int c%d", d);
+  tl_buf_printf(out, ") {\n  asm volatile(\"cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes "
+                     "[%%0], [%%1, {", rank);
+  for (int d = 0; d < rank; d++)
+    tl_buf_printf(out, "%s%%%d", d ? ", " : "", d + 3);
+  tl_buf_puts(out, "}], [%2];\\n\"\n               :: \"r\"(tl_smem_addr(smem)), \"l\"(map), \"r\"(tl_smem_addr(bar))");
+  for (int d = 0; d < rank; d++)
+    tl_buf_printf(out, ", \"r\"(c%d)", d);
+  tl_buf_puts(out, " : \"memory\");\n}\n\n");
+}
+
+static void tensor_map_prelude(TlBuf *out) {
+  tl_buf_puts(out,
+              "// Host: encodes a tiled tensor map through the driver entry point the runtime\n"
+              "// hands out (nothing new to link). Zero fill out of bounds, 256-byte L2 promotion.\n"
+              "static cudaError_t tl_tma_map(CUtensorMap *map, const void *base, CUtensorMapDataType type, unsigned rank,\n"
+              "                              const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,\n"
+              "                              CUtensorMapSwizzle swizzle) {\n"
+              "  static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;\n"
+              "  if (!encode) {\n"
+              "    void *fn = NULL;\n"
+              "    cudaDriverEntryPointQueryResult found;\n"
+              "    if (cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn, 12000, cudaEnableDefault, &found) !=\n"
+              "            cudaSuccess || found != cudaDriverEntryPointSuccess || !fn)\n"
+              "      return cudaErrorNotSupported;\n"
+              "    encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;\n"
+              "  }\n"
+              "  const cuuint32_t unit[5] = {1, 1, 1, 1, 1};\n"
+              "  CUresult r = encode(map, type, rank, (void *)base, dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,\n"
+              "                      swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
+              "  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;\n"
+              "}\n\n");
 }
 
 // The launcher of a prim_func with several T.Kernel blocks (TileLang's
@@ -827,8 +1050,14 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
     tl_buf_printf(out, "// Compile with: nvcc -arch=%s -c this_file.cu\n", m->target_name);
   // tlc-verify parses this file with libclang against its own small prelude
   // (it defines TLC_VERIFY_PRELUDE); nvcc sees the real toolkit headers.
+  bool tma = false;
+  for (int i = 0; i < m->kernels.len; i++)
+    tma = tma || TL_VEC_AT(m->kernels, TlKernel, i)->tma_maps.len;
   tl_buf_puts(out, "#ifndef TLC_VERIFY_PRELUDE\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n"
-                   "#include <cuda_bf16.h>\n#include <stdint.h>\n#endif\n\n");
+                   "#include <cuda_bf16.h>\n#include <stdint.h>\n");
+  if (tma) // CUtensorMap and the cuTensorMapEncodeTiled prototype (driver API types only)
+    tl_buf_puts(out, "#include <cudaTypedefs.h>\n");
+  tl_buf_puts(out, "#endif\n\n");
   tl_buf_puts(out, "typedef __half half_t;\ntypedef __nv_bfloat16 bfloat16_t;\n\n");
   if (e.need_floordiv)
     tl_buf_puts(out, "// Python's floor division on integers (C's / truncates toward zero).\n"
@@ -887,6 +1116,13 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
                 "  else\n"
                 "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2, %3;\\n\" :: \"r\"(s), \"l\"(gmem), \"n\"(N), \"r\"(src));\n"
                 "}\n\n");
+  if (e.need_mbar)
+    mbarrier_prelude(out);
+  for (int r = 1; r <= 5; r++)
+    if (e.need_tma_ranks & (1u << r))
+      tma_load_prelude(out, r);
+  if (e.need_tma_host)
+    tensor_map_prelude(out);
   tl_buf_write(out, e.helpers.data, e.helpers.len);
   tl_buf_write(out, e.body.data, e.body.len);
 }

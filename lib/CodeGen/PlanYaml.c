@@ -6,112 +6,46 @@
 // element, the thread and register holding it (lib/Explain/FragNest.c maps
 // them with the layout's own closed form).
 #include <string.h>
-#include <yaml.h>
 
 #include "tlc/CodeGen.h"
 #include "tlc/Explain.h"
 #include "tlc/FragLayout.h"
+#include "tlc/Yaml.h"
 
-typedef struct Y {
-  yaml_emitter_t em;
-  yaml_event_t ev;
-  TlBuf *out;
-  bool ok;
-} Y;
-
-static int write_handler(void *data, unsigned char *buffer, size_t size) {
-  tl_buf_write((TlBuf *)data, (const char *)buffer, size);
-  return 1;
-}
-
-static void emit(Y *y) {
-  if (y->ok && !yaml_emitter_emit(&y->em, &y->ev))
-    y->ok = false;
-}
-
-static void scalar(Y *y, const char *s) {
-  yaml_scalar_event_initialize(&y->ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
-                               YAML_PLAIN_SCALAR_STYLE);
-  emit(y);
-}
-
-static void key_str(Y *y, const char *k, const char *v) {
-  scalar(y, k);
-  scalar(y, v);
-}
-
-static void key_int(Y *y, const char *k, long long v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%lld", v);
-  key_str(y, k, buf);
-}
-
-static void map_begin(Y *y, bool flow) {
-  yaml_mapping_start_event_initialize(&y->ev, NULL, NULL, 1,
-                                      flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-  emit(y);
-}
-
-static void map_end(Y *y) {
-  yaml_mapping_end_event_initialize(&y->ev);
-  emit(y);
-}
-
-static void seq_begin(Y *y, bool flow) {
-  yaml_sequence_start_event_initialize(&y->ev, NULL, NULL, 1,
-                                       flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
-  emit(y);
-}
-
-static void seq_end(Y *y) {
-  yaml_sequence_end_event_initialize(&y->ev);
-  emit(y);
-}
-
-static void int_seq(Y *y, const int64_t *v, int n) {
-  seq_begin(y, true);
-  for (int i = 0; i < n; i++) {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%lld", (long long)v[i]);
-    scalar(y, buf);
-  }
-  seq_end(y);
-}
-
-static void loops(Y *y, const TlVec *body) {
+static void loops(TlYaml *y, const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_SEQ && s->plan.ndims > 0) {
       const TlPartitionPlan *p = &s->plan;
-      map_begin(y, true);
-      key_int(y, "line", s->plan_loc.line);
-      key_int(y, "col", s->plan_loc.col);
-      key_str(y, "kind", "parallel");
-      key_str(y, "origin", tl_origin_name(s->plan_origin));
-      scalar(y, "extents");
-      int_seq(y, p->extents, p->ndims);
-      key_int(y, "threads", p->threads);
-      key_int(y, "vector", p->vector);
-      key_int(y, "steps", p->steps);
-      key_int(y, "threads_used", p->threads_used);
-      key_str(y, "guard", p->guard ? "true" : "false");
-      key_str(y, "layout", s->plan_has_layout ? "loop_layout" : "default");
-      map_end(y);
+      tl_yaml_map(y, true);
+      tl_yaml_key_int(y, "line", s->plan_loc.line);
+      tl_yaml_key_int(y, "col", s->plan_loc.col);
+      tl_yaml_key_str(y, "kind", "parallel");
+      tl_yaml_key_str(y, "origin", tl_origin_name(s->plan_origin));
+      tl_yaml_scalar(y, "extents");
+      tl_yaml_ints(y, p->extents, p->ndims);
+      tl_yaml_key_int(y, "threads", p->threads);
+      tl_yaml_key_int(y, "vector", p->vector);
+      tl_yaml_key_int(y, "steps", p->steps);
+      tl_yaml_key_int(y, "threads_used", p->threads_used);
+      tl_yaml_key_str(y, "guard", p->guard ? "true" : "false");
+      tl_yaml_key_str(y, "layout", s->plan_has_layout ? "loop_layout" : "default");
+      tl_yaml_map_end(y);
       continue;
     }
     if (s->kind == ST_SEQ && s->plan_frag) {
       TlFragNest n;
       tl_frag_nest_build(y->out->arena, &n, s);
       // A block mapping: the element list is long.
-      map_begin(y, false);
-      key_int(y, "line", s->plan_loc.line);
-      key_int(y, "col", s->plan_loc.col);
-      key_str(y, "kind", "parallel");
-      key_str(y, "origin", tl_origin_name(s->plan_origin));
-      if (y->ok)
-        tl_explain_fragment_yaml_fields(&y->em, &n, tl_layout_describe(y->out->arena, s->plan_frag),
+      tl_yaml_map(y, false);
+      tl_yaml_key_int(y, "line", s->plan_loc.line);
+      tl_yaml_key_int(y, "col", s->plan_loc.col);
+      tl_yaml_key_str(y, "kind", "parallel");
+      tl_yaml_key_str(y, "origin", tl_origin_name(s->plan_origin));
+      if (!y->failed)
+        tl_explain_fragment_yaml_fields(y, &n, tl_layout_describe(y->out->arena, s->plan_frag),
                                         tl_explain_fragment_name(s), true);
-      map_end(y);
+      tl_yaml_map_end(y);
       continue;
     }
     loops(y, &s->body);
@@ -119,28 +53,28 @@ static void loops(Y *y, const TlVec *body) {
   }
 }
 
-static void pipelines(Y *y, const TlVec *body) {
+static void pipelines(TlYaml *y, const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_FOR && s->loop_kind == LOOP_PIPELINED) {
-      map_begin(y, false);
-      key_int(y, "line", s->loc.line);
-      key_int(y, "col", s->loc.col);
-      key_int(y, "num_stages", s->num_stages);
-      key_int(y, "applied_stages", s->applied_stages ? s->applied_stages : 1);
+      tl_yaml_map(y, false);
+      tl_yaml_key_int(y, "line", s->loc.line);
+      tl_yaml_key_int(y, "col", s->loc.col);
+      tl_yaml_key_int(y, "num_stages", s->num_stages);
+      tl_yaml_key_int(y, "applied_stages", s->applied_stages ? s->applied_stages : 1);
       int64_t v[64];
       int n = s->order.len < 64 ? s->order.len : 64;
       for (int j = 0; j < n; j++)
         v[j] = (int64_t)(intptr_t)s->order.items[j];
-      scalar(y, "order");
-      int_seq(y, v, n);
+      tl_yaml_scalar(y, "order");
+      tl_yaml_ints(y, v, n);
       n = s->stage.len < 64 ? s->stage.len : 64;
       for (int j = 0; j < n; j++)
         v[j] = (int64_t)(intptr_t)s->stage.items[j];
-      scalar(y, "stage");
-      int_seq(y, v, n);
-      scalar(y, "buffers");
-      seq_begin(y, true);
+      tl_yaml_scalar(y, "stage");
+      tl_yaml_ints(y, v, n);
+      tl_yaml_scalar(y, "buffers");
+      tl_yaml_seq(y, true);
       for (int j = 0; j < s->pipe_buffers.len; j++) {
         const TlBuffer *b = TL_VEC_AT(s->pipe_buffers, TlBuffer, j);
         int64_t shape[TL_MAX_DIMS + 1];
@@ -148,15 +82,15 @@ static void pipelines(Y *y, const TlVec *body) {
         shape[ns++] = b->stages;
         for (int d = 0; d < b->ndims; d++)
           shape[ns++] = b->shape[d];
-        map_begin(y, true);
-        key_str(y, "name", b->name);
-        scalar(y, "shape");
-        int_seq(y, shape, ns);
-        key_int(y, "bytes", tl_buffer_bytes(b));
-        map_end(y);
+        tl_yaml_map(y, true);
+        tl_yaml_key_str(y, "name", b->name);
+        tl_yaml_scalar(y, "shape");
+        tl_yaml_ints(y, shape, ns);
+        tl_yaml_key_int(y, "bytes", tl_buffer_bytes(b));
+        tl_yaml_map_end(y);
       }
-      seq_end(y);
-      map_end(y);
+      tl_yaml_seq_end(y);
+      tl_yaml_map_end(y);
     }
     pipelines(y, &s->body);
     pipelines(y, &s->else_body);
@@ -165,99 +99,138 @@ static void pipelines(Y *y, const TlVec *body) {
 
 // Which instructions each T.gemm runs on, and why not wgmma when it does
 // not (the rule is in lib/Transforms/LayoutInference.c, wgmma_refusal).
-static void gemms(Y *y, const TlVec *body) {
+static void gemms(TlYaml *y, const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_GEMM) {
-      map_begin(y, true);
-      key_int(y, "line", s->loc.line);
-      key_int(y, "col", s->loc.col);
-      key_str(y, "engine", s->use_wgmma ? "wgmma" : s->use_mma ? "mma.sync" : "cuda-cores");
+      tl_yaml_map(y, true);
+      tl_yaml_key_int(y, "line", s->loc.line);
+      tl_yaml_key_int(y, "col", s->loc.col);
+      tl_yaml_key_str(y, "engine", s->use_wgmma ? "wgmma" : s->use_mma ? "mma.sync" : "cuda-cores");
       if (s->c->layout)
-        key_str(y, "accumulator", tl_layout_describe(y->out->arena, s->c->layout));
+        tl_yaml_key_str(y, "accumulator", tl_layout_describe(y->out->arena, s->c->layout));
       if (s->use_wgmma)
-        key_str(y, "in_flight", s->wgmma_in_flight ? "one group across the pipeline barrier" : "none");
+        tl_yaml_key_str(y, "in_flight",
+                        s->wgmma_in_flight ? "one group across the pipeline barrier" : "none");
       else if (s->engine_why)
-        key_str(y, "why_not_wgmma", s->engine_why);
-      map_end(y);
+        tl_yaml_key_str(y, "why_not_wgmma", s->engine_why);
+      tl_yaml_map_end(y);
     }
     gemms(y, &s->body);
     gemms(y, &s->else_body);
   }
 }
 
-bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
-  Y y = {0};
-  y.out = out;
-  y.ok = true;
-  if (!yaml_emitter_initialize(&y.em)) {
-    tl_error_noloc(d, "cannot initialise the YAML emitter");
-    return false;
+// The roles of a warp-specialized kernel (lib/Transforms/WarpSpecialize.c):
+// who runs what, the ring and its barriers, the register split, the tensor
+// maps; or why a pipelined kernel stayed on cp.async.
+static void warp_specialization(TlYaml *y, const TlKernel *k) {
+  if (!k->ring_stages && !k->ws_why)
+    return;
+  tl_yaml_scalar(y, "warp_specialization");
+  tl_yaml_map(y, false);
+  if (!k->ring_stages) {
+    tl_yaml_key_str(y, "applied", "no");
+    tl_yaml_key_str(y, "why_not", k->ws_why);
+    tl_yaml_map_end(y);
+    return;
   }
-  yaml_emitter_set_output(&y.em, write_handler, out);
-  yaml_emitter_set_width(&y.em, 200);
-  yaml_stream_start_event_initialize(&y.ev, YAML_UTF8_ENCODING);
-  emit(&y);
-  yaml_document_start_event_initialize(&y.ev, NULL, NULL, NULL, 1);
-  emit(&y);
-  map_begin(&y, false);
-  key_str(&y, "target", m->target_name);
-  scalar(&y, "kernels");
-  seq_begin(&y, false);
+  tl_yaml_key_str(y, "applied", "yes");
+  tl_yaml_key_int(y, "compute_threads", k->threads[0]);
+  tl_yaml_key_int(y, "producer_threads", 128);
+  tl_yaml_key_str(y, "producer", "one elected thread issues the TMA loads of each stage");
+  tl_yaml_key_int(y, "ring_stages", k->ring_stages);
+  tl_yaml_key_int(y, "blocks_per_sm", k->blocks_per_sm);
+  int64_t bytes = 0;
+  for (int i = 0; i < k->tma_maps.len; i++) {
+    const TlTmaMap *t = TL_VEC_AT(k->tma_maps, TlTmaMap, i);
+    bytes += tl_buffer_elems(t->tile) * (tl_dtype_bits(t->tile->dtype) / 8);
+  }
+  tl_yaml_key_str(y, "full_barrier", tl_arena_printf(y->out->arena, "1 arrival + %lld bytes of TMA transactions per stage",
+                                             (long long)bytes));
+  tl_yaml_key_str(y, "empty_barrier", tl_arena_printf(y->out->arena, "%lld arrivals (every compute thread)",
+                                              (long long)k->threads[0]));
+  tl_yaml_scalar(y, "registers");
+  tl_yaml_map(y, true);
+  tl_yaml_key_int(y, "compute", k->consumer_regs);
+  tl_yaml_key_int(y, "producer", k->producer_regs);
+  tl_yaml_map_end(y);
+  tl_yaml_scalar(y, "tensor_maps");
+  tl_yaml_seq(y, false);
+  for (int i = 0; i < k->tma_maps.len; i++) {
+    const TlTmaMap *t = TL_VEC_AT(k->tma_maps, TlTmaMap, i);
+    tl_yaml_map(y, true);
+    tl_yaml_key_str(y, "tensor", t->global->name);
+    tl_yaml_key_str(y, "tile", t->tile->name);
+    tl_yaml_scalar(y, "box");
+    tl_yaml_ints(y, t->box, t->rank);
+    tl_yaml_key_int(y, "loads_per_stage", t->tile->shape[1] / t->panel_cols);
+    tl_yaml_key_int(y, "swizzle_bytes", t->swizzle_bytes);
+    tl_yaml_map_end(y);
+  }
+  tl_yaml_seq_end(y);
+  tl_yaml_map_end(y);
+}
+
+bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
+  TlYaml y;
+  tl_yaml_begin(&y, out, 200, false);
+  tl_yaml_map(&y, false);
+  tl_yaml_key_str(&y, "target", m->target_name);
+  tl_yaml_scalar(&y, "kernels");
+  tl_yaml_seq(&y, false);
   for (int k = 0; k < m->kernels.len; k++) {
     const TlKernel *kn = TL_VEC_AT(m->kernels, TlKernel, k);
-    map_begin(&y, false);
-    key_str(&y, "name", kn->name);
-    key_int(&y, "line", kn->loc.line);
-    key_int(&y, "threads", kn->threads[0] * kn->threads[1] * kn->threads[2]);
-    scalar(&y, "grid");
-    int_seq(&y, kn->grid_const, 3);
-    key_int(&y, "shared_bytes", kn->shared_bytes);
-    scalar(&y, "shared");
-    seq_begin(&y, false);
+    tl_yaml_map(&y, false);
+    tl_yaml_key_str(&y, "name", kn->name);
+    tl_yaml_key_int(&y, "line", kn->loc.line);
+    tl_yaml_key_int(&y, "threads", kn->threads[0] * kn->threads[1] * kn->threads[2]);
+    tl_yaml_scalar(&y, "grid");
+    tl_yaml_ints(&y, kn->grid_const, 3);
+    tl_yaml_key_int(&y, "shared_bytes", kn->shared_bytes);
+    tl_yaml_scalar(&y, "shared");
+    tl_yaml_seq(&y, false);
     for (int i = 0; i < kn->buffers.len; i++) {
       TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
       if (b->scope != SCOPE_SHARED)
         continue;
-      map_begin(&y, true);
-      key_str(&y, "name", b->name);
-      key_str(&y, "dtype", tl_dtype_name(b->dtype));
-      scalar(&y, "shape");
+      tl_yaml_map(&y, true);
+      tl_yaml_key_str(&y, "name", b->name);
+      tl_yaml_key_str(&y, "dtype", tl_dtype_name(b->dtype));
+      tl_yaml_scalar(&y, "shape");
       int64_t shape[TL_MAX_DIMS + 1];
       int n = 0;
       if (b->stages > 1)
         shape[n++] = b->stages;
       for (int j = 0; j < b->ndims; j++)
         shape[n++] = b->shape[j];
-      int_seq(&y, shape, n);
-      key_int(&y, "offset", b->shared_offset);
-      key_int(&y, "bytes", tl_buffer_bytes(b));
-      map_end(&y);
+      tl_yaml_ints(&y, shape, n);
+      tl_yaml_key_int(&y, "offset", b->shared_offset);
+      tl_yaml_key_int(&y, "bytes", tl_buffer_bytes(b));
+      tl_yaml_map_end(&y);
     }
-    seq_end(&y);
-    scalar(&y, "loops");
-    seq_begin(&y, false);
+    tl_yaml_seq_end(&y);
+    tl_yaml_scalar(&y, "loops");
+    tl_yaml_seq(&y, false);
     loops(&y, &kn->body);
-    seq_end(&y);
-    scalar(&y, "pipelines");
-    seq_begin(&y, false);
+    tl_yaml_seq_end(&y);
+    tl_yaml_scalar(&y, "pipelines");
+    tl_yaml_seq(&y, false);
     pipelines(&y, &kn->body);
-    seq_end(&y);
-    scalar(&y, "gemms");
-    seq_begin(&y, false);
+    tl_yaml_seq_end(&y);
+    tl_yaml_scalar(&y, "gemms");
+    tl_yaml_seq(&y, false);
     gemms(&y, &kn->body);
-    seq_end(&y);
-    map_end(&y);
+    tl_yaml_seq_end(&y);
+    warp_specialization(&y, kn);
+    tl_yaml_map_end(&y);
   }
-  seq_end(&y);
-  map_end(&y);
-  yaml_document_end_event_initialize(&y.ev, 1);
-  emit(&y);
-  yaml_stream_end_event_initialize(&y.ev);
-  emit(&y);
-  yaml_emitter_flush(&y.em);
-  if (!y.ok)
-    tl_error_noloc(d, "YAML emitter failed: %s", y.em.problem ? y.em.problem : "unknown problem");
-  yaml_emitter_delete(&y.em);
-  return y.ok;
+  tl_yaml_seq_end(&y);
+  tl_yaml_map_end(&y);
+  char err[256];
+  if (!tl_yaml_end(&y, err, sizeof err)) {
+    tl_error_noloc(d, "%s", err);
+    return false;
+  }
+  return true;
 }

@@ -1,10 +1,21 @@
-// The front half of a compilation, shared by the driver and the explain
-// tools: read, lex, parse, sema (and optionally the pass pipeline).
+// The front half of a compilation, written once: read, lex, parse, sema (and
+// optionally the pass pipeline), for the driver, the explain tools and the fuzzer.
 #include "tlc/Ast.h"
 #include "tlc/Driver.h"
 #include "tlc/Sema.h"
 
 #include <string.h>
+
+bool tl_front_half(TlArena *a, const TlSource *src, const TlTarget *target,
+                   const TlSemaOptions *sema, TlFrontStop stop, TlDiag *d, TlFront *out) {
+  *out = (TlFront){0};
+  out->tokens = tl_lex(a, src, d);
+  if (d->nerrors || stop == TL_FRONT_TOKENS) return !d->nerrors;
+  out->ast = tl_parse(a, out->tokens, d);
+  if (d->nerrors || stop == TL_FRONT_AST) return !d->nerrors;
+  out->module = tl_sema(a, out->ast, src, target, sema, d);
+  return !d->nerrors;
+}
 
 TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool run_passes) {
   char err[512];
@@ -19,15 +30,9 @@ TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool r
     return NULL;
   }
   tl_source_set_language(src, o);
-  TlTokens toks = tl_lex(a, src, d);
-  if (d->nerrors)
-    return NULL;
-  TlNode *ast = tl_parse(a, toks, d);
-  if (d->nerrors)
-    return NULL;
-  TlModule *m = tl_sema(a, ast, src, &target, &o->sema, d);
-  if (d->nerrors)
-    return NULL;
+  TlFront front;
+  if (!tl_front_half(a, src, &target, &o->sema, TL_FRONT_MODULE, d, &front)) return NULL;
+  TlModule *m = front.module;
   if (run_passes) {
     TlBuf ignored;
     tl_buf_init(&ignored, a);
@@ -35,6 +40,16 @@ TlModule *tl_compile_to_module(TlArena *a, const TlOptions *o, TlDiag *d, bool r
       return NULL;
   }
   return m;
+}
+
+TlModule *tl_compile_file(TlArena *a, const char *path, const TlSemaOptions *sema,
+                          const char *target, TlDiag *d) {
+  TlOptions o = {0};
+  o.input = path;
+  if (sema) o.sema = *sema;
+  o.target = target;
+  o.verify_each = true; // the explain tools read pass facts the verifier checks
+  return tl_compile_to_module(a, &o, d, true);
 }
 
 void tl_source_set_language(TlSource *src, const TlOptions *o) {

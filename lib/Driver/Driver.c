@@ -23,10 +23,12 @@ static const char *const usage =
     "       tlc [options] FILE.tir         resume from IR text (--emit=ir output; docs/ir.md)\n"
     "       tlc explain-partition [...]    show how T.Parallel maps onto threads\n"
     "       tlc explain-pipeline [...]     model a software-pipelined loop\n"
+    "       tlc tune FILE --call 'F(ARGS)' [--space NAME=V1,V2]   time every config on the GPU\n"
     "\n"
     "options:\n"
     "  -o FILE               write the output to FILE (- or absent: stdout)\n"
-    "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default)\n"
+    "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default),\n"
+    "                        signature (JSON: every launcher's parameters)\n"
     "  --target=SM           sm_90a (default: H100/H200 with wgmma), sm_90 (no wgmma) or sm_80 (A100)\n"
     "  --print-after=PASS    print the IR after PASS to stderr (sema or a pass below)\n"
     "  --print-after-all     print the IR after every pass to stderr\n"
@@ -35,6 +37,7 @@ static const char *const usage =
     "                        unless given)\n"
     "  --ir                  read the input as IR text (default for .tir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
+    "  --no-warp-specialize  keep T.Pipelined on cp.async (no TMA producer warpgroup)\n"
     "  --verify-each         run it after every pass (the default)\n"
     "  --header=OUT.h        also write a C/C++ header declaring every launcher\n"
     "  --call 'F(ARGS)'      compile the kernel the factory call F(ARGS) returns; repeat for\n"
@@ -51,8 +54,8 @@ static const char *const usage =
     "  --help                print this help\n"
     "  --version             print the version\n"
     "\n"
-    "passes, in order: lower-tile-ops layout-inference pipeline partition flatten vectorize\n"
-    "                  swizzle thread-sync plan-shared\n"
+    "passes, in order: lower-tile-ops layout-inference warp-specialize pipeline partition flatten\n"
+    "                  vectorize swizzle thread-sync plan-shared\n"
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
 
 static bool valid_pass(const char *name) {
@@ -90,6 +93,10 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
 #endif
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    char err[256];
+    TlArgResult taken = tl_source_arg(argc, argv, &i, &o->source, err, sizeof err);
+    if (taken == TL_ARG_BAD) return usage_error("%s", err);
+    if (taken == TL_ARG_TAKEN) continue;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       fputs(usage, stdout);
       return -1;
@@ -106,18 +113,15 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->output = a + 2;
     } else if (strncmp(a, "--emit=", 7) == 0) {
       const char *k = a + 7;
-      static const char *const kinds[] = {"tokens", "ast", "ir", "plan", "cuda"};
+      static const char *const kinds[] = {"tokens", "ast", "ir", "plan", "cuda", "signature"};
       int found = -1;
-      for (int j = 0; j < 5; j++)
+      for (int j = 0; j < 6; j++)
         if (strcmp(k, kinds[j]) == 0)
           found = j;
       if (found < 0)
-        return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan or cuda", k);
+        return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan, cuda or signature",
+                           k);
       o->emit = (TlEmitKind)found;
-    } else if (strncmp(a, "--target=", 9) == 0) {
-      o->target = a + 9;
-      if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0 && strcmp(o->target, "sm_90a") != 0)
-        return usage_error("unknown --target '%s'; tlc knows sm_80, sm_90 and sm_90a", o->target);
     } else if (strncmp(a, "--print-after=", 14) == 0) {
       o->print_after = a + 14;
       if (!valid_pass(o->print_after))
@@ -158,6 +162,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->harness_iters = (int)n;
     } else if (strcmp(a, "--no-verify") == 0) {
       o->verify_each = false;
+    } else if (strcmp(a, "--no-warp-specialize") == 0) {
+      o->no_warp_specialize = true;
     } else if (strcmp(a, "--verify-each") == 0) {
       o->verify_each = true;
     } else if (strncmp(a, "--max-errors=", 13) == 0) {
@@ -166,27 +172,6 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       if (*end || n < 0 || n > 100000)
         return usage_error("--max-errors needs a count, got '%s'", a + 13);
       *max_errors = (int)n;
-    } else if (strcmp(a, "--call") == 0 || strncmp(a, "--call=", 7) == 0) {
-      const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
-      if (!v || !*v)
-        return usage_error("--call needs a call such as 'matmul(1024, 1024, 1024)'%s", "");
-      if (o->sema.ncalls == 64)
-        return usage_error("more than 64 --call options%s", "");
-      o->calls[o->sema.ncalls++] = v;
-    } else if (strcmp(a, "-D") == 0 || (a[0] == '-' && a[1] == 'D' && a[2])) {
-      const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
-      if (!v || !*v)
-        return usage_error("-D needs NAME=VALUE%s", "");
-      size_t n = strcspn(v, "=");
-      bool ident = n > 0 && !(v[0] >= '0' && v[0] <= '9');
-      for (size_t j = 0; j < n; j++)
-        ident = ident && (v[j] == '_' || (v[j] >= 'a' && v[j] <= 'z') ||
-                          (v[j] >= 'A' && v[j] <= 'Z') || (v[j] >= '0' && v[j] <= '9'));
-      if (!ident)
-        return usage_error("-D '%s': expected NAME=VALUE with NAME a Python identifier", v);
-      if (o->sema.ndefines == 64)
-        return usage_error("more than 64 -D options%s", "");
-      o->defines[o->sema.ndefines++] = v;
     } else if (strcmp(a, "--python") == 0) {
       o->python = true;
     } else if (strcmp(a, "-w") == 0) {
@@ -203,6 +188,12 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
   }
   if (!o->input)
     return usage_error("no input file%s", "");
+  if (o->source.target) {
+    o->target = o->source.target;
+    if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0 &&
+        strcmp(o->target, "sm_90a") != 0)
+      return usage_error("unknown --target '%s'; tlc knows sm_80, sm_90 and sm_90a", o->target);
+  }
   size_t n = strlen(o->input);
   if (n > 4 && strcmp(o->input + n - 4, ".tir") == 0)
     o->ir_input = true;
@@ -221,8 +212,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
     return usage_error("--header and -o name the same file '%s'", out);
   if (o->header && same_file(o->header, o->input))
     return usage_error("--header='%s' is the input file; refusing to overwrite it", o->header);
-  o->sema.calls = o->calls;
-  o->sema.defines = o->defines;
+  o->sema =
+      (TlSemaOptions){o->source.calls, o->source.ncalls, o->source.defines, o->source.ndefines};
   return 0;
 }
 
@@ -301,24 +292,18 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
 // Lexes, parses and runs sema: -1 with *m set to go on, else the exit
 // status (the output of --emit=tokens / ast is written here).
 static int front_half(TlArena *a, const TlOptions *o, TlDiag *d, TlSource *src,
-                      const TlTarget *target, TlBuf *out, TlNode **ast, TlModule **m) {
+                      const TlTarget *target, TlBuf *out, TlModule **m) {
   tl_source_set_language(src, o);
-  TlTokens toks = tl_lex(a, src, d);
-  if (o->emit == EMIT_TOKENS) {
-    if (d->nerrors)
-      return 1;
-    tl_tokens_print(out, toks);
-    return write_output(o->output, out, d) ? 0 : 1;
-  }
-  *ast = d->nerrors ? NULL : tl_parse(a, toks, d);
-  if (d->nerrors)
-    return 1;
-  if (o->emit == EMIT_AST) {
-    tl_ast_print(out, *ast);
-    return write_output(o->output, out, d) ? 0 : 1;
-  }
-  *m = tl_sema(a, *ast, src, target, &o->sema, d);
-  return d->nerrors ? 1 : -1;
+  TlFrontStop stop = o->emit == EMIT_TOKENS ? TL_FRONT_TOKENS
+                     : o->emit == EMIT_AST  ? TL_FRONT_AST
+                                            : TL_FRONT_MODULE;
+  TlFront front;
+  if (!tl_front_half(a, src, target, &o->sema, stop, d, &front)) return 1;
+  if (stop == TL_FRONT_TOKENS) tl_tokens_print(out, front.tokens);
+  if (stop == TL_FRONT_AST) tl_ast_print(out, front.ast);
+  if (stop != TL_FRONT_MODULE) return write_output(o->output, out, d) ? 0 : 1;
+  *m = front.module;
+  return -1;
 }
 
 static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
@@ -339,17 +324,19 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     return 1;
   }
   TlModule *m = NULL;
-  TlNode *ast = NULL;
   int rc;
   if (o->ir_input) {
     // A .tir file: the module is read back from the text, no sema.
     m = tl_ir_parse(a, src, d);
     rc = m && !d->nerrors ? -1 : 1;
   } else {
-    rc = front_half(a, o, d, src, &target, &out, &ast, &m);
+    rc = front_half(a, o, d, src, &target, &out, &m);
   }
   if (rc >= 0)
     return rc;
+  // The harness's reference lowering reads the tile IR as sema made it; the
+  // passes rewrite m in place, so it gets a copy made before they run.
+  TlModule *ref = o->harness ? tl_module_clone(a, m) : NULL;
   bool ok = tl_run_pipeline(a, m, o, d, &dump);
   if (dump.len) {
     fwrite(dump.data, 1, dump.len, stderr);
@@ -358,12 +345,8 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   if (!ok || d->nerrors)
     return 1;
   if (o->harness) {
-    // The reference lowering reads the tile IR as sema made it, so the
-    // program goes through sema a second time, untouched by the passes.
-    TlModule *ref = tl_sema(a, ast, src, &target, &o->sema, d);
     TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234};
-    if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d))
-      return 1;
+    if (!tl_emit_harness(a, ref, m, &ho, &out, d)) return 1;
     return write_output(o->output, &out, d) ? 0 : 1;
   }
   switch (o->emit) {
@@ -373,6 +356,9 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   case EMIT_PLAN:
     if (!tl_emit_plan(m, &out, d))
       return 1;
+    break;
+  case EMIT_SIGNATURE:
+    tl_emit_signature(m, &out);
     break;
   default:
     tl_emit_cuda(a, m, &out);

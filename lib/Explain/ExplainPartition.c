@@ -13,6 +13,7 @@
 // pairs) and drawn with the same three renderers.
 #include "tlc/Explain.h"
 #include "tlc/FragLayout.h"
+#include "tlc/Yaml.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml.h>
 
 enum {
   TABLE_MAX_ROWS = 4096, // the seed prints every point; we do up to this many
@@ -66,7 +66,25 @@ static void owned_point(const TlPartitionPlan *p, int64_t thread, int64_t k, int
 
 /* ---- table: the seed's text ---- */
 
-static void table_row(TlBuf *b, const TlPartitionPlan *p, int64_t flat) {
+// The rows of a table over `total` points (a plan's or a fragment nest's):
+// every row when there are few, else the first TABLE_HEAD and the last
+// TABLE_TAIL around a line that counts the rest. row(b, space, flat) prints one.
+static void table_rows(TlBuf *b, int64_t total, void (*row)(TlBuf *, const void *, int64_t),
+                       const void *space) {
+  if (total <= TABLE_MAX_ROWS) {
+    for (int64_t flat = 0; flat < total; flat++)
+      row(b, space, flat);
+    return;
+  }
+  for (int64_t flat = 0; flat < TABLE_HEAD; flat++)
+    row(b, space, flat);
+  tl_buf_printf(b, "  ... (%" PRId64 " rows omitted)\n", total - TABLE_HEAD - TABLE_TAIL);
+  for (int64_t flat = total - TABLE_TAIL; flat < total; flat++)
+    row(b, space, flat);
+}
+
+static void table_row(TlBuf *b, const void *plan, int64_t flat) {
+  const TlPartitionPlan *p = plan;
   int64_t idx[TL_MAX_NEST], thread, slot;
   char s[TUPLE_MAX];
   point_at(p, flat, idx, &thread, &slot);
@@ -100,16 +118,7 @@ static void table_render(TlBuf *b, const TlPartitionPlan *p, const char *title) 
   tl_buf_printf(b, "iteration points = %" PRId64 ";  points per thread = %g\n", p->total, per);
   tl_buf_puts(b, "\niteration point -> (thread, per-thread slot)\n");
   tl_buf_printf(b, "  %-14s %4s  %6s  %4s\n", "index", "flat", "thread", "slot");
-  if (p->total <= TABLE_MAX_ROWS) {
-    for (int64_t flat = 0; flat < p->total; flat++)
-      table_row(b, p, flat);
-  } else {
-    for (int64_t flat = 0; flat < TABLE_HEAD; flat++)
-      table_row(b, p, flat);
-    tl_buf_printf(b, "  ... (%" PRId64 " rows omitted)\n", p->total - TABLE_HEAD - TABLE_TAIL);
-    for (int64_t flat = p->total - TABLE_TAIL; flat < p->total; flat++)
-      table_row(b, p, flat);
-  }
+  table_rows(b, p->total, table_row, p);
   // The seed shows the first, second and last owning thread; owners are
   // always threads 0..threads_used-1, and with one owner thread 1 is empty.
   tl_buf_puts(b, "\nby thread (which points each thread owns)\n");
@@ -161,178 +170,106 @@ static void compare_table(TlBuf *b, int64_t threads, int64_t vector) {
                  "work at all: the plan replicates and the codegen adds a guard.\n\n");
 }
 
-/* ---- yaml: libyaml's emitter writing into the buffer ---- */
+/* ---- yaml, through lib/Support/Yaml.c ---- */
 
-static int yaml_sink(void *data, unsigned char *bytes, size_t size) {
-  tl_buf_write((TlBuf *)data, (const char *)bytes, size);
-  return 1;
+// A stream and an implicit document holding one block mapping; one point per
+// line, however long.
+static void y_begin(TlYaml *y, TlBuf *out) {
+  tl_yaml_begin(y, out, -1, true);
+  tl_yaml_map(y, false);
 }
 
-static void y_emit(yaml_emitter_t *em, yaml_event_t *ev) {
-  // Only a malformed event sequence can fail (the sink cannot): our bug.
-  if (!yaml_emitter_emit(em, ev))
-    TL_UNREACHABLE("explain-partition yaml", em->problem ? em->problem : "emitter failed");
-}
-
-static void y_str(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style) {
-  yaml_event_t ev;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, -1, 1, 1, style);
-  y_emit(em, &ev);
-}
-
-static void y_int(yaml_emitter_t *em, int64_t v) {
-  char s[24];
-  snprintf(s, sizeof s, "%" PRId64, v);
-  y_str(em, s, YAML_PLAIN_SCALAR_STYLE);
-}
-
-static void y_key_int(yaml_emitter_t *em, const char *key, int64_t v) {
-  y_str(em, key, YAML_PLAIN_SCALAR_STYLE);
-  y_int(em, v);
-}
-
-static void y_seq(yaml_emitter_t *em, bool flow) {
-  yaml_event_t ev;
-  yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-                                       flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
-  y_emit(em, &ev);
-}
-
-static void y_map(yaml_emitter_t *em, bool flow) {
-  yaml_event_t ev;
-  yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-                                      flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-  y_emit(em, &ev);
-}
-
-static void y_seq_end(yaml_emitter_t *em) {
-  yaml_event_t ev;
-  yaml_sequence_end_event_initialize(&ev);
-  y_emit(em, &ev);
-}
-
-static void y_map_end(yaml_emitter_t *em) {
-  yaml_event_t ev;
-  yaml_mapping_end_event_initialize(&ev);
-  y_emit(em, &ev);
-}
-
-static void y_ints(yaml_emitter_t *em, const int64_t *v, int n) {
-  y_seq(em, true);
-  for (int k = 0; k < n; k++)
-    y_int(em, v[k]);
-  y_seq_end(em);
-}
-
-// Opens a stream and an implicit document holding one block mapping.
-static void y_begin(yaml_emitter_t *em, TlBuf *out) {
-  yaml_event_t ev;
-  if (!yaml_emitter_initialize(em))
-    tl_fatal_oom();
-  yaml_emitter_set_output(em, yaml_sink, out);
-  yaml_emitter_set_width(em, -1); // one point per line, however long
-  yaml_emitter_set_unicode(em, 1);
-  yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-  y_emit(em, &ev);
-  yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-  y_emit(em, &ev);
-  y_map(em, false);
-}
-
-static void y_finish(yaml_emitter_t *em) {
-  yaml_event_t ev;
-  y_map_end(em);
-  yaml_document_end_event_initialize(&ev, 1);
-  y_emit(em, &ev);
-  yaml_stream_end_event_initialize(&ev);
-  y_emit(em, &ev);
-  yaml_emitter_delete(em);
+static void y_finish(TlYaml *y) {
+  tl_yaml_map_end(y);
+  char err[256];
+  // Only a malformed event sequence can fail (the buffer cannot): our bug.
+  if (!tl_yaml_end(y, err, sizeof err)) TL_UNREACHABLE("explain-partition yaml", err);
 }
 
 // The plan's fields; threads and vector only when they vary (not in
 // --compare, where they are given once at the top).
-static void yaml_summary(yaml_emitter_t *em, const TlPartitionPlan *p, bool threads_vector) {
-  y_str(em, "extents", YAML_PLAIN_SCALAR_STYLE);
-  y_ints(em, p->extents, p->ndims);
+static void yaml_summary(TlYaml *em, const TlPartitionPlan *p, bool threads_vector) {
+  tl_yaml_scalar(em, "extents");
+  tl_yaml_ints(em, p->extents, p->ndims);
   if (threads_vector) {
-    y_key_int(em, "threads", p->threads);
-    y_key_int(em, "vector", p->vector);
+    tl_yaml_key_int(em, "threads", p->threads);
+    tl_yaml_key_int(em, "vector", p->vector);
   }
-  y_key_int(em, "total", p->total);
-  y_key_int(em, "accesses", p->accesses);
-  y_key_int(em, "steps", p->steps);
-  y_key_int(em, "slots", p->slots);
-  y_key_int(em, "threads_used", p->threads_used);
-  y_str(em, "guard", YAML_PLAIN_SCALAR_STYLE);
-  y_str(em, p->guard ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
+  tl_yaml_key_int(em, "total", p->total);
+  tl_yaml_key_int(em, "accesses", p->accesses);
+  tl_yaml_key_int(em, "steps", p->steps);
+  tl_yaml_key_int(em, "slots", p->slots);
+  tl_yaml_key_int(em, "threads_used", p->threads_used);
+  tl_yaml_scalar(em, "guard");
+  tl_yaml_scalar(em, p->guard ? "true" : "false");
 }
 
 static void yaml_render(TlBuf *out, const TlPartitionPlan *p, const char *title) {
-  yaml_emitter_t em;
+  TlYaml em;
   y_begin(&em, out);
   if (title) {
-    y_str(&em, "title", YAML_PLAIN_SCALAR_STYLE);
-    y_str(&em, title, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+    tl_yaml_scalar(&em, "title");
+    tl_yaml_string(&em, title);
   }
   yaml_summary(&em, p, true);
   // The command line refuses bigger spaces; a library caller still gets a
   // well-formed summary rather than gigabytes of points.
   if (p->total > YAML_MAX_POINTS) {
-    y_key_int(&em, "points_omitted", p->total);
+    tl_yaml_key_int(&em, "points_omitted", p->total);
     y_finish(&em);
     return;
   }
-  y_str(&em, "points", YAML_PLAIN_SCALAR_STYLE);
-  y_seq(&em, false);
+  tl_yaml_scalar(&em, "points");
+  tl_yaml_seq(&em, false);
   for (int64_t flat = 0; flat < p->total; flat++) {
     int64_t idx[TL_MAX_NEST], thread, slot;
     point_at(p, flat, idx, &thread, &slot);
-    y_map(&em, true);
-    y_str(&em, "index", YAML_PLAIN_SCALAR_STYLE);
-    y_ints(&em, idx, p->ndims);
-    y_key_int(&em, "flat", flat);
-    y_key_int(&em, "thread", thread);
-    y_key_int(&em, "slot", slot);
-    y_map_end(&em);
+    tl_yaml_map(&em, true);
+    tl_yaml_scalar(&em, "index");
+    tl_yaml_ints(&em, idx, p->ndims);
+    tl_yaml_key_int(&em, "flat", flat);
+    tl_yaml_key_int(&em, "thread", thread);
+    tl_yaml_key_int(&em, "slot", slot);
+    tl_yaml_map_end(&em);
   }
-  y_seq_end(&em);
+  tl_yaml_seq_end(&em);
   y_finish(&em);
 }
 
 static void compare_yaml(TlBuf *out, int64_t threads, int64_t vector) {
-  yaml_emitter_t em;
+  TlYaml em;
   y_begin(&em, out);
-  y_key_int(&em, "threads", threads);
-  y_key_int(&em, "vector", vector);
-  y_str(&em, "shapes", YAML_PLAIN_SCALAR_STYLE);
-  y_seq(&em, false);
+  tl_yaml_key_int(&em, "threads", threads);
+  tl_yaml_key_int(&em, "vector", vector);
+  tl_yaml_scalar(&em, "shapes");
+  tl_yaml_seq(&em, false);
   for (int i = 0; i < NSHAPES; i++) {
     TlPartitionPlan p;
     shape_plan(&p, i, threads, vector);
-    y_map(&em, false);
+    tl_yaml_map(&em, false);
     yaml_summary(&em, &p, false);
-    y_key_int(&em, "per_thread", p.total / threads);
+    tl_yaml_key_int(&em, "per_thread", p.total / threads);
     // Ownership: how many points threads 0 and 1 own, and their first four.
-    y_str(&em, "owners", YAML_PLAIN_SCALAR_STYLE);
-    y_seq(&em, false);
+    tl_yaml_scalar(&em, "owners");
+    tl_yaml_seq(&em, false);
     for (int64_t t = 0; t < 2; t++) {
       int64_t n = tl_partition_thread_count(&p, t), idx[TL_MAX_NEST];
-      y_map(&em, true);
-      y_key_int(&em, "thread", t);
-      y_key_int(&em, "points", n);
-      y_str(&em, "first", YAML_PLAIN_SCALAR_STYLE);
-      y_seq(&em, true);
+      tl_yaml_map(&em, true);
+      tl_yaml_key_int(&em, "thread", t);
+      tl_yaml_key_int(&em, "points", n);
+      tl_yaml_scalar(&em, "first");
+      tl_yaml_seq(&em, true);
       for (int64_t k = 0; k < n && k < 4; k++) {
         owned_point(&p, t, k, idx);
-        y_ints(&em, idx, p.ndims);
+        tl_yaml_ints(&em, idx, p.ndims);
       }
-      y_seq_end(&em);
-      y_map_end(&em);
+      tl_yaml_seq_end(&em);
+      tl_yaml_map_end(&em);
     }
-    y_seq_end(&em);
-    y_map_end(&em);
+    tl_yaml_seq_end(&em);
+    tl_yaml_map_end(&em);
   }
-  y_seq_end(&em);
+  tl_yaml_seq_end(&em);
   y_finish(&em);
 }
 
@@ -358,7 +295,8 @@ static void frag_owned(TlBuf *b, const TlFragNest *n, int64_t thread) {
 
 // One element: its holder and register, or for a replicated element the
 // register and the first holders.
-static void frag_row(TlBuf *b, const TlFragNest *n, int64_t flat) {
+static void frag_row(TlBuf *b, const void *nest, int64_t flat) {
+  const TlFragNest *n = nest;
   int64_t idx[2], thread, reg, holders = tl_frag_nest_holders(n, flat);
   char s[TUPLE_MAX];
   tl_frag_nest_index(n, flat, idx);
@@ -407,16 +345,7 @@ static void frag_table(TlBuf *b, const TlFragNest *n, const char *title, const c
     tl_buf_puts(b, "\nelement -> every thread holding it @ register\n");
     tl_buf_printf(b, "  %-14s %4s  %s\n", "index", "flat", "thread@register");
   }
-  if (n->elements <= TABLE_MAX_ROWS) {
-    for (int64_t flat = 0; flat < n->elements; flat++)
-      frag_row(b, n, flat);
-  } else {
-    for (int64_t flat = 0; flat < TABLE_HEAD; flat++)
-      frag_row(b, n, flat);
-    tl_buf_printf(b, "  ... (%" PRId64 " rows omitted)\n", n->elements - TABLE_HEAD - TABLE_TAIL);
-    for (int64_t flat = n->elements - TABLE_TAIL; flat < n->elements; flat++)
-      frag_row(b, n, flat);
-  }
+  table_rows(b, n->elements, frag_row, n);
   tl_buf_puts(b, "\nby thread (which elements each thread holds, @register)\n");
   frag_owned(b, n, 0);
   if (n->threads > 1)
@@ -443,32 +372,32 @@ static void frag_table(TlBuf *b, const TlFragNest *n, const char *title, const c
   tl_buf_puts(b, "  * each thread loops over its own registers: no exchange between threads\n");
 }
 
-void tl_explain_fragment_yaml_fields(struct yaml_emitter_s *em, const TlFragNest *n,
-                                     const char *follows, const char *fragment, bool compact) {
-  y_str(em, "extents", YAML_PLAIN_SCALAR_STYLE);
-  y_ints(em, n->extents, n->ndims);
-  y_key_int(em, "threads", n->threads);
-  y_str(em, "layout", YAML_PLAIN_SCALAR_STYLE);
-  y_str(em, "fragment", YAML_PLAIN_SCALAR_STYLE);
+void tl_explain_fragment_yaml_fields(struct TlYaml *em, const TlFragNest *n, const char *follows,
+                                     const char *fragment, bool compact) {
+  tl_yaml_scalar(em, "extents");
+  tl_yaml_ints(em, n->extents, n->ndims);
+  tl_yaml_key_int(em, "threads", n->threads);
+  tl_yaml_scalar(em, "layout");
+  tl_yaml_scalar(em, "fragment");
   if (fragment) {
-    y_str(em, "fragment", YAML_PLAIN_SCALAR_STYLE);
-    y_str(em, fragment, YAML_PLAIN_SCALAR_STYLE);
+    tl_yaml_scalar(em, "fragment");
+    tl_yaml_scalar(em, fragment);
   }
-  y_str(em, "follows", YAML_PLAIN_SCALAR_STYLE);
-  y_str(em, follows, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
-  y_key_int(em, "elements", n->elements);
-  y_key_int(em, "registers", n->registers);
+  tl_yaml_scalar(em, "follows");
+  tl_yaml_string(em, follows);
+  tl_yaml_key_int(em, "elements", n->elements);
+  tl_yaml_key_int(em, "registers", n->registers);
   if (!n->mapped) { // more pairs than a register file holds: not listed
-    y_key_int(em, "points_omitted", n->elements);
+    tl_yaml_key_int(em, "points_omitted", n->elements);
     return;
   }
-  y_key_int(em, "replicas", n->replicas);
-  y_key_int(em, "threads_used", n->threads_used);
-  y_str(em, "guard", YAML_PLAIN_SCALAR_STYLE);
-  y_str(em, n->guard ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
+  tl_yaml_key_int(em, "replicas", n->replicas);
+  tl_yaml_key_int(em, "threads_used", n->threads_used);
+  tl_yaml_scalar(em, "guard");
+  tl_yaml_scalar(em, n->guard ? "true" : "false");
   // One entry per (element, holder): a replicated element once per thread.
-  y_str(em, "points", YAML_PLAIN_SCALAR_STYLE);
-  y_seq(em, false);
+  tl_yaml_scalar(em, "points");
+  tl_yaml_seq(em, false);
   for (int64_t flat = 0; flat < n->elements; flat++) {
     int64_t idx[2], thread, reg;
     tl_frag_nest_index(n, flat, idx);
@@ -478,19 +407,19 @@ void tl_explain_fragment_yaml_fields(struct yaml_emitter_s *em, const TlFragNest
         int64_t v[4] = {idx[0], idx[1], 0, 0};
         v[n->ndims] = thread;
         v[n->ndims + 1] = reg;
-        y_ints(em, v, n->ndims + 2);
+        tl_yaml_ints(em, v, n->ndims + 2);
         continue;
       }
-      y_map(em, true);
-      y_str(em, "index", YAML_PLAIN_SCALAR_STYLE);
-      y_ints(em, idx, n->ndims);
-      y_key_int(em, "flat", flat);
-      y_key_int(em, "thread", thread);
-      y_key_int(em, "register", reg);
-      y_map_end(em);
+      tl_yaml_map(em, true);
+      tl_yaml_scalar(em, "index");
+      tl_yaml_ints(em, idx, n->ndims);
+      tl_yaml_key_int(em, "flat", flat);
+      tl_yaml_key_int(em, "thread", thread);
+      tl_yaml_key_int(em, "register", reg);
+      tl_yaml_map_end(em);
     }
   }
-  y_seq_end(em);
+  tl_yaml_seq_end(em);
 }
 
 static const char *expr_fragment(const TlExpr *e, const TlFragLayout *l) {
@@ -545,32 +474,17 @@ void tl_explain_fragment_render(TlBuf *out, const TlFragNest *n, TlExplainFormat
     frag_svg(out, n, title, follows, fragment);
     return;
   }
-  yaml_emitter_t em;
+  TlYaml em;
   y_begin(&em, out);
   if (title) {
-    y_str(&em, "title", YAML_PLAIN_SCALAR_STYLE);
-    y_str(&em, title, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+    tl_yaml_scalar(&em, "title");
+    tl_yaml_string(&em, title);
   }
   tl_explain_fragment_yaml_fields(&em, n, follows, fragment, false);
   y_finish(&em);
 }
 
 /* ---- svg: the space as a grid, one cell per point, coloured by thread ---- */
-
-static void xml_text(TlBuf *b, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '&': tl_buf_puts(b, "&amp;"); break;
-    case '<': tl_buf_puts(b, "&lt;"); break;
-    case '>': tl_buf_puts(b, "&gt;"); break;
-    case '"': tl_buf_puts(b, "&quot;"); break;
-    case '\'': tl_buf_puts(b, "&apos;"); break;
-    default:
-      // Control characters are not allowed in XML 1.0 text.
-      tl_buf_putc(b, (unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? '?' : *s);
-    }
-  }
-}
 
 // Neighbouring threads get far-apart hues (a golden-angle-like step), and
 // the light fill keeps the dark labels readable.
@@ -584,7 +498,7 @@ static void svg_line(TlBuf *b, int x, int y, int size, const char *weight, const
                      int *width) {
   tl_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" font-weight=\"%s\">", x, y, size,
                 weight);
-  xml_text(b, text);
+  tl_buf_xml_text(b, text);
   tl_buf_puts(b, "</text>\n");
   int right = x + (int)strlen(text) * size * 2 / 3 + SVG_MARGIN;
   *width = *width > right ? *width : right;
@@ -733,7 +647,7 @@ static void svg_document(TlBuf *out, const char *title, const TlBuf *body, int w
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                 "viewBox=\"0 0 %d %d\" font-family=\"monospace\">\n<title>",
                 width, height, width, height);
-  xml_text(out, title);
+  tl_buf_xml_text(out, title);
   tl_buf_printf(out, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
                 height);
   if (body->len)
@@ -833,9 +747,10 @@ typedef struct Args {
   int64_t threads, vector, line;
   bool has_extents, has_threads, has_vector, has_line, compare;
   TlExplainFormat format;
-  const char *out_path, *file, *target;
-  const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
-  TlSemaOptions sema;
+  const char *out_path, *file;
+  TlSourceArgs source;        // FILE mode: --call, -D (TileLang Python files), --target
+  TlSemaOptions sema;         // points at source's calls and defines
+  TlExplainCompileFn compile; // FILE mode
 } Args;
 
 static const char kUsage[] =
@@ -912,21 +827,16 @@ static bool is_option(const char *s) {
 static bool parse_args(int argc, char **argv, Args *a, bool *help) {
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *eq = strchr(arg, '=');
-    if (strncmp(arg, "-D", 2) == 0 && arg[2]) { // -DNAME=VALUE, as tlc takes it
-      if (a->sema.ndefines == 64)
-        return reject("more than 64 -D options");
-      a->defines[a->sema.ndefines++] = arg + 2;
-      a->sema.defines = a->defines;
-      a->sema.calls = a->calls;
-      continue;
-    }
+    char err[256];
+    TlArgResult taken = tl_source_arg(argc, argv, &i, &a->source, err, sizeof err);
+    if (taken == TL_ARG_BAD) return reject("%s", err);
+    if (taken == TL_ARG_TAKEN) continue;
     char name[32];
     size_t n = (eq && strncmp(arg, "--", 2) == 0) ? (size_t)(eq - arg) : strlen(arg);
     snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), arg);
     const char *inline_val = n < strlen(arg) ? arg + n + 1 : NULL;
     bool takes_value = !strcmp(name, "--threads") || !strcmp(name, "--vector") ||
-                       !strcmp(name, "--format") || !strcmp(name, "--line") || !strcmp(name, "-o") ||
-                       !strcmp(name, "--call") || !strcmp(name, "-D") || !strcmp(name, "--target");
+                       !strcmp(name, "--format") || !strcmp(name, "--line") || !strcmp(name, "-o");
     const char *val = inline_val;
     if (takes_value && !val) {
       if (i + 1 >= argc || is_option(argv[i + 1]))
@@ -975,19 +885,6 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
         return reject("unknown format '%s' (expected table, yaml or svg)", val);
     } else if (!strcmp(name, "-o")) {
       a->out_path = val;
-    } else if (!strcmp(name, "--target")) {
-      if (!*val)
-        return reject("--target needs a value");
-      a->target = val; // the target reader says which names exist
-    } else if (!strcmp(name, "--call") || !strcmp(name, "-D")) {
-      if (!*val)
-        return reject("%s needs a value", name);
-      int *count = name[1] == 'D' ? &a->sema.ndefines : &a->sema.ncalls;
-      if (*count == 64)
-        return reject("more than 64 %s options", name);
-      (name[1] == 'D' ? a->defines : a->calls)[(*count)++] = val;
-      a->sema.calls = a->calls;
-      a->sema.defines = a->defines;
     } else if (!strcmp(name, "--compare") && !inline_val) {
       a->compare = true;
     } else if (is_option(arg)) {
@@ -998,6 +895,8 @@ static bool parse_args(int argc, char **argv, Args *a, bool *help) {
       a->file = arg;
     }
   }
+  a->sema =
+      (TlSemaOptions){a->source.calls, a->source.ncalls, a->source.defines, a->source.ndefines};
   return true;
 }
 
@@ -1052,7 +951,12 @@ static int write_output(TlArena *ar, const char *path, const TlBuf *b) {
   return 0;
 }
 
-// FILE mode: the driver prints to stdout, so -o points stdout at a
+static int explain_file(const Args *a) {
+  TlExplainInput in = {a->file, &a->sema, a->source.target, a->compile};
+  return tl_explain_partition_file(&in, (int)a->line, a->format);
+}
+
+// FILE mode prints to stdout, so -o points stdout at a
 // temporary file for the call and renames it on success.
 static int file_mode(TlArena *ar, const Args *a) {
   struct stat st;
@@ -1060,7 +964,7 @@ static int file_mode(TlArena *ar, const Args *a) {
   if (!a->out_path || device) {
     if (device && !freopen(a->out_path, "w", stdout))
       return fail("cannot write '%s': %s", a->out_path, strerror(errno));
-    return tl_driver_explain_partition_file(a->file, &a->sema, a->target, (int)a->line, a->format);
+    return explain_file(a);
   }
   char *tmp;
   fflush(stdout);
@@ -1073,7 +977,7 @@ static int file_mode(TlArena *ar, const Args *a) {
     return fail("cannot redirect output to '%s': %s", tmp, strerror(errno));
   }
   close(fd);
-  int rc = tl_driver_explain_partition_file(a->file, &a->sema, a->target, (int)a->line, a->format);
+  int rc = explain_file(a);
   bool flushed = fflush(stdout) == 0;
   dup2(saved, STDOUT_FILENO);
   close(saved);
@@ -1093,8 +997,7 @@ static int run(TlArena *ar, Args *a) {
   }
   if (a->has_line)
     return fail("--line needs a FILE");
-  if (a->target)
-    return fail("--target needs a FILE: the standalone model has no target");
+  if (a->source.target) return fail("--target needs a FILE: the standalone model has no target");
   if (!a->file && (a->sema.ncalls || a->sema.ndefines))
     return fail("--call and -D need a FILE (a TileLang Python file or a .tl file)");
   // The seed's --compare is fixed at 8 threads, vector 2; explicit values win.
@@ -1128,8 +1031,8 @@ static int run(TlArena *ar, Args *a) {
   return write_output(ar, a->out_path, &out);
 }
 
-int tl_explain_partition_main(int argc, char **argv) {
-  Args a = {.ndims = 2, .extents = {128, 32}, .threads = 128, .vector = 8};
+int tl_explain_partition_main(int argc, char **argv, TlExplainCompileFn compile) {
+  Args a = {.ndims = 2, .extents = {128, 32}, .threads = 128, .vector = 8, .compile = compile};
   bool help = false;
   if (!parse_args(argc, argv, &a, &help))
     return 1;

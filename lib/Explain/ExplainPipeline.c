@@ -6,6 +6,7 @@
 // same box drawing, character for character (docs/explain-pipeline.md lists
 // the few inputs where the script crashes and this tool prints instead).
 #include "tlc/Explain.h"
+#include "tlc/Yaml.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml.h>
 
 enum {
   TABLE_ROWS = 8,    // iterations per stage table, as in the seed
@@ -266,56 +266,22 @@ static void render_table(TlBuf *out, const Plan *p, const char *title) {
 
 /* ---- yaml: every iteration, through libyaml's emitter ---- */
 
+// The YAML document and where it drains (a long one is written out as it grows).
 typedef struct YamlOut {
-  yaml_emitter_t emitter;
+  TlYaml yaml;
   Sink *sink;
-  bool failed;
 } YamlOut;
-
-static int yaml_write(void *data, unsigned char *bytes, size_t size) {
-  Sink *s = data;
-  tl_buf_write(s->buf, (const char *)bytes, size);
-  return 1;
-}
-
-static void y_emit(YamlOut *y, yaml_event_t *ev) {
-  if (y->failed)
-    return;
-  if (!yaml_emitter_emit(&y->emitter, ev))
-    y->failed = true;
-}
-
-static void y_scalar(YamlOut *y, const char *text) {
-  yaml_event_t ev;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)strlen(text), 1, 1,
-                               YAML_ANY_SCALAR_STYLE);
-  y_emit(y, &ev);
-}
-
-static void y_string(YamlOut *y, const char *text) {
-  // Quoted so that titles like "yes" or "1.5" stay strings.
-  yaml_event_t ev;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)strlen(text), 0, 1,
-                               YAML_DOUBLE_QUOTED_SCALAR_STYLE);
-  y_emit(y, &ev);
-}
-
-static void y_int(YamlOut *y, int64_t v) {
-  char s[32];
-  snprintf(s, sizeof s, "%" PRId64, v);
-  y_scalar(y, s);
-}
 
 // The shortest decimal that reads back as the same double, laid out as
 // Python's repr lays it out (fixed for exponents -4..15, else scientific),
 // always with a '.' so that every YAML 1.1 reader sees a float.
 static void y_float(YamlOut *y, double v) {
   if (isnan(v)) {
-    y_scalar(y, ".nan");
+    tl_yaml_scalar(&y->yaml, ".nan");
     return;
   }
   if (isinf(v)) {
-    y_scalar(y, v > 0 ? ".inf" : "-.inf");
+    tl_yaml_scalar(&y->yaml, v > 0 ? ".inf" : "-.inf");
     return;
   }
   char sci[40];
@@ -360,123 +326,70 @@ static void y_float(YamlOut *y, double v) {
   }
   snprintf(text, sizeof text, "%s", b.data);
   tl_arena_free(&scratch);
-  y_scalar(y, text);
-}
-
-static void y_key_int(YamlOut *y, const char *key, int64_t v) {
-  y_scalar(y, key);
-  y_int(y, v);
+  tl_yaml_scalar(&y->yaml, text);
 }
 
 static void y_key_float(YamlOut *y, const char *key, double v) {
-  y_scalar(y, key);
+  tl_yaml_scalar(&y->yaml, key);
   y_float(y, v);
-}
-
-static void y_mapping(YamlOut *y, bool flow) {
-  yaml_event_t ev;
-  yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-                                      flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-  y_emit(y, &ev);
-}
-
-static void y_mapping_end(YamlOut *y) {
-  yaml_event_t ev;
-  yaml_mapping_end_event_initialize(&ev);
-  y_emit(y, &ev);
-}
-
-static void y_sequence(YamlOut *y) {
-  yaml_event_t ev;
-  yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-  y_emit(y, &ev);
-}
-
-static void y_sequence_end(YamlOut *y) {
-  yaml_event_t ev;
-  yaml_sequence_end_event_initialize(&ev);
-  y_emit(y, &ev);
 }
 
 static void yaml_schedule(YamlOut *y, const Plan *p, int stages) {
   const TlPipeSummary *s = plan_summary(p, stages);
-  y_mapping(y, false);
-  y_key_int(y, "stages", stages);
-  y_key_int(y, "makespan", s->makespan);
+  tl_yaml_map(&y->yaml, false);
+  tl_yaml_key_int(&y->yaml, "stages", stages);
+  tl_yaml_key_int(&y->yaml, "makespan", s->makespan);
   y_key_float(y, "speedup", speedup(p, s->makespan));
   y_key_float(y, "issue_interval", s->issue_interval);
   y_key_float(y, "compute_interval", s->compute_interval);
   y_key_float(y, "compute_utilization", s->compute_utilization);
   y_key_float(y, "copy_utilization", s->copy_utilization);
-  y_scalar(y, "iterations");
-  y_sequence(y);
+  tl_yaml_scalar(&y->yaml, "iterations");
+  tl_yaml_seq(&y->yaml, false);
   TlArena scratch;
   tl_arena_init(&scratch);
   TlPipeTimeline t;
   simulate_head(&scratch, p, stages, p->model.iterations, &t);
-  for (int64_t i = 0; i < t.model.iterations && !y->failed; i++) {
-    y_mapping(y, true);
-    y_key_int(y, "iter", i);
-    y_key_int(y, "slot", i % stages);
-    y_key_int(y, "issue", t.copy_issue[i]);
-    y_key_int(y, "ready", t.copy_ready[i]);
-    y_key_int(y, "start", t.compute_start[i]);
-    y_key_int(y, "end", t.compute_end[i]);
-    y_mapping_end(y);
+  for (int64_t i = 0; i < t.model.iterations && !y->yaml.failed; i++) {
+    tl_yaml_map(&y->yaml, true);
+    tl_yaml_key_int(&y->yaml, "iter", i);
+    tl_yaml_key_int(&y->yaml, "slot", i % stages);
+    tl_yaml_key_int(&y->yaml, "issue", t.copy_issue[i]);
+    tl_yaml_key_int(&y->yaml, "ready", t.copy_ready[i]);
+    tl_yaml_key_int(&y->yaml, "start", t.compute_start[i]);
+    tl_yaml_key_int(&y->yaml, "end", t.compute_end[i]);
+    tl_yaml_map_end(&y->yaml);
     sink_maybe_flush(y->sink);
   }
   tl_arena_free(&scratch);
-  y_sequence_end(y);
-  y_mapping_end(y);
+  tl_yaml_seq_end(&y->yaml);
+  tl_yaml_map_end(&y->yaml);
 }
 
 static bool render_yaml(Sink *sink, const Plan *p, const char *title, char *err, size_t errlen) {
   YamlOut y = {.sink = sink};
-  if (!yaml_emitter_initialize(&y.emitter)) {
-    tl_set_err(err, errlen, "cannot start the YAML emitter");
-    return false;
-  }
-  yaml_emitter_set_output(&y.emitter, yaml_write, sink);
-  yaml_emitter_set_unicode(&y.emitter, 1);
-  yaml_emitter_set_width(&y.emitter, -1); // one line per iteration, however long
-  yaml_event_t ev;
-  yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-  y_emit(&y, &ev);
-  yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-  y_emit(&y, &ev);
-  y_mapping(&y, false);
+  tl_yaml_begin(&y.yaml, sink->buf, -1, true); // one line per iteration, however long
+  tl_yaml_map(&y.yaml, false);
   if (title) {
-    y_scalar(&y, "title");
-    y_string(&y, title);
+    tl_yaml_scalar(&y.yaml, "title");
+    tl_yaml_string(&y.yaml, title);
   }
   const TlPipeModel *m = &p->model;
-  y_scalar(&y, "model");
-  y_mapping(&y, false);
-  y_key_int(&y, "iterations", m->iterations);
-  y_key_int(&y, "issue", m->issue);
-  y_key_int(&y, "latency", m->latency);
-  y_key_int(&y, "compute", m->compute);
-  y_mapping_end(&y);
-  y_key_int(&y, "required_depth", tl_pipe_required_depth(m));
-  y_scalar(&y, "schedules");
-  y_sequence(&y);
-  for (int i = 0; i < p->nstages && !y.failed; i++)
+  tl_yaml_scalar(&y.yaml, "model");
+  tl_yaml_map(&y.yaml, false);
+  tl_yaml_key_int(&y.yaml, "iterations", m->iterations);
+  tl_yaml_key_int(&y.yaml, "issue", m->issue);
+  tl_yaml_key_int(&y.yaml, "latency", m->latency);
+  tl_yaml_key_int(&y.yaml, "compute", m->compute);
+  tl_yaml_map_end(&y.yaml);
+  tl_yaml_key_int(&y.yaml, "required_depth", tl_pipe_required_depth(m));
+  tl_yaml_scalar(&y.yaml, "schedules");
+  tl_yaml_seq(&y.yaml, false);
+  for (int i = 0; i < p->nstages && !y.yaml.failed; i++)
     yaml_schedule(&y, p, p->stages[i]);
-  y_sequence_end(&y);
-  y_mapping_end(&y);
-  yaml_document_end_event_initialize(&ev, 1);
-  y_emit(&y, &ev);
-  yaml_stream_end_event_initialize(&ev);
-  y_emit(&y, &ev);
-  if (!y.failed && !yaml_emitter_flush(&y.emitter))
-    y.failed = true;
-  const char *problem = y.emitter.problem;
-  yaml_emitter_delete(&y.emitter);
-  if (y.failed) {
-    tl_set_err(err, errlen, "YAML emitter failed: %s", problem ? problem : "unknown error");
-    return false;
-  }
-  return true;
+  tl_yaml_seq_end(&y.yaml);
+  tl_yaml_map_end(&y.yaml);
+  return tl_yaml_end(&y.yaml, err, errlen);
 }
 
 /* ---- svg: one Gantt chart per stage count ---- */
@@ -498,31 +411,6 @@ static const char *const slot_colour[8] = {"#4e79a7", "#f28e2b", "#59a14f", "#b0
                                            "#76b7b2", "#edc948", "#9c755f", "#bab0ac"};
 #define STALL_FILL "url(#stall)"
 
-static void xml_text(TlBuf *out, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '&':
-      tl_buf_puts(out, "&amp;");
-      break;
-    case '<':
-      tl_buf_puts(out, "&lt;");
-      break;
-    case '>':
-      tl_buf_puts(out, "&gt;");
-      break;
-    case '"':
-      tl_buf_puts(out, "&quot;");
-      break;
-    case '\'':
-      tl_buf_puts(out, "&apos;");
-      break;
-    default:
-      // Control characters are not allowed in XML 1.0 at all.
-      tl_buf_putc(out, (unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? '?' : *s);
-    }
-  }
-}
-
 typedef struct Scale {
   double x0, width;
   int64_t tmax;
@@ -538,7 +426,7 @@ static void svg_rect(TlBuf *out, double x, double y, double w, double h, const c
                 x, y, w, h, fill, extra ? extra : "");
   if (tip) {
     tl_buf_puts(out, "><title>");
-    xml_text(out, tip);
+    tl_buf_xml_text(out, tip);
     tl_buf_puts(out, "</title></rect>\n");
   } else {
     tl_buf_puts(out, "/>\n");
@@ -547,7 +435,7 @@ static void svg_rect(TlBuf *out, double x, double y, double w, double h, const c
 
 static void svg_text(TlBuf *out, double x, double y, const char *attrs, const char *text) {
   tl_buf_printf(out, "<text x=\"%.2f\" y=\"%.2f\"%s>", x, y, attrs);
-  xml_text(out, text);
+  tl_buf_xml_text(out, text);
   tl_buf_puts(out, "</text>\n");
 }
 
@@ -721,10 +609,10 @@ static void render_svg(TlBuf *out, const Plan *p, const char *title) {
                 "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
                 SVG_WIDTH, height, SVG_WIDTH, height);
   tl_buf_puts(out, "<title>");
-  xml_text(out, doc_title);
+  tl_buf_xml_text(out, doc_title);
   if (title) {
     tl_buf_puts(out, " (");
-    xml_text(out, title);
+    tl_buf_xml_text(out, title);
     tl_buf_puts(out, ")");
   }
   tl_buf_puts(out, "</title>\n<desc>Greedy list schedule of the pipeline model; every number is a "
@@ -824,14 +712,19 @@ static const char usage[] =
     "With FILE.tl, every T.Pipelined loop of the file is explained with the model\n"
     "derived from the target description.\n";
 
+// "tlc: error: explain-pipeline: ..." on stderr, for fail and arg_error.
+static void report(const char *fmt, va_list ap) {
+  fputs("tlc: error: explain-pipeline: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("tlc: error: explain-pipeline: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  report(fmt, ap);
   va_end(ap);
   return 1;
 }
@@ -877,9 +770,8 @@ typedef struct Args {
   TlExplainFormat format;
   const char *output;
   const char *input;
-  const char *target; // FILE mode: --target, NULL for sm_90a
-  const char *calls[64], *defines[64]; // FILE mode: --call, -D (TileLang Python files)
-  TlSemaOptions sema;
+  TlSourceArgs source; // FILE mode: --call, -D (TileLang Python files), --target
+  TlSemaOptions sema;  // points at source's calls and defines
 } Args;
 
 // Reads "--opt VALUE" or "--opt=VALUE"; *i is advanced past what was used.
@@ -908,9 +800,7 @@ static ArgsResult arg_error(const char *fmt, ...) __attribute__((format(printf, 
 static ArgsResult arg_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("tlc: error: explain-pipeline: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  report(fmt, ap);
   va_end(ap);
   return ARGS_ERROR;
 }
@@ -998,27 +888,10 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
     }
     if (matched)
       continue;
-    if (option_is(arg, "--call") || strncmp(arg, "-D", 2) == 0) {
-      bool define = arg[1] == 'D';
-      ok = true;
-      const char *v = define ? (arg[2] ? arg + 2 : i + 1 < argc ? argv[++i] : NULL)
-                             : option_value(argc, argv, &i, "--call", &ok);
-      if (!v || !ok || !*v)
-        return arg_error("%s: expected a value", define ? "-D" : "--call");
-      int *n = define ? &args->sema.ndefines : &args->sema.ncalls;
-      if (*n == 64)
-        return arg_error("more than 64 %s options", define ? "-D" : "--call");
-      (define ? args->defines : args->calls)[(*n)++] = v;
-      args->sema.calls = args->calls;
-      args->sema.defines = args->defines;
-      continue;
-    }
-    if (option_is(arg, "--target")) {
-      args->target = option_value(argc, argv, &i, "--target", &ok);
-      if (!ok || !*args->target)
-        return arg_error("--target: expected a value");
-      continue; // the target reader says which names exist
-    }
+    char err[256];
+    TlArgResult taken = tl_source_arg(argc, argv, &i, &args->source, err, sizeof err);
+    if (taken == TL_ARG_BAD) return arg_error("%s", err);
+    if (taken == TL_ARG_TAKEN) continue;
     if (option_is(arg, "--format")) {
       const char *v = option_value(argc, argv, &i, "--format", &ok);
       if (!ok)
@@ -1051,6 +924,8 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
       return arg_error("more than one input file ('%s' and '%s')", args->input, arg);
     args->input = arg;
   }
+  args->sema = (TlSemaOptions){args->source.calls, args->source.ncalls, args->source.defines,
+                               args->source.ndefines};
   if (args->sweep) {
     for (int s = 1; s <= 8; s++)
       args->stages[s - 1] = s;
@@ -1164,7 +1039,7 @@ static bool run_model(TlArena *a, const Args *args, char *err, size_t errlen) {
   return output_close(&o, ok, sink.failed, err, errlen);
 }
 
-int tl_explain_pipeline_main(int argc, char **argv) {
+int tl_explain_pipeline_main(int argc, char **argv, TlExplainCompileFn compile) {
   TlArena arena;
   tl_arena_init(&arena);
   Args args;
@@ -1179,7 +1054,7 @@ int tl_explain_pipeline_main(int argc, char **argv) {
     tl_arena_free(&arena);
     return fail("--call and -D need a FILE (a TileLang Python file or a .tl file)");
   }
-  if (!args.input && args.target) {
+  if (!args.input && args.source.target) {
     tl_arena_free(&arena);
     return fail("--target needs a FILE: the standalone model takes its costs from the options");
   }
@@ -1190,8 +1065,10 @@ int tl_explain_pipeline_main(int argc, char **argv) {
                     args.input);
     else if (args.output)
       status = fail("-o is not supported with a .tl file; redirect the output instead");
-    else
-      status = tl_driver_explain_pipeline_file(args.input, &args.sema, args.target, args.format);
+    else {
+      TlExplainInput in = {args.input, &args.sema, args.source.target, compile};
+      status = tl_explain_pipeline_file(&in, args.format);
+    }
     tl_arena_free(&arena);
     return status;
   }

@@ -79,6 +79,11 @@ const char *tl_loop_kind_name(TlLoopKind k) {
   return names[k];
 }
 
+const char *tl_ring_name(TlRing r) {
+  static const char *names[] = {"none", "full", "empty"};
+  return names[r];
+}
+
 const char *tl_origin_name(TlOrigin o) {
   static const char *names[] = {"user", "copy", "fill", "reduce"};
   return names[o];

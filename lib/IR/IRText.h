@@ -23,4 +23,9 @@ const char *tl_irtext_reduce_name(TlReduceKind k);
 // name has another form (then the text spells it out as NAME#"CNAME").
 long long tl_irtext_var_number(const TlVar *v);
 
+// The variable a bare NAME means at a point of the text: the innermost one
+// in scope (the loops, lets and decls around it, outermost first in scope),
+// else a block or thread index of kernel k, visible everywhere. NULL if none.
+TlVar *tl_irtext_resolve(const TlVec *scope, const TlKernel *k, const char *name);
+
 #endif

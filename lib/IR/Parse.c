@@ -384,28 +384,12 @@ static TlVar *var_key(Parser *p) {
   return v;
 }
 
-// The same rule as Print.c's resolve: innermost in scope, else a block or
-// thread index of that name.
-static TlVar *resolve(Parser *p, const char *name) {
-  for (int i = p->scope.len - 1; i >= 0; i--) {
-    TlVar *v = TL_VEC_AT(p->scope, TlVar, i);
-    if (strcmp(v->name, name) == 0) return v;
-  }
-  for (int d = 0; d < 3; d++) {
-    if (p->k->block_vars[d] && strcmp(p->k->block_vars[d]->name, name) == 0)
-      return p->k->block_vars[d];
-    if (p->k->thread_vars[d] && strcmp(p->k->thread_vars[d]->name, name) == 0)
-      return p->k->thread_vars[d];
-  }
-  return NULL;
-}
-
 // A variable reference: NAME#N, or a bare NAME resolved in scope.
 static TlVar *var_ref(Parser *p) {
   if (is_punct(peek_at(p, 1), "#")) return var_key(p);
   Tok *t = peek(p);
   const char *name = ident(p, "a variable");
-  TlVar *v = resolve(p, name);
+  TlVar *v = tl_irtext_resolve(&p->scope, p->k, name);
   if (!v) error_at(p, t, "unknown variable '%s'", name);
   return v;
 }
@@ -467,7 +451,7 @@ static TlExpr *primary(Parser *p) {
     e->ival = t->ival;
     e->fval = t->fval;
   } else if ((is_word(t, "inf") || is_word(t, "nan")) && !is_punct(peek_at(p, 1), "#") &&
-             !resolve(p, t->text)) {
+             !tl_irtext_resolve(&p->scope, p->k, t->text)) {
     next(p); // %g's spelling of infinity and not-a-number
     e = new_expr(p, EX_FLOAT, 0);
     e->fval = is_word(t, "inf") ? strtod("inf", NULL) : strtod("nan", NULL);
@@ -518,7 +502,7 @@ static TlExpr *primary(Parser *p) {
     e->args = idx;
     e->nargs = n;
   } else {
-    if (is_punct(peek_at(p, 1), "[") && !resolve(p, t->text))
+    if (is_punct(peek_at(p, 1), "[") && !tl_irtext_resolve(&p->scope, p->k, t->text))
       error_at(p, t, "unknown buffer '%s'", t->text);
     TlVar *v = var_ref(p);
     if (is_punct(peek(p), "[")) {
@@ -614,16 +598,19 @@ static void int_list(Parser *p, TlVec *out) {
   expect(p, "]");
 }
 
+// KEY N: a named count, as plans and layouts print their fields.
+static int64_t keyed_count(Parser *p, const char *key, const char *what) {
+  expect_word(p, key);
+  return count(p, what);
+}
+
 static void parse_plan(Parser *p, TlPartitionPlan *pl) {
   expect(p, "(");
-  expect_word(p, "threads");
-  pl->threads = count(p, "a thread count");
+  pl->threads = keyed_count(p, "threads", "a thread count");
   expect(p, ",");
-  expect_word(p, "vector");
-  pl->vector = count(p, "a vector width");
+  pl->vector = keyed_count(p, "vector", "a vector width");
   expect(p, ",");
-  expect_word(p, "steps");
-  pl->steps = count(p, "a step count");
+  pl->steps = keyed_count(p, "steps", "a step count");
   expect(p, ",");
   if (accept_word(p, "guarded")) {
     pl->guard = true;
@@ -639,17 +626,13 @@ static void parse_plan(Parser *p, TlPartitionPlan *pl) {
   for (int i = 0; i < ext.len; i++)
     pl->extents[i] = (int64_t)(intptr_t)ext.items[i];
   expect(p, ",");
-  expect_word(p, "total");
-  pl->total = count(p, "a total");
+  pl->total = keyed_count(p, "total", "a total");
   expect(p, ",");
-  expect_word(p, "accesses");
-  pl->accesses = count(p, "an access count");
+  pl->accesses = keyed_count(p, "accesses", "an access count");
   expect(p, ",");
-  expect_word(p, "slots");
-  pl->slots = count(p, "a slot count");
+  pl->slots = keyed_count(p, "slots", "a slot count");
   expect(p, ",");
-  expect_word(p, "threads_used");
-  pl->threads_used = count(p, "a thread count");
+  pl->threads_used = keyed_count(p, "threads_used", "a thread count");
   expect(p, ")");
 }
 
@@ -672,8 +655,7 @@ static TlLayoutFn *parse_layout_fn(Parser *p) {
   f->local = expr(p);
   expect(p, ")");
   p->scope.len = mark;
-  expect_word(p, "replicate");
-  f->replicate = count(p, "a replication count");
+  f->replicate = keyed_count(p, "replicate", "a replication count");
   expect_word(p, "at");
   f->loc = (TlLoc){p->origin, 0, 0, 1};
   f->loc.line = small_int(p, "a line number");
@@ -800,6 +782,335 @@ static TlVar *lanes_of(Parser *p, int64_t *width) {
   return v;
 }
 
+/* ---- statements: KEYWORD operands facts @line:col, one function per form ---- */
+
+static void for_operands(Parser *p, TlStmt *s) {
+  s->loop_kind = loop_kind(p);
+  s->var = var_key(p);
+  expect_word(p, "in");
+  s->start = expr(p);
+  expect(p, "..");
+  s->stop = expr(p);
+  s->step = accept_word(p, "step") ? expr(p) : tl_expr_int(p->a, p->line_loc, 1, TY_INT32);
+}
+
+static void parallel_operands(Parser *p, TlStmt *s) {
+  expect(p, "(");
+  do {
+    if (s->nvars == TL_MAX_DIMS)
+      error_at(p, peek(p), "T.Parallel has at most %d variables", TL_MAX_DIMS);
+    s->vars[s->nvars] = var_key(p);
+    expect(p, "<");
+    s->extents[s->nvars++] = count(p, "an extent");
+  } while (accept(p, ","));
+  expect(p, ")");
+}
+
+// `: dtype = value` after a scalar, which the var table already typed.
+static void typed_value(Parser *p, TlStmt *s) {
+  expect(p, ":");
+  Tok *dt = peek(p);
+  if (dtype(p) != s->var->dtype)
+    error_at(p, dt, "'%s' is declared %s in the var table", s->var->name,
+             tl_dtype_name(s->var->dtype));
+  expect(p, "=");
+  s->value = expr(p);
+}
+
+static void let_operands(Parser *p, TlStmt *s) {
+  s->var = var_key(p);
+  typed_value(p, s);
+}
+
+static void if_operands(Parser *p, TlStmt *s) {
+  s->cond = expr(p);
+}
+
+static void copy_operands(Parser *p, TlStmt *s) {
+  parse_region(p, &s->src);
+  expect(p, "->");
+  parse_region(p, &s->dst);
+}
+
+// A gemm operand: BUF, or BUF^T when it is transposed.
+static TlBuffer *gemm_operand(Parser *p, bool *transposed) {
+  TlBuffer *b = buffer(p);
+  if (accept(p, "^")) {
+    expect_word(p, "T");
+    *transposed = true;
+  }
+  return b;
+}
+
+static void gemm_operands(Parser *p, TlStmt *s) {
+  s->a = gemm_operand(p, &s->trans_a);
+  expect(p, ",");
+  s->b = gemm_operand(p, &s->trans_b);
+  expect(p, "->");
+  s->c = buffer(p);
+  if (accept(p, "(")) {
+    if (accept_word(p, "wgmma")) {
+      s->use_wgmma = true;
+    } else {
+      if (accept_word(p, "tensor"))
+        s->use_mma = true;
+      else
+        expect_word(p, "CUDA");
+      expect_word(p, "cores");
+    }
+    expect(p, ")");
+  }
+}
+
+static void fill_operands(Parser *p, TlStmt *s) {
+  parse_region(p, &s->dst);
+  expect(p, "=");
+  s->value = expr(p);
+}
+
+// After the keyword reduce_KIND, which parse_stmt has read into s->reduce.
+static void reduce_operands(Parser *p, TlStmt *s) {
+  parse_region(p, &s->src);
+  expect(p, "->");
+  parse_region(p, &s->dst);
+  expect_word(p, "dim");
+  s->reduce_dim = small_int(p, "a dimension");
+  s->reduce_clear = accept_word(p, "clear");
+}
+
+// BUF[i, ...]: the buffer and its indices.
+static void access(Parser *p, TlStmt *s) {
+  s->buf = buffer(p);
+  int n;
+  s->indices = index_list(p, &n);
+  s->nindices = n;
+}
+
+static void vstore_operands(Parser *p, TlStmt *s) {
+  access(p, s);
+  expect(p, "=");
+  s->var = lanes_of(p, &s->width);
+}
+
+static void decl_operands(Parser *p, TlStmt *s) {
+  s->var = var_key(p);
+  expect(p, ":");
+  Tok *dt = peek(p);
+  TlDtype ty = dtype(p);
+  expect(p, "[");
+  int64_t lanes = count(p, "a register count");
+  expect(p, "]");
+  if (ty != s->var->dtype || lanes != s->var->lanes)
+    error_at(p, dt, "'%s' is declared %s[%lld] in the var table", s->var->name,
+             tl_dtype_name(s->var->dtype), (long long)s->var->lanes);
+}
+
+static void no_operands(Parser *p, TlStmt *s) {
+  (void)p;
+  (void)s;
+}
+
+static void wgmma_wait_operands(Parser *p, TlStmt *s) {
+  s->buf = buffer(p);
+}
+
+static void async_wait_operands(Parser *p, TlStmt *s) {
+  s->width = count(p, "a group count");
+}
+
+static void cp_async_operands(Parser *p, TlStmt *s) {
+  access(p, s);
+  expect(p, "<-");
+  s->value = expr(p);
+  s->width = keyed_count(p, "x", "a width");
+  if (accept_word(p, "if")) s->cond = expr(p);
+}
+
+static void tma_load_operands(Parser *p, TlStmt *s) {
+  parse_region(p, &s->src);
+  expect(p, "->");
+  s->dst.buf = buffer(p);
+  s->dst.ndims = s->dst.buf->ndims;
+  expect_word(p, "map");
+  Tok *mt = peek(p);
+  s->tma_map = small_int(p, "a tensor map index");
+  if (s->tma_map >= p->k->tma_maps.len) error_at(p, mt, "tensor map %d is not declared", s->tma_map);
+}
+
+static void ring(Parser *p, TlStmt *s) {
+  Tok *rt = peek(p);
+  if (accept_word(p, "full"))
+    s->ring = RING_FULL;
+  else if (accept_word(p, "empty"))
+    s->ring = RING_EMPTY;
+  else
+    error_at(p, rt, "expected a barrier ring (full or empty), found '%s'", describe(rt));
+}
+
+static void mbar_wait_operands(Parser *p, TlStmt *s) {
+  ring(p, s);
+  expect_word(p, "parity");
+  s->value = expr(p);
+}
+
+// (the full ring's expected bytes come as the width fact)
+static void mbar_arrive_operands(Parser *p, TlStmt *s) {
+  ring(p, s);
+}
+
+// Where the variables a statement declares are visible.
+typedef enum {
+  DECLARES_NONE,
+  DECLARES_IN_BODY, // for, parallel: in the statement's own body
+  DECLARES_AFTER,   // let, decl: in the rest of the enclosing body
+} DeclScope;
+
+// The statements that start with a keyword. A block form (for, parallel,
+// if, while) ends its line with '{' and has a body; if may add `} else {`.
+static const struct StmtForm {
+  const char *keyword;
+  TlStmtKind kind;
+  void (*operands)(Parser *p, TlStmt *s);
+  bool block;
+  DeclScope declares;
+} stmt_forms[] = {
+    {"for", ST_FOR, for_operands, true, DECLARES_IN_BODY},
+    {"parallel", ST_PARALLEL, parallel_operands, true, DECLARES_IN_BODY},
+    {"let", ST_LET, let_operands, false, DECLARES_AFTER},
+    {"if", ST_IF, if_operands, true, DECLARES_NONE},
+    {"while", ST_WHILE, if_operands, true, DECLARES_NONE}, // while COND {
+    {"copy", ST_COPY, copy_operands, false, DECLARES_NONE},
+    {"gemm", ST_GEMM, gemm_operands, false, DECLARES_NONE},
+    {"fill", ST_FILL, fill_operands, false, DECLARES_NONE},
+    {"vstore", ST_VSTORE, vstore_operands, false, DECLARES_NONE},
+    {"decl", ST_DECL, decl_operands, false, DECLARES_AFTER},
+    {"sync", ST_SYNC, no_operands, false, DECLARES_NONE},
+    {"async_commit", ST_ASYNC_COMMIT, no_operands, false, DECLARES_NONE},
+    {"wgmma_wait", ST_WGMMA_WAIT, wgmma_wait_operands, false, DECLARES_NONE},
+    {"async_wait", ST_ASYNC_WAIT, async_wait_operands, false, DECLARES_NONE},
+    {"cp_async", ST_CP_ASYNC, cp_async_operands, false, DECLARES_NONE},
+    {"tma_load", ST_TMA_LOAD, tma_load_operands, false, DECLARES_NONE},
+    {"mbar_wait", ST_MBAR_WAIT, mbar_wait_operands, false, DECLARES_NONE},
+    {"mbar_arrive", ST_MBAR_ARRIVE, mbar_arrive_operands, false, DECLARES_NONE},
+};
+
+// The variables s declares, into scope.
+static void declare(Parser *p, const TlStmt *s) {
+  if (s->kind == ST_PARALLEL)
+    for (int i = 0; i < s->nvars; i++)
+      push_scope(p, s->vars[i]);
+  else
+    push_scope(p, s->var);
+}
+
+// The body of a block form (and an if's else body), then its closing brace.
+static void block_body(Parser *p, TlStmt *s, int mark) {
+  parse_body(p, &s->body);
+  p->scope.len = mark;
+  if (s->kind == ST_IF && is_punct(peek(p), "}") && is_word(peek_at(p, 1), "else")) {
+    next(p);
+    next(p);
+    expect(p, "{");
+    expect_newline(p);
+    parse_body(p, &s->else_body);
+    p->scope.len = mark;
+  }
+  close_block(p);
+}
+
+static TlStmt *keyword_stmt(Parser *p, const struct StmtForm *f) {
+  int mark = p->scope.len;
+  TlStmt *s = tl_stmt_new(p->a, f->kind, p->line_loc);
+  f->operands(p, s);
+  finish_line(p, s, f->block);
+  if (f->declares != DECLARES_NONE) declare(p, s);
+  if (f->block) block_body(p, s, mark);
+  return s;
+}
+
+static TlStmt *reduce_stmt(Parser *p, Tok *t) {
+  next(p);
+  TlStmt *s = tl_stmt_new(p->a, ST_REDUCE, p->line_loc);
+  int kind = -1;
+  for (int i = REDUCE_SUM; i <= REDUCE_ABSMAX; i++)
+    if (strcmp(t->text + 7, tl_irtext_reduce_name((TlReduceKind)i)) == 0) kind = i;
+  if (kind < 0) error_at(p, t, "unknown reduction '%s'", t->text);
+  s->reduce = (TlReduceKind)kind;
+  reduce_operands(p, s);
+  finish_line(p, s, false);
+  return s;
+}
+
+// NAME: dtype = value re-assigns a scalar.
+static TlStmt *set_stmt(Parser *p) {
+  TlStmt *s = tl_stmt_new(p->a, ST_SET, p->line_loc);
+  s->var = var_ref(p);
+  typed_value(p, s);
+  finish_line(p, s, false);
+  return s;
+}
+
+// BUF[i] OP= value or ARRAY[i] OP= value: `=` or an update such as `+=`.
+static void store_update(Parser *p, TlStmt *s) {
+  static const struct {
+    const char *s;
+    TlOp op;
+  } updates[] = {{"=", OP_EQ},        {"+", OP_ADD},  {"-", OP_SUB},  {"*", OP_MUL}, {"/", OP_DIV},
+                 {"//", OP_FLOORDIV}, {"%", OP_FMOD}, {"**", OP_POW}, {"^", OP_XOR}};
+  Tok *ot = peek(p);
+  int found = -1;
+  for (size_t i = 0; i < sizeof updates / sizeof updates[0]; i++)
+    if (is_punct(ot, updates[i].s)) found = (int)i;
+  if (is_word(ot, "min") || is_word(ot, "max")) found = -2;
+  if (found == -1)
+    error_at(p, ot, "expected '=' or an update such as '+=', found '%s'", describe(ot));
+  next(p);
+  if (found == -2)
+    s->update_op = is_word(ot, "min") ? OP_MIN : OP_MAX;
+  else
+    s->update_op = updates[found].op;
+  if (s->update_op != OP_EQ) expect(p, "=");
+}
+
+// A store (buffer or register array), or NAME[0..W] = vload BUF[i].
+static TlStmt *store_stmt(Parser *p, Tok *t) {
+  bool is_buf = !is_punct(peek_at(p, 1), "#") && find_buffer(p, t->text);
+  int start = p->pos;
+  TlBuffer *b = NULL;
+  TlVar *v = NULL;
+  if (is_buf)
+    b = buffer(p);
+  else
+    v = var_ref(p);
+  int save = p->pos;
+  TlStmt *s;
+  if (v && accept(p, "[") && peek(p)->kind == TK_INT && is_punct(peek_at(p, 1), "..")) {
+    p->pos = start;
+    s = tl_stmt_new(p->a, ST_VLOAD, p->line_loc);
+    s->var = lanes_of(p, &s->width);
+    expect(p, "=");
+    expect_word(p, "vload");
+    access(p, s);
+    finish_line(p, s, false);
+    return s;
+  }
+  p->pos = save;
+  s = tl_stmt_new(p->a, ST_STORE, p->line_loc);
+  s->buf = b;
+  s->var = v;
+  int n;
+  s->indices = index_list(p, &n);
+  s->nindices = n;
+  store_update(p, s);
+  // "%=" is printed for both float and integer modulo: the target's dtype
+  // tells which.
+  s->value = expr(p);
+  if (s->update_op == OP_FMOD && !tl_dtype_is_float(b ? b->dtype : v->dtype))
+    s->update_op = OP_FLOORMOD;
+  finish_line(p, s, false);
+  return s;
+}
+
 static TlStmt *parse_stmt(Parser *p) {
   Tok *t = peek(p);
   scan_line_loc(p);
@@ -824,247 +1135,13 @@ static TlStmt *parse_stmt(Parser *p) {
     return s;
   }
   if (t->kind != TK_IDENT) error_at(p, t, "expected a statement, found '%s'", describe(t));
-  int mark = p->scope.len;
-  if (accept_word(p, "for")) {
-    s = tl_stmt_new(p->a, ST_FOR, p->line_loc);
-    s->loop_kind = loop_kind(p);
-    s->var = var_key(p);
-    expect_word(p, "in");
-    s->start = expr(p);
-    expect(p, "..");
-    s->stop = expr(p);
-    s->step = accept_word(p, "step") ? expr(p) : tl_expr_int(p->a, p->line_loc, 1, TY_INT32);
-    finish_line(p, s, true);
-    push_scope(p, s->var);
-    parse_body(p, &s->body);
-    p->scope.len = mark;
-    close_block(p);
-  } else if (accept_word(p, "parallel")) {
-    s = tl_stmt_new(p->a, ST_PARALLEL, p->line_loc);
-    expect(p, "(");
-    do {
-      if (s->nvars == TL_MAX_DIMS)
-        error_at(p, peek(p), "T.Parallel has at most %d variables", TL_MAX_DIMS);
-      s->vars[s->nvars] = var_key(p);
-      expect(p, "<");
-      s->extents[s->nvars++] = count(p, "an extent");
-    } while (accept(p, ","));
-    expect(p, ")");
-    finish_line(p, s, true);
-    for (int i = 0; i < s->nvars; i++)
-      push_scope(p, s->vars[i]);
-    parse_body(p, &s->body);
-    p->scope.len = mark;
-    close_block(p);
-  } else if (accept_word(p, "let")) {
-    s = tl_stmt_new(p->a, ST_LET, p->line_loc);
-    s->var = var_key(p);
-    expect(p, ":");
-    Tok *dt = peek(p);
-    if (dtype(p) != s->var->dtype)
-      error_at(p, dt, "'%s' is declared %s in the var table", s->var->name,
-               tl_dtype_name(s->var->dtype));
-    expect(p, "=");
-    s->value = expr(p);
-    finish_line(p, s, false);
-    push_scope(p, s->var); // visible to the rest of the enclosing body
-  } else if (accept_word(p, "while")) {
-    s = tl_stmt_new(p->a, ST_WHILE, p->line_loc);
-    s->cond = expr(p);
-    finish_line(p, s, true);
-    parse_body(p, &s->body);
-    p->scope.len = mark;
-    close_block(p);
-  } else if (accept_word(p, "if")) {
-    s = tl_stmt_new(p->a, ST_IF, p->line_loc);
-    s->cond = expr(p);
-    finish_line(p, s, true);
-    parse_body(p, &s->body);
-    p->scope.len = mark;
-    if (is_punct(peek(p), "}") && is_word(peek_at(p, 1), "else")) {
-      next(p);
-      next(p);
-      expect(p, "{");
-      expect_newline(p);
-      parse_body(p, &s->else_body);
-      p->scope.len = mark;
-    }
-    close_block(p);
-  } else if (accept_word(p, "copy")) {
-    s = tl_stmt_new(p->a, ST_COPY, p->line_loc);
-    parse_region(p, &s->src);
-    expect(p, "->");
-    parse_region(p, &s->dst);
-    finish_line(p, s, false);
-  } else if (accept_word(p, "gemm")) {
-    s = tl_stmt_new(p->a, ST_GEMM, p->line_loc);
-    s->a = buffer(p);
-    if (accept(p, "^")) {
-      expect_word(p, "T");
-      s->trans_a = true;
-    }
-    expect(p, ",");
-    s->b = buffer(p);
-    if (accept(p, "^")) {
-      expect_word(p, "T");
-      s->trans_b = true;
-    }
-    expect(p, "->");
-    s->c = buffer(p);
-    if (accept(p, "(")) {
-      if (accept_word(p, "wgmma")) {
-        s->use_wgmma = true;
-      } else {
-        if (accept_word(p, "tensor"))
-          s->use_mma = true;
-        else
-          expect_word(p, "CUDA");
-        expect_word(p, "cores");
-      }
-      expect(p, ")");
-    }
-    finish_line(p, s, false);
-  } else if (accept_word(p, "fill")) {
-    s = tl_stmt_new(p->a, ST_FILL, p->line_loc);
-    parse_region(p, &s->dst);
-    expect(p, "=");
-    s->value = expr(p);
-    finish_line(p, s, false);
-  } else if (strncmp(t->text, "reduce_", 7) == 0) {
-    next(p);
-    s = tl_stmt_new(p->a, ST_REDUCE, p->line_loc);
-    int kind = -1;
-    for (int i = REDUCE_SUM; i <= REDUCE_ABSMAX; i++)
-      if (strcmp(t->text + 7, tl_irtext_reduce_name((TlReduceKind)i)) == 0) kind = i;
-    if (kind < 0) error_at(p, t, "unknown reduction '%s'", t->text);
-    s->reduce = (TlReduceKind)kind;
-    parse_region(p, &s->src);
-    expect(p, "->");
-    parse_region(p, &s->dst);
-    expect_word(p, "dim");
-    s->reduce_dim = small_int(p, "a dimension");
-    s->reduce_clear = accept_word(p, "clear");
-    finish_line(p, s, false);
-  } else if (accept_word(p, "vstore")) {
-    s = tl_stmt_new(p->a, ST_VSTORE, p->line_loc);
-    s->buf = buffer(p);
-    int n;
-    s->indices = index_list(p, &n);
-    s->nindices = n;
-    expect(p, "=");
-    s->var = lanes_of(p, &s->width);
-    finish_line(p, s, false);
-  } else if (accept_word(p, "decl")) {
-    s = tl_stmt_new(p->a, ST_DECL, p->line_loc);
-    s->var = var_key(p);
-    expect(p, ":");
-    Tok *dt = peek(p);
-    TlDtype ty = dtype(p);
-    expect(p, "[");
-    int64_t lanes = count(p, "a register count");
-    expect(p, "]");
-    if (ty != s->var->dtype || lanes != s->var->lanes)
-      error_at(p, dt, "'%s' is declared %s[%lld] in the var table", s->var->name,
-               tl_dtype_name(s->var->dtype), (long long)s->var->lanes);
-    finish_line(p, s, false);
-    push_scope(p, s->var); // visible to the rest of the enclosing body
-  } else if (accept_word(p, "sync")) {
-    s = tl_stmt_new(p->a, ST_SYNC, p->line_loc);
-    finish_line(p, s, false);
-  } else if (accept_word(p, "async_commit")) {
-    s = tl_stmt_new(p->a, ST_ASYNC_COMMIT, p->line_loc);
-    finish_line(p, s, false);
-  } else if (accept_word(p, "wgmma_wait")) {
-    s = tl_stmt_new(p->a, ST_WGMMA_WAIT, p->line_loc);
-    s->buf = buffer(p);
-    finish_line(p, s, false);
-  } else if (accept_word(p, "async_wait")) {
-    s = tl_stmt_new(p->a, ST_ASYNC_WAIT, p->line_loc);
-    s->width = count(p, "a group count");
-    finish_line(p, s, false);
-  } else if (accept_word(p, "cp_async")) {
-    s = tl_stmt_new(p->a, ST_CP_ASYNC, p->line_loc);
-    s->buf = buffer(p);
-    int n;
-    s->indices = index_list(p, &n);
-    s->nindices = n;
-    expect(p, "<-");
-    s->value = expr(p);
-    expect_word(p, "x");
-    s->width = count(p, "a width");
-    if (accept_word(p, "if")) s->cond = expr(p);
-    finish_line(p, s, false);
-  } else if (is_punct(peek_at(p, 1), ":") ||
-             (is_punct(peek_at(p, 1), "#") && is_punct(peek_at(p, 3), ":"))) {
-    // NAME: dtype = value re-assigns a scalar.
-    s = tl_stmt_new(p->a, ST_SET, p->line_loc);
-    s->var = var_ref(p);
-    expect(p, ":");
-    Tok *dt = peek(p);
-    if (dtype(p) != s->var->dtype)
-      error_at(p, dt, "'%s' is declared %s in the var table", s->var->name,
-               tl_dtype_name(s->var->dtype));
-    expect(p, "=");
-    s->value = expr(p);
-    finish_line(p, s, false);
-  } else {
-    // A store (buffer or register array), or NAME[0..W] = vload BUF[i].
-    bool is_buf = !is_punct(peek_at(p, 1), "#") && find_buffer(p, t->text);
-    int start = p->pos;
-    TlBuffer *b = NULL;
-    TlVar *v = NULL;
-    if (is_buf)
-      b = buffer(p);
-    else
-      v = var_ref(p);
-    int save = p->pos;
-    if (v && accept(p, "[") && peek(p)->kind == TK_INT && is_punct(peek_at(p, 1), "..")) {
-      p->pos = start;
-      s = tl_stmt_new(p->a, ST_VLOAD, p->line_loc);
-      s->var = lanes_of(p, &s->width);
-      expect(p, "=");
-      expect_word(p, "vload");
-      s->buf = buffer(p);
-      int n;
-      s->indices = index_list(p, &n);
-      s->nindices = n;
-      finish_line(p, s, false);
-      return s;
-    }
-    p->pos = save;
-    s = tl_stmt_new(p->a, ST_STORE, p->line_loc);
-    s->buf = b;
-    s->var = v;
-    int n;
-    s->indices = index_list(p, &n);
-    s->nindices = n;
-    static const struct {
-      const char *s;
-      TlOp op;
-    } updates[] = {{"=", OP_EQ},   {"+", OP_ADD},  {"-", OP_SUB},
-                   {"*", OP_MUL},  {"/", OP_DIV},  {"//", OP_FLOORDIV},
-                   {"%", OP_FMOD}, {"**", OP_POW}, {"^", OP_XOR}};
-    Tok *ot = peek(p);
-    int found = -1;
-    for (size_t i = 0; i < sizeof updates / sizeof updates[0]; i++)
-      if (is_punct(ot, updates[i].s)) found = (int)i;
-    if (is_word(ot, "min") || is_word(ot, "max")) found = -2;
-    if (found == -1)
-      error_at(p, ot, "expected '=' or an update such as '+=', found '%s'", describe(ot));
-    next(p);
-    if (found == -2)
-      s->update_op = is_word(ot, "min") ? OP_MIN : OP_MAX;
-    else
-      s->update_op = updates[found].op;
-    if (s->update_op != OP_EQ) expect(p, "=");
-    // "%=" is printed for both float and integer modulo: the target's dtype
-    // tells which.
-    s->value = expr(p);
-    if (s->update_op == OP_FMOD && !tl_dtype_is_float(b ? b->dtype : v->dtype))
-      s->update_op = OP_FLOORMOD;
-    finish_line(p, s, false);
-  }
-  return s;
+  for (size_t i = 0; i < sizeof stmt_forms / sizeof stmt_forms[0]; i++)
+    if (accept_word(p, stmt_forms[i].keyword)) return keyword_stmt(p, &stmt_forms[i]);
+  if (strncmp(t->text, "reduce_", 7) == 0) return reduce_stmt(p, t);
+  if (is_punct(peek_at(p, 1), ":") ||
+      (is_punct(peek_at(p, 1), "#") && is_punct(peek_at(p, 3), ":")))
+    return set_stmt(p);
+  return store_stmt(p, t);
 }
 
 static void parse_body(Parser *p, TlVec *body) {
@@ -1253,6 +1330,18 @@ static void parse_kernel(Parser *p) {
     expect_word(p, "tile");
   k->flat = accept_word(p, "flat");
   if (accept_word(p, "swizzle_panel")) k->swizzle_panel = count(p, "a panel size");
+  if (accept_word(p, "ring_stages")) {
+    k->ring_stages = small_int(p, "a ring size");
+    expect_word(p, "regs");
+    k->consumer_regs = small_int(p, "a register count");
+    k->producer_regs = small_int(p, "a register count");
+    expect_word(p, "blocks_per_sm");
+    k->blocks_per_sm = small_int(p, "a block count");
+  }
+  if (accept_word(p, "ws_why")) {
+    if (peek(p)->kind != TK_STRING) error_at(p, peek(p), "ws_why takes a quoted reason");
+    k->ws_why = next(p)->text;
+  }
   if (accept_word(p, "launcher")) k->launcher = ident(p, "a launcher name");
   expect_word(p, "next_id");
   k->next_id = small_int(p, "a variable count");
@@ -1276,6 +1365,42 @@ static void parse_kernel(Parser *p) {
     parse_buffer_facts(p, b);
     expect_newline(p);
     tl_vec_push(p->a, &k->buffers, b);
+  }
+  while (accept_word(p, "tma_map")) {
+    TlTmaMap *t = TL_NEW(p->a, TlTmaMap);
+    Tok *it = peek(p);
+    if (small_int(p, "a tensor map index") != k->tma_maps.len)
+      error_at(p, it, "tensor maps are numbered in order from 0");
+    expect(p, ":");
+    t->global = buffer(p);
+    expect(p, "->");
+    t->tile = buffer(p);
+    t->rank = t->global->ndims;
+    expect_word(p, "rows");
+    t->row_dim = small_int(p, "a dimension");
+    expect_word(p, "cols");
+    t->col_dim = small_int(p, "a dimension");
+    if (t->row_dim >= t->rank || t->col_dim >= t->rank)
+      error_at(p, it, "a tensor map dimension is past the tensor's rank %d", t->rank);
+    expect_word(p, "box");
+    expect(p, "[");
+    for (int d = 0; d < t->rank; d++) {
+      if (d) expect(p, ",");
+      t->box[d] = count(p, "a box extent");
+    }
+    expect(p, "]");
+    expect_word(p, "panel_cols");
+    t->panel_cols = count(p, "a column count");
+    expect_word(p, "swizzle");
+    t->swizzle_bytes = small_int(p, "a swizzle span in bytes");
+    expect_newline(p);
+    tl_vec_push(p->a, &k->tma_maps, t);
+  }
+  if (accept_word(p, "producer")) {
+    expect(p, "{");
+    expect_newline(p);
+    parse_body(p, &k->producer);
+    close_block(p);
   }
   parse_body(p, &k->body);
   close_block(p);
@@ -1313,6 +1438,8 @@ TlModule *tl_ir_parse(TlArena *a, const TlSource *src, TlDiag *d) {
   m->max_threads = count(&p, "a thread count");
   if (accept_word(&p, "has_wgmma"))
     m->has_wgmma = true;
+  if (accept_word(&p, "has_tma"))
+    m->has_tma = true;
   if (accept_word(&p, "nvcc_arch")) {
     if (peek(&p)->kind != TK_STRING) error_at(&p, peek(&p), "nvcc_arch takes a quoted flag");
     m->nvcc_arch = next(&p)->text;

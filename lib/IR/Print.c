@@ -83,19 +83,14 @@ static void print_var_key(TlBuf *out, const TlVar *v) {
     tl_buf_printf(out, "%s#\"%s\"", v->name, v->cname);
 }
 
-// The variable a bare NAME means here: the innermost one in scope, else a
-// block or thread index of that name (they are visible everywhere). Parse.c
-// resolves names with the same rule.
-static const TlVar *resolve(const P *p, const char *name) {
-  for (int i = p->scope.len - 1; i >= 0; i--) {
-    const TlVar *v = TL_VEC_AT(p->scope, TlVar, i);
+TlVar *tl_irtext_resolve(const TlVec *scope, const TlKernel *k, const char *name) {
+  for (int i = scope->len - 1; i >= 0; i--) {
+    TlVar *v = TL_VEC_AT(*scope, TlVar, i);
     if (strcmp(v->name, name) == 0) return v;
   }
   for (int d = 0; d < 3; d++) {
-    if (p->k->block_vars[d] && strcmp(p->k->block_vars[d]->name, name) == 0)
-      return p->k->block_vars[d];
-    if (p->k->thread_vars[d] && strcmp(p->k->thread_vars[d]->name, name) == 0)
-      return p->k->thread_vars[d];
+    if (k->block_vars[d] && strcmp(k->block_vars[d]->name, name) == 0) return k->block_vars[d];
+    if (k->thread_vars[d] && strcmp(k->thread_vars[d]->name, name) == 0) return k->thread_vars[d];
   }
   return NULL;
 }
@@ -112,7 +107,7 @@ static bool is_buffer_name(const P *p, const char *name) {
 // a buffer of that name (a register array `acc` next to a fragment `acc`)
 // would take it.
 static void print_var_ref(const P *p, const TlVar *v) {
-  if (!p->k || (resolve(p, v->name) == v && !is_buffer_name(p, v->name)))
+  if (!p->k || (tl_irtext_resolve(&p->scope, p->k, v->name) == v && !is_buffer_name(p, v->name)))
     tl_buf_puts(p->out, v->name);
   else
     print_var_key(p->out, v);
@@ -524,6 +519,21 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     tl_buf_printf(out, "wgmma_wait %s", s->buf->name);
     end_line(p, s);
     return;
+  case ST_TMA_LOAD:
+    tl_buf_puts(out, "tma_load ");
+    print_region(p, &s->src);
+    tl_buf_printf(out, " -> %s map %d", s->dst.buf->name, s->tma_map);
+    end_line(p, s);
+    return;
+  case ST_MBAR_WAIT:
+    tl_buf_printf(out, "mbar_wait %s parity ", tl_ring_name(s->ring));
+    expr(p, s->value);
+    end_line(p, s);
+    return;
+  case ST_MBAR_ARRIVE: // the full ring's expected bytes print as the width fact
+    tl_buf_printf(out, "mbar_arrive %s", tl_ring_name(s->ring));
+    end_line(p, s);
+    return;
   }
   p->scope.len = mark;
   tl_buf_indent(out, level);
@@ -625,7 +635,7 @@ static void collect_stmt(TlArena *a, TlVec *seen, const TlStmt *s) {
   collect_expr(a, seen, s->cond);
   collect_expr(a, seen, s->stage_a);
   collect_expr(a, seen, s->stage_b);
-  if (s->kind == ST_COPY || s->kind == ST_REDUCE) collect_region(a, seen, &s->src);
+  if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_TMA_LOAD) collect_region(a, seen, &s->src);
   if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_FILL)
     collect_region(a, seen, &s->dst);
   collect_body(a, seen, &s->body);
@@ -667,6 +677,11 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   tl_buf_printf(out, " level %s", kn->thread_level ? "thread" : "tile");
   if (kn->flat) tl_buf_puts(out, " flat");
   if (kn->swizzle_panel) tl_buf_printf(out, " swizzle_panel %lld", (long long)kn->swizzle_panel);
+  if (kn->ring_stages)
+    tl_buf_printf(out, " ring_stages %d regs %d %d blocks_per_sm %d", kn->ring_stages, kn->consumer_regs,
+                  kn->producer_regs, kn->blocks_per_sm);
+  if (kn->ws_why) // a fixed sentence of warp-specialize: no quotes or backslashes
+    tl_buf_printf(out, " ws_why \"%s\"", kn->ws_why);
   if (kn->launcher) tl_buf_printf(out, " launcher %s", kn->launcher);
   tl_buf_printf(out, " next_id %d @%d:%d {\n", kn->next_id, kn->loc.line, kn->loc.col);
 
@@ -676,6 +691,7 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
     add_var(a, &vars, kn->block_vars[d]);
     add_var(a, &vars, kn->thread_vars[d]);
   }
+  collect_body(a, &vars, &kn->producer);
   collect_body(a, &vars, &kn->body);
   for (int i = 0; i < vars.len; i++) {
     const TlVar *v = TL_VEC_AT(vars, TlVar, i);
@@ -698,7 +714,20 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
     print_buffer_facts(out, b, kn);
     tl_buf_putc(out, '\n');
   }
+  for (int i = 0; i < kn->tma_maps.len; i++) {
+    const TlTmaMap *t = TL_VEC_AT(kn->tma_maps, TlTmaMap, i);
+    tl_buf_printf(out, "  tma_map %d: %s -> %s rows %d cols %d box [", i, t->global->name, t->tile->name,
+                  t->row_dim, t->col_dim);
+    for (int d = 0; d < t->rank; d++)
+      tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)t->box[d]);
+    tl_buf_printf(out, "] panel_cols %lld swizzle %d\n", (long long)t->panel_cols, t->swizzle_bytes);
+  }
   P p = {out, kn, {0}, a};
+  if (kn->ring_stages) { // the producer warpgroup's code, then the compute threads'
+    tl_buf_puts(out, "  producer {\n");
+    print_body(&p, &kn->producer, 2);
+    tl_buf_puts(out, "  }\n");
+  }
   print_body(&p, &kn->body, 1);
   tl_buf_puts(out, "}\n");
 }
@@ -713,6 +742,7 @@ void tl_ir_print_module(TlBuf *out, const TlModule *m) {
                 m->target_name ? m->target_name : "none", m->sm, (long long)m->max_shared_bytes,
                 (long long)m->max_threads);
   if (m->has_wgmma) tl_buf_puts(out, " has_wgmma");
+  if (m->has_tma) tl_buf_puts(out, " has_tma");
   if (m->nvcc_arch) tl_buf_printf(out, " nvcc_arch \"%s\"", m->nvcc_arch);
   tl_buf_putc(out, '\n');
   for (int k = 0; k < m->kernels.len; k++)

@@ -232,6 +232,21 @@ static void check_stmt(V *v, const TlStmt *s) {
     break;
   case ST_SYNC: // the pipeline pass places barriers in tile IR already
     break;
+  case ST_TMA_LOAD:
+    if (s->tma_map < 0 || s->tma_map >= v->k->tma_maps.len || !s->stage_a || !s->dst.buf ||
+        TL_VEC_AT(v->k->tma_maps, TlTmaMap, s->tma_map)->tile != s->dst.buf ||
+        TL_VEC_AT(v->k->tma_maps, TlTmaMap, s->tma_map)->global != s->src.buf)
+      fail(v, s->loc, "TMA load without its tensor map or stage");
+    else
+      check_region(v, s, &s->src);
+    break;
+  case ST_MBAR_WAIT:
+  case ST_MBAR_ARRIVE:
+    if (!v->k->ring_stages || s->ring == RING_NONE || !s->stage_a || (s->kind == ST_MBAR_WAIT && !s->value))
+      fail(v, s->loc, "mbarrier operation outside a warp-specialized ring");
+    else if (s->kind == ST_MBAR_WAIT)
+      check_expr(v, s->value);
+    break;
   case ST_VLOAD:
   case ST_VSTORE:
   case ST_DECL:
@@ -375,6 +390,9 @@ bool tl_ir_verify(const TlModule *m, const char *after, TlDiag *d) {
     v.d = d;
     v.ok = true;
     check_kernel(&v);
+    if (v.k->producer.len && !v.k->ring_stages)
+      fail(&v, v.k->loc, "producer code in a kernel without a barrier ring");
+    check_body(&v, &v.k->producer);
     check_body(&v, &v.k->body);
     ok = ok && v.ok;
   }

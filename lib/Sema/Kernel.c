@@ -7,8 +7,6 @@
 #include "SemaInternal.h"
 #include "tlc/CIdent.h"
 
-void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
-
 enum { MAX_GRID_X = 2147483647, MAX_GRID_YZ = 65535 };
 
 // A shape: a tuple/list of positive compile-time integers, or one integer.
@@ -337,6 +335,7 @@ TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const T
   s.module->target_name = target->name;
   s.module->sm = target->sm;
   s.module->has_wgmma = target->has_wgmma;
+  s.module->has_tma = target->has_tma;
   s.module->nvcc_arch = target->nvcc_arch;
   s.module->max_threads = target->max_threads_per_block;
   s.module->max_shared_bytes = target->max_shared_bytes;

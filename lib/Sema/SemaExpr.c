@@ -11,8 +11,6 @@
 
 #include "SemaInternal.h"
 
-void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
-
 // After an error the expression is replaced by the constant 1 (not 0, which
 // would cascade into division-by-zero errors).
 static TlExpr *error_expr(Sema *s, TlLoc loc) {

@@ -1,72 +1,13 @@
-// Sema's internal interface: compile-time values (module constants), the
-// scopes of a kernel body, and the functions the sema files share.
+// Sema's internal interface: the state sema and the evaluator share
+// (struct Sema) and the functions the sema files share. Values, scopes and
+// the evaluator are in lib/Eval/Eval.h.
 #ifndef TLC_SEMA_INTERNAL_H
 #define TLC_SEMA_INTERNAL_H
 
+#include "../Eval/Eval.h"
 #include "tlc/Ast.h"
 #include "tlc/IR.h"
 #include "tlc/Sema.h"
-
-typedef enum {
-  VAL_INT,
-  VAL_FLOAT,
-  VAL_BOOL,
-  VAL_STR,
-  VAL_NONE,
-  VAL_TUPLE,  // also lists
-  VAL_DTYPE,  // T.float16, or a dtype string used as one
-  VAL_FUNC,   // a module-level def (helper) or a lambda
-  VAL_MODULE, // T / tilelang: only attribute access is meaningful
-  VAL_KERNEL, // an @T.prim_func
-  VAL_MACRO,  // a @T.macro: inlined into the kernel at each call
-  VAL_OPAQUE, // .py host code tlc skipped or could not evaluate; an error if used
-  VAL_DICT,   // keys in items, values in values (insertion order, as Python)
-  VAL_ERROR,  // evaluation failed (already reported)
-} TlValueKind;
-
-struct TlSymScope;
-
-typedef struct TlValue {
-  TlValueKind kind;
-  TlLoc loc;
-  int64_t i;
-  double f;
-  const char *s;    // str value; function, kernel, macro or skipped name
-  TlDtype dtype;
-  TlVec items;                // TlValue*: tuple/list items, dict keys
-  TlVec values;               // TlValue*: dict values
-  TlNode *fn;                 // VAL_FUNC, VAL_KERNEL, VAL_MACRO: the def (or lambda)
-  struct TlSymScope *env;     // functions: the scope they close over (NULL: module)
-  TlVec defaults;             // VAL_FUNC/VAL_MACRO: per parameter, its default or NULL
-  bool is_list;               // VAL_TUPLE made by [...] or list()
-  const char *text;           // VAL_OPAQUE: the diagnostics that made it host code
-  const TlNode *autotune;     // VAL_FUNC: the configs= of its @autotune, or NULL
-  int nerrors;                // VAL_OPAQUE: how many errors text holds
-  struct TlValueIndex *index; // VAL_DICT, sets: a hash index of items (Const.c), or NULL
-} TlValue;
-
-// A name binding: module constants and helpers at the module level, buffers,
-// variables and constants inside a kernel.
-typedef enum { SYM_VALUE, SYM_BUFFER, SYM_VAR } TlSymKind;
-
-typedef struct TlSym {
-  const char *name;
-  TlSymKind kind;
-  TlValue *value;
-  TlBuffer *buf;
-  TlVar *var;
-  TlLoc loc;
-  struct TlSym *next;
-} TlSym;
-
-typedef struct TlSymScope {
-  TlSym *syms;
-  struct TlSymScope *parent;
-  // A hash index of syms once the scope holds many names (a module with
-  // thousands of constants): lookups, failing ones included, stay O(1).
-  TlSym **table; // open addressing, NULL slots empty; NULL while small
-  int cap, count;
-} TlSymScope;
 
 typedef struct Sema {
   TlArena *arena;
@@ -99,82 +40,15 @@ typedef struct Sema {
                            // is the kernel's launch (Kernel.c)
 } Sema;
 
-/* Const.c */
-TlValue *tl_sema_eval_const(Sema *s, const TlNode *n); // VAL_ERROR after reporting
-TlValue *tl_value_new(Sema *s, TlValueKind k, TlLoc loc);
-bool tl_value_truthy(const TlValue *v);
-// True when n only uses literals and module-level constants (strings too),
-// so it can be evaluated like Python would before staging the kernel.
-bool tl_sema_is_constant_expr(Sema *s, const TlNode *n);
-const char *tl_value_kind_name(TlValueKind k);
-const char *tl_value_kind_article(TlValueKind k); // "a" or "an"
-TlValue *tl_value_dict_get(const TlValue *dict, const TlValue *key); // NULL if absent
-void tl_value_dict_set(Sema *s, TlValue *dict, TlValue *key, TlValue *value);
-// Appends x to a set (a list of distinct items) unless an equal item is in
-// it; true when it was added.
-bool tl_value_set_add(Sema *s, TlValue *set, TlValue *x);
-// What `for x in v` walks: a list/tuple itself, a dict's keys, a string's
-// characters; NULL for anything else.
-TlValue *tl_value_iterable(Sema *s, TlValue *v);
-bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
-// T.<name> attribute recognition: returns the attribute name when n is T.x
-// (or tilelang.language.x), else NULL.
-const char *tl_sema_t_attr(Sema *s, const TlNode *n);
-
-/* Eval.c: the compile-time Python evaluator (statements, calls, --call) */
-// Bounds the recursion of sema's and the evaluator's tree walks (deep
-// expressions, long elif chains, calls inside them) so that no input can
-// overflow the stack: false, after reporting at loc, past the bound. Every
-// successful tl_sema_enter is paired with one tl_sema_leave.
-bool tl_sema_enter(Sema *s, TlLoc loc);
-void tl_sema_leave(Sema *s);
-// Counts n more list items against the evaluator's memory budget; false
-// (after reporting at loc) when it is spent.
-bool tl_sema_spend_items(Sema *s, int64_t n, TlLoc loc);
-// Counts n units of work (items compared, hashed or copied, bytes / 64)
-// against the evaluator's work budget, which bounds time where statements
-// do not (one `x in big_list` per loop step); false, reported once, when
-// it is spent.
-bool tl_sema_spend_work(Sema *s, int64_t n, TlLoc loc);
-// Calls a function value with evaluated arguments; VAL_ERROR after reporting.
-TlValue *tl_sema_apply(Sema *s, TlValue *fn, TlLoc loc, int nargs, TlValue **args, int nkw,
-                       const char **kwnames, TlValue **kwvals);
-// [x for ...], {k: v for ...}, (x for ...): a list (or dict) value.
-TlValue *tl_sema_eval_comprehension(Sema *s, const TlNode *n);
-// Python equality on compile-time values (numbers across int/float/bool).
-bool tl_value_equal(const TlValue *a, const TlValue *b);
-// Evaluates a call node whose callee is a user function/kernel value.
-TlValue *tl_sema_call_user(Sema *s, const TlNode *call, TlValue *callee);
-// False (after reporting) when def has *args, **kwargs or a bare *: kernels,
-// macros and kernel helpers bind their parameters one to one.
-bool tl_sema_plain_params(Sema *s, const TlNode *def, const char *what);
-// Runs the module's top-level statements, then compiles the kernels asked for.
-void tl_sema_run_module(Sema *s, const TlNode *module);
-// Reports the use of host code tlc skipped, replaying why it was skipped.
-void tl_sema_report_opaque(Sema *s, TlLoc use, const TlValue *v);
-// Compiles a kernel value (Kernel.c) under `name`.
+/* Kernel.c */
+// Compiles a kernel value under `name` (the evaluator calls it for each
+// kernel a module or --call makes).
 void tl_sema_compile_kernel(Sema *s, TlValue *kv);
 
 /* Kernel.c */
 // The `with T.Kernel(...)` of a macro that a prim_func calls as one of its
 // blocks: the launch of s->kernel and its body. False after reporting.
 bool tl_sema_macro_launch(Sema *s, const TlNode *with);
-
-/* Macro.c */
-// Inlines a @T.macro call statement into out; false after reporting.
-bool tl_sema_inline_macro(Sema *s, const TlValue *m, const TlNode *call, TlVec *out);
-
-/* Scope.c (also the call-argument helpers every sema file uses) */
-// The value of keyword argument `name` of a call, or NULL.
-const TlNode *tl_sema_kwarg(const TlNode *call, const char *name);
-// Reports keyword arguments not in `allowed` (NULL-terminated); false if any.
-bool tl_sema_check_keywords(Sema *s, const TlNode *call, const char *what,
-                            const char *const *allowed);
-void tl_scope_push(Sema *s);
-void tl_scope_pop(Sema *s);
-TlSym *tl_scope_lookup(Sema *s, const char *name);
-TlSym *tl_scope_lookup_local(TlSymScope *sc, const char *name);
-TlSym *tl_scope_define(Sema *s, TlSymScope *sc, const char *name, TlSymKind kind, TlLoc loc);
 
 /* SemaExpr.c */
 TlExpr *tl_sema_expr(Sema *s, const TlNode *n);
@@ -200,16 +74,6 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
 // A T.<name>(...) statement handled here (T.sync_threads, and the accepted
 // and ignored T.func_attr, ...): true when it was one of them.
 bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out);
-
-/* PyLib.c: library functions and values of the Python around kernels */
-// tilelang.cdiv, tilelang.math.next_power_of_2, driver.get_num_sms(),
-// tilelang.compile(f, ...), DataType(x): the call's value, or NULL when the
-// callee is none of these.
-TlValue *tl_sema_library_call(Sema *s, const TlNode *n);
-// torch dtypes (torch.float16) and dtype.bits / .itemsize, or NULL.
-TlValue *tl_sema_library_attr(Sema *s, const TlNode *n);
-// functools.cache / lru_cache, simplify_prim_func, any *jit wrapper.
-bool tl_sema_transparent_decorator(const char *name);
 
 /* Stmt.c */
 void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out);

@@ -5,8 +5,6 @@
 
 #include "SemaInternal.h"
 
-void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
-
 static void stmt(Sema *s, const TlNode *n, TlVec *out);
 
 static void body_in_scope(Sema *s, const TlVec *stmts, TlVec *out) {

@@ -73,6 +73,30 @@ void tl_buf_indent(TlBuf *b, int level) {
     tl_buf_write(b, "  ", 2);
 }
 
+void tl_buf_xml_text(TlBuf *b, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '&':
+      tl_buf_puts(b, "&amp;");
+      break;
+    case '<':
+      tl_buf_puts(b, "&lt;");
+      break;
+    case '>':
+      tl_buf_puts(b, "&gt;");
+      break;
+    case '"':
+      tl_buf_puts(b, "&quot;");
+      break;
+    case '\'':
+      tl_buf_puts(b, "&apos;");
+      break;
+    default:
+      tl_buf_putc(b, (unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? '?' : *s);
+    }
+  }
+}
+
 void tl_set_err(char *err, size_t errlen, const char *fmt, ...) {
   if (!err || errlen == 0)
     return;

@@ -205,13 +205,17 @@ static bool in_list(const char *const *list, const char *s, size_t n) {
   return false;
 }
 
+// s[0..n) ends with suffix, and something comes before it.
+static bool ends_with(const char *s, size_t n, const char *suffix) {
+  size_t m = strlen(suffix);
+  return n > m && memcmp(s + n - m, suffix, m) == 0;
+}
+
 static bool math_word(const char *s, size_t n) {
   static const char *const suffixes[] = {"",     "f",    "l",    "f16",   "f32", "f64",
                                          "f128", "f32x", "f64x", "f128x", NULL};
-  for (int i = 0; suffixes[i]; i++) {
-    size_t m = strlen(suffixes[i]);
-    if (n > m && memcmp(s + n - m, suffixes[i], m) == 0 && in_list(math, s, n - m)) return true;
-  }
+  for (int i = 0; suffixes[i]; i++)
+    if (ends_with(s, n, suffixes[i]) && in_list(math, s, n - strlen(suffixes[i]))) return true;
   return false;
 }
 
@@ -267,11 +271,6 @@ static bool macro_like(const char *s, size_t n) {
       return false;
   }
   return underscore && upper;
-}
-
-static bool ends_with(const char *s, size_t n, const char *suffix) {
-  size_t m = strlen(suffix);
-  return n > m && memcmp(s + n - m, suffix, m) == 0;
 }
 
 // Names whose start belongs to someone else: tlc's emitted helpers and

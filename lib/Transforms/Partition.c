@@ -17,6 +17,8 @@
 #include "tlc/FragLayout.h"
 #include "tlc/Passes.h"
 
+#include "PartitionInternal.h"
+
 static const char *const PASS = "partition";
 
 enum { MAX_UNROLLED_STEPS = 16 };
@@ -50,17 +52,6 @@ static bool store_is_per_thread(const Ctx *c, const TlStmt *s) {
     if (depends_on_thread(c, s->indices[i])) return true;
   return false;
 }
-
-/* PartitionLayout.c */
-TlStmt *tl_partition_layout_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d, int serial);
-int64_t tl_layout_default_width(const TlKernel *k, const TlStmt *nest);
-
-/* PartitionFragment.c */
-bool tl_nest_touches_fragment(const TlStmt *nest);
-TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d);
-TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red);
-bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d);
-TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc);
 
 typedef struct WidthScan {
   TlArena *arena;

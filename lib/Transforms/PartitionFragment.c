@@ -18,7 +18,7 @@
 #include "tlc/FragLayout.h"
 #include "tlc/Passes.h"
 
-TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc);
+#include "PartitionInternal.h"
 
 static bool expr_has_fragment(const TlExpr *e) {
   if (!e)

@@ -13,6 +13,8 @@
 // (2^20 entries); larger spaces are an error rather than a slow compile.
 #include "tlc/Passes.h"
 
+#include "PartitionInternal.h"
+
 enum { MAX_LAYOUT_ENTRIES = 1 << 20 };
 
 static void describe_point(char *buf, size_t n, const TlStmt *nest, int64_t flat, int64_t rep,
@@ -53,7 +55,6 @@ static bool eval_point(const TlStmt *nest, int64_t flat, int64_t rep, int64_t *t
 // When f is exactly the default formula for some vector width V (the
 // book's swap_layout is V = 4), the closed form with vectors is better than
 // a table: returns that V, or 0.
-int64_t tl_layout_default_width(const TlKernel *k, const TlStmt *nest);
 int64_t tl_layout_default_width(const TlKernel *k, const TlStmt *nest) {
   const TlLayoutFn *F = nest->layout;
   int64_t T = k->threads[0] * k->threads[1] * k->threads[2], total = 1;
@@ -82,7 +83,6 @@ int64_t tl_layout_default_width(const TlKernel *k, const TlStmt *nest) {
   return 0;
 }
 
-TlStmt *tl_partition_layout_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d, int serial);
 TlStmt *tl_partition_layout_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d, int serial) {
   const TlLayoutFn *F = nest->layout;
   TlLoc loc = nest->loc;
@@ -159,11 +159,7 @@ TlStmt *tl_partition_layout_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *
   loop->start = tl_expr_int(a, loc, 0, TY_INT32);
   loop->stop = tl_expr_int(a, loc, L, TY_INT32);
   loop->step = tl_expr_int(a, loc, 1, TY_INT32);
-  TlExpr *tid_expr;
-  {
-    TlExpr *tl_partition_thread_id(TlArena *, const TlKernel *, TlLoc);
-    tid_expr = tl_partition_thread_id(a, k, loc);
-  }
+  TlExpr *tid_expr = tl_partition_thread_id(a, k, loc);
   TlVar *ent = tl_var_new(a, k, "point", VAR_SCALAR, TY_INT32, loc);
   ent->extent = total * R; // a point index wherever it is used (under ent >= 0)
   TlStmt *let = tl_stmt_new(a, ST_LET, loc);

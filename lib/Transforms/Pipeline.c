@@ -53,8 +53,7 @@ static bool reads_only_global(const TlExpr *e) {
   return true;
 }
 
-// The shared tile a copy nest fills from global memory, or NULL.
-static TlBuffer *producer_target(const TlStmt *s) {
+TlBuffer *tl_pipeline_producer_target(const TlStmt *s) {
   if (s->kind != ST_PARALLEL || s->origin != ORIGIN_COPY || s->body.len != 1)
     return NULL;
   const TlStmt *st = TL_VEC_AT(s->body, TlStmt, 0);
@@ -76,7 +75,7 @@ static bool expr_reads(const TlExpr *e, const TlBuffer *b) {
   return false;
 }
 
-static bool stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
+bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
   if ((s->kind == ST_STORE && s->buf == b) || (s->kind == ST_GEMM && s->c == b))
     return true;
   if (!writes_only) {
@@ -93,10 +92,10 @@ static bool stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
     return true;
   }
   for (int i = 0; i < s->body.len; i++)
-    if (stmt_touches(TL_VEC_AT(s->body, TlStmt, i), b, writes_only))
+    if (tl_stmt_touches(TL_VEC_AT(s->body, TlStmt, i), b, writes_only))
       return true;
   for (int i = 0; i < s->else_body.len; i++)
-    if (stmt_touches(TL_VEC_AT(s->else_body, TlStmt, i), b, writes_only))
+    if (tl_stmt_touches(TL_VEC_AT(s->else_body, TlStmt, i), b, writes_only))
       return true;
   return false;
 }
@@ -154,6 +153,12 @@ static void stage_stmt(Ctx *c, TlStmt *s, TlBuffer *const *bufs, int nb, TlExpr 
     stage_stmt(c, TL_VEC_AT(s->body, TlStmt, i), bufs, nb, stage);
   for (int i = 0; i < s->else_body.len; i++)
     stage_stmt(c, TL_VEC_AT(s->else_body, TlStmt, i), bufs, nb, stage);
+}
+
+bool tl_pipeline_stage_stmt(TlArena *a, TlDiag *d, TlStmt *s, TlBuffer *const *bufs, int nb, TlExpr *stage) {
+  Ctx c = {a, NULL, d, true};
+  stage_stmt(&c, s, bufs, nb, stage);
+  return c.ok;
 }
 
 static TlExpr *I(Ctx *c, TlLoc loc, int64_t v, TlDtype t) {
@@ -217,7 +222,7 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
   }
   for (int i = 0; i < n; i++) {
     TlStmt *st = TL_VEC_AT(loop->body, TlStmt, i);
-    bool prod = producer_target(st) != NULL;
+    bool prod = tl_pipeline_producer_target(st) != NULL;
     if (loop->stage.len) {
       bool stage0 = (int64_t)(intptr_t)loop->stage.items[i] == 0 && s > 1;
       if (stage0 && !prod) {
@@ -233,9 +238,9 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
   for (int i = 0; i < n; i++) {
     if (!is_producer[i])
       continue;
-    TlBuffer *b = producer_target(TL_VEC_AT(loop->body, TlStmt, i));
+    TlBuffer *b = tl_pipeline_producer_target(TL_VEC_AT(loop->body, TlStmt, i));
     for (int j = 0; j < n; j++) {
-      if (is_producer[j] || !stmt_touches(TL_VEC_AT(loop->body, TlStmt, j), b, false))
+      if (is_producer[j] || !tl_stmt_touches(TL_VEC_AT(loop->body, TlStmt, j), b, false))
         continue;
       int64_t si = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[i] : 0;
       // Without pipelining (num_stages 0 or 1) consumers share the copies'
@@ -254,9 +259,7 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
   return true;
 }
 
-// The loop's one wgmma gemm whose accumulator no other consumer touches,
-// or NULL (see the schedule above).
-static TlStmt *deferred_wgmma(const TlVec *consumers) {
+TlStmt *tl_pipeline_deferred_wgmma(const TlVec *consumers) {
   TlStmt *g = NULL;
   for (int i = 0; i < consumers->len; i++) {
     TlStmt *st = TL_VEC_AT(*consumers, TlStmt, i);
@@ -268,7 +271,7 @@ static TlStmt *deferred_wgmma(const TlVec *consumers) {
   }
   for (int i = 0; g && i < consumers->len; i++) {
     const TlStmt *st = TL_VEC_AT(*consumers, TlStmt, i);
-    if (st != g && (stmt_touches(st, g->c, false) || stmt_touches(st, g->c, true)))
+    if (st != g && (tl_stmt_touches(st, g->c, false) || tl_stmt_touches(st, g->c, true)))
       return NULL;
   }
   return g;
@@ -305,7 +308,7 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
     TlStmt *st = TL_VEC_AT(loop->body, TlStmt, i);
     if (is_prod[i] && np < 64) {
       prods[np++] = st;
-      TlBuffer *b = producer_target(st);
+      TlBuffer *b = tl_pipeline_producer_target(st);
       bool dup = false;
       for (int j = 0; j < nb; j++)
         dup = dup || bufs[j] == b;
@@ -318,7 +321,7 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   // A tile written by a consumer too cannot be multi-buffered.
   for (int i = 0; i < nb; i++)
     for (int j = 0; j < consumers.len; j++)
-      if (stmt_touches(TL_VEC_AT(consumers, TlStmt, j), bufs[i], true)) {
+      if (tl_stmt_touches(TL_VEC_AT(consumers, TlStmt, j), bufs[i], true)) {
         tl_warning(c->diag, TL_VEC_AT(consumers, TlStmt, j)->loc,
                    "'%s' is written inside the pipelined loop besides its copy; the loop runs "
                    "without pipelining", bufs[i]->name);
@@ -334,7 +337,7 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   // (H200, 4096^3 fp16, 128x256x64 over two warpgroups: 4 stages 501 -> 607
   // TFLOP/s; with 3 stages one tile in flight lost more than the overlap
   // gained: examples/gemm.tl 405 -> 329; bench/hopper-runs/).
-  TlStmt *wg = s >= 4 ? deferred_wgmma(&consumers) : NULL;
+  TlStmt *wg = s >= 4 ? tl_pipeline_deferred_wgmma(&consumers) : NULL;
   int d = wg ? s - 1 : s; // the schedule's depth: tiles in flight + 1
   for (int i = 0; i < nb; i++) {
     bufs[i]->stages = s;
@@ -415,8 +418,8 @@ static void visit(Ctx *c, TlVec *body) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     visit(c, &s->body);
     visit(c, &s->else_body);
-    if (s->kind == ST_FOR && s->loop_kind == LOOP_PIPELINED)
-      pipeline_loop(c, s, &out);
+    if (s->kind == ST_FOR && s->loop_kind == LOOP_PIPELINED && !s->applied_stages)
+      pipeline_loop(c, s, &out); // (a loop warp-specialize scheduled has applied_stages)
     else
       tl_vec_push(c->arena, &out, s);
   }

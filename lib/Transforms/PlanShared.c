@@ -1,10 +1,13 @@
 // plan-shared: lays the shared tiles of each kernel out in one dynamic
-// shared-memory block (declaration order, each 128-byte aligned, stages
-// included) and checks the total against the target's per-block limit,
+// shared-memory block (declaration order, each 128-byte aligned, swizzled
+// tiles 1024-byte aligned, stages included) and checks the total against the target's per-block limit,
 // naming the buffers and their bytes when it does not fit.
 #include "tlc/Passes.h"
 
-enum { SHARED_ALIGN = 128 };
+// An XOR-swizzled tile starts on a 1024-byte boundary: the hardware's
+// swizzle (wgmma descriptors, TMA) is a function of address bits 4-9, so
+// the pattern tlc computes from the tile's own offsets matches only there.
+enum { SHARED_ALIGN = 128, SWIZZLED_ALIGN = 1024 };
 
 static void describe_kb(char *buf, size_t n, int64_t bytes) {
   if (bytes % 1024 == 0)
@@ -23,11 +26,16 @@ bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d) {
       TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
       if (b->scope != SCOPE_SHARED)
         continue;
-      off = (off + SHARED_ALIGN - 1) / SHARED_ALIGN * SHARED_ALIGN;
+      int64_t align = b->swizzle ? SWIZZLED_ALIGN : SHARED_ALIGN;
+      off = (off + align - 1) / align * align;
       b->shared_offset = off;
       off += tl_buffer_bytes(b);
     }
     kn->shared_bytes = off;
+    // A warp-specialized kernel's mbarriers are static shared memory, which
+    // the alignment of the dynamic block rounds up to 1 KB; it counts too.
+    if (kn->ring_stages)
+      off += 1024;
     if (off > m->max_shared_bytes) {
       char used[32], lim[32];
       describe_kb(used, sizeof used, off);

@@ -7,17 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "tlc/CIdent.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                     \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 static void expect(TlArena *a, const char *name, TlCIdentScope scope, const char *want) {
   const char *got = tl_cident(a, name, scope);
@@ -256,10 +247,5 @@ int main(void) {
   test_spellings(&a);
   test_injective(&a);
   tl_arena_free(&a);
-  if (failures) {
-    fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("cident_test: all checks passed\n");
-  return 0;
+  return check_result("cident_test");
 }

@@ -5,17 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "tlc/PipelineModel.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                    \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 // Expected numbers for one stage count: printed by the seed script with
 // repr(), so C reads back the very same doubles and == is the right test.
@@ -339,10 +330,5 @@ int main(void) {
   test_required_depth();
   test_edges();
   test_random_schedules();
-  if (failures) {
-    fprintf(stderr, "pipeline_model_test: %d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("pipeline_model_test: all checks passed\n");
-  return 0;
+  return check_result("pipeline_model_test");
 }

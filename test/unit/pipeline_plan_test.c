@@ -8,20 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "tlc/Ast.h"
 #include "tlc/Driver.h"
 #include "tlc/Sema.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 typedef struct Counts {
   int commits_before_loop, waits_in_loop, wait_width, sync_after_wait, drains, cp_async, loops;
@@ -102,7 +92,7 @@ int main(void) {
       TlDiag d;
       tl_diag_init(&d, stdout);
       TlModule *m = compile(&a, text, &d);
-      CHECK(m != NULL, "s=%d n=%d does not compile", s, n);
+      CHECK_MSG(m != NULL, "s=%d n=%d does not compile", s, n);
       if (!m) {
         tl_arena_free(&a);
         continue;
@@ -110,31 +100,29 @@ int main(void) {
       TlKernel *kn = TL_VEC_AT(m->kernels, TlKernel, 0);
       Counts c = {0};
       count(&kn->body, &c, false);
-      CHECK(c.loops == 1, "s=%d n=%d: %d k loops", s, n, c.loops);
+      CHECK_MSG(c.loops == 1, "s=%d n=%d: %d k loops", s, n, c.loops);
       for (int i = 0; i < kn->buffers.len; i++) {
         TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
         if (b->scope == SCOPE_SHARED)
-          CHECK(b->stages == (s > 1 ? s : 1), "s=%d n=%d: %s has %d stages", s, n, b->name, b->stages);
+          CHECK_MSG(b->stages == (s > 1 ? s : 1), "s=%d n=%d: %s has %d stages", s, n, b->name,
+                    b->stages);
       }
       if (s == 1) {
-        CHECK(c.cp_async == 0 && c.commits_before_loop == 0 && c.waits_in_loop == 0,
-              "s=1 n=%d: async copies in an unpipelined loop", n);
+        CHECK_MSG(c.cp_async == 0 && c.commits_before_loop == 0 && c.waits_in_loop == 0,
+                  "s=1 n=%d: async copies in an unpipelined loop", n);
       } else {
-        CHECK(c.commits_before_loop == s - 1, "s=%d n=%d: %d prologue commits", s, n, c.commits_before_loop);
-        CHECK(c.waits_in_loop == 1 && c.wait_width == s - 2, "s=%d n=%d: wait_group %d (%d waits)", s, n,
-              c.wait_width, c.waits_in_loop);
-        CHECK(c.sync_after_wait == 1, "s=%d n=%d: no barrier after the wait", s, n);
-        CHECK(c.drains == 1, "s=%d n=%d: %d drains", s, n, c.drains);
+        CHECK_MSG(c.commits_before_loop == s - 1, "s=%d n=%d: %d prologue commits", s, n,
+                  c.commits_before_loop);
+        CHECK_MSG(c.waits_in_loop == 1 && c.wait_width == s - 2,
+                  "s=%d n=%d: wait_group %d (%d waits)", s, n, c.wait_width, c.waits_in_loop);
+        CHECK_MSG(c.sync_after_wait == 1, "s=%d n=%d: no barrier after the wait", s, n);
+        CHECK_MSG(c.drains == 1, "s=%d n=%d: %d drains", s, n, c.drains);
         int expect = 2 * (n < s - 1 ? n : s - 1); // two copies per prologue tile that exists
-        CHECK(c.prologue_producers == expect, "s=%d n=%d: %d prologue copies, expected %d", s, n,
-              c.prologue_producers, expect);
-        CHECK(c.cp_async > 0, "s=%d n=%d: no cp.async", s, n);
+        CHECK_MSG(c.prologue_producers == expect, "s=%d n=%d: %d prologue copies, expected %d", s,
+                  n, c.prologue_producers, expect);
+        CHECK_MSG(c.cp_async > 0, "s=%d n=%d: no cp.async", s, n);
       }
       tl_arena_free(&a);
     }
-  if (failures)
-    printf("%d failures\n", failures);
-  else
-    printf("pipeline plan: all schedules well-formed\n");
-  return failures != 0;
+  return check_result("pipeline_plan_test");
 }

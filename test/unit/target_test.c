@@ -6,17 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "tlc/Target.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                    \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 // Checks that err contains every one of the NULL-terminated fragments.
 static void expect_error(const char *err, ...) {
@@ -262,10 +253,5 @@ int main(void) {
   test_unknown(&a);
   test_broken_files(&a, source_path);
   tl_arena_free(&a);
-  if (failures) {
-    fprintf(stderr, "target_test: %d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("target_test: all checks passed\n");
-  return 0;
+  return check_result("target_test");
 }

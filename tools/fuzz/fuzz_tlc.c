@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tlc/Ast.h"
 #include "tlc/CodeGen.h"
 #include "tlc/Driver.h"
 #include "tlc/Sema.h"
@@ -52,10 +51,10 @@ static void compile_once(const uint8_t *data, size_t size, int python, FILE *dev
   }
   TlDiag d;
   tl_diag_init(&d, devnull);
-  TlTokens toks = tl_lex(&a, src, &d);
-  TlNode *ast = d.nerrors ? NULL : tl_parse(&a, toks, &d);
-  TlModule *m = (ast && !d.nerrors) ? tl_sema(&a, ast, src, target, &opts, &d) : NULL;
-  if (m && !d.nerrors) {
+  TlFront front;
+  TlModule *m =
+      tl_front_half(&a, src, target, &opts, TL_FRONT_MODULE, &d, &front) ? front.module : NULL;
+  if (m) {
     TlOptions o = {0};
     o.verify_each = true;
     TlBuf dump, out;

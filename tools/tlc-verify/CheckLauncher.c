@@ -5,6 +5,8 @@
 // exactly those parameters in order. Callers (the harness, Python through
 // ctypes) bind to the launcher, so a mismatch here silently swaps buffers.
 // The launch's block size must also respect the kernel's __launch_bounds__.
+// A TMA kernel's trailing CUtensorMap parameters are the launcher's own:
+// it encodes them from the tensors and passes its local maps in order.
 #include "Verify.h"
 
 #include <string.h>
@@ -30,6 +32,10 @@ static bool is_stream(const TvVar *v) {
          !strcmp(norm_type(v->ctype), "CUstream_st *");
 }
 
+static bool is_tensor_map(const TvVar *v) {
+  return strstr(v->type, "CUtensorMap") != NULL;
+}
+
 static void check_launch(const TvProgram *p, TvFunc *k, TvFunc *launcher, TvLaunch *l, int nparams,
                          const TvVar *stream, bool params_match) {
   TvExpr *e = l->e;
@@ -41,6 +47,12 @@ static void check_launch(const TvProgram *p, TvFunc *k, TvFunc *launcher, TvLaun
     const TvVar *kp = TV_AT(k->params, TvVar, i);
     if (a && a->kind == EX_VAR && a->var == want)
       continue;
+    if (i >= nparams && is_tensor_map(kp)) { // a tensor map the launcher encoded
+      if (!a || a->kind != EX_VAR || !is_tensor_map(a->var))
+        tv_error(e->kids[e->nconfig + i]->loc, "launch of '%s' passes '%s' as tensor map '%s', not a CUtensorMap",
+                 k->name, tv_expr_text(p, e->kids[e->nconfig + i]), kp->name);
+      continue;
+    }
     int j = -1;
     for (int q = 0; a && a->kind == EX_VAR && q < launcher->params.len; q++)
       if (TV_AT(launcher->params, TvVar, q) == a->var)
@@ -69,11 +81,20 @@ static void check_launch(const TvProgram *p, TvFunc *k, TvFunc *launcher, TvLaun
   }
 }
 
+// The kernel's parameters that the launcher passes through (its tensor maps
+// after them are built by the launcher).
+static int passed_params(const TvFunc *k) {
+  int n = k->params.len;
+  while (n > 0 && is_tensor_map(TV_AT(k->params, TvVar, n - 1)))
+    n--;
+  return n;
+}
+
 // Returns whether they match (then the launch's arguments are worth checking).
 static bool check_params(TvFunc *k, TvFunc *launcher, int nparams) {
-  if (nparams != k->params.len) {
+  if (nparams != k->params.len && nparams != passed_params(k)) {
     tv_error(launcher->loc, "launcher '%s' takes %d parameter%s before the stream, but kernel '%s' takes %d",
-             launcher->name, nparams, nparams == 1 ? "" : "s", k->name, k->params.len);
+             launcher->name, nparams, nparams == 1 ? "" : "s", k->name, passed_params(k));
     return false;
   }
   bool ok = true;

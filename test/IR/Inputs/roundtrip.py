@@ -19,8 +19,20 @@ import os
 import subprocess
 import sys
 
-PASSES = ["lower-tile-ops", "layout-inference", "pipeline", "partition", "flatten",
-          "vectorize", "swizzle", "thread-sync", "plan-shared"]
+PASSES = []  # the pipeline's passes in order, as `tlc --help` lists them
+
+
+def passes_of(tlc):
+    text = subprocess.run([tlc, "--help"], capture_output=True, text=True).stdout
+    words, on = [], False
+    for line in text.splitlines():
+        if line.startswith("passes, in order:"):
+            on, line = True, line[len("passes, in order:"):]
+        elif on and not line.startswith(" "):
+            break
+        if on:
+            words.extend(line.split())
+    return words
 
 
 def run(args):
@@ -54,6 +66,7 @@ def split_sections(path, work):
 
 def main():
     tlc, work, min_inputs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    PASSES.extend(passes_of(tlc))
     os.makedirs(work, exist_ok=True)
     inputs = []
     args = []

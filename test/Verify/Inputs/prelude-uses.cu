@@ -7,6 +7,7 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <cuda.h>
+#include <cudaTypedefs.h>
 #include <stdint.h>
 #endif
 
@@ -199,8 +200,42 @@ extern "C" __global__ void __launch_bounds__(128, 1) uses_kernel(float* __restri
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// What a TMA kernel's launcher does: encode a tensor map via the runtime's
+// driver entry point.
+static cudaError_t tensor_map(CUtensorMap *map, const void *base, const cuuint64_t *dims,
+                              const cuuint64_t *strides, const cuuint32_t *box) {
+  void *fn = nullptr;
+  cudaDriverEntryPointQueryResult found;
+  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found) !=
+          cudaSuccess || found != cudaDriverEntryPointSuccess || !fn)
+    return cudaErrorNotSupported;
+  PFN_cuTensorMapEncodeTiled_v12000 encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;
+  const cuuint32_t unit[2] = {1, 1};
+  const CUtensorMapInterleave interleave = CU_TENSOR_MAP_INTERLEAVE_NONE;
+  const CUtensorMapL2promotion promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  const CUtensorMapFloatOOBfill fill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+  const CUtensorMapDataType types[9] = {
+      CU_TENSOR_MAP_DATA_TYPE_UINT8,   CU_TENSOR_MAP_DATA_TYPE_UINT16,  CU_TENSOR_MAP_DATA_TYPE_UINT32,
+      CU_TENSOR_MAP_DATA_TYPE_INT32,   CU_TENSOR_MAP_DATA_TYPE_INT64,   CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      CU_TENSOR_MAP_DATA_TYPE_FLOAT32, CU_TENSOR_MAP_DATA_TYPE_FLOAT64, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16};
+  const CUtensorMapSwizzle swizzles[4] = {CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_32B,
+                                          CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B};
+  for (int i = 0; i < 9; i++) {
+    CUresult r = encode(map, types[i], 2, (void *)base, dims, strides, box, unit, interleave, swizzles[i % 4],
+                        promotion, fill);
+    if (r != CUDA_SUCCESS)
+      return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+
 extern "C" cudaError_t uses(float* out, const __half* hp, const __nv_bfloat16* bp, const float4* f4, const uint4* u4, const int* ip, const double* dp, int* ai, unsigned* au, unsigned long long* aull, float* af, double* ad, const CUtensorMap tmap, cudaStream_t stream) {
   const size_t smem = 65536;
+  const cuuint64_t dims[2] = {64, 64}, strides[1] = {128};
+  const cuuint32_t box[2] = {64, 8};
+  CUtensorMap local;
+  if (tensor_map(&local, out, dims, strides, box) != cudaSuccess)
+    return cudaErrorInvalidValue;
   cudaError_t err = cudaFuncSetAttribute(uses_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (err != cudaSuccess)
     return err;

@@ -1,5 +1,7 @@
-// The FILE.tl modes of the explain tools: compile the file through the whole
-// pass pipeline, then show the decisions the passes recorded.
+// The FILE.tl modes of the explain tools: the file is compiled through the
+// whole pass pipeline by the caller's `compile` (the driver's, passed in by
+// tools/tlc/main.c, so lib/Explain never calls up into lib/Driver), then the
+// decisions the passes recorded are shown.
 //   explain-partition FILE.tl [--line N]: every T.Parallel, user loops and
 //     the loops of T.copy / T.fill alike. Loops planned with the default
 //     formula go through the same renderer as the standalone tool; loops
@@ -14,26 +16,50 @@
 //     num_stages is below the depth that hides the latency, or above it.
 #include <string.h>
 
-#include "tlc/Driver.h"
 #include "tlc/Explain.h"
 #include "tlc/FragLayout.h"
 
-// Both tools honour --target as tlc does: sema checks the thread limit,
-// plan-shared the shared memory, and explain-pipeline takes its costs from it.
-static TlModule *compile_file(TlArena *a, const char *path, const TlSemaOptions *sema,
-                              const char *target_name, TlDiag *d, TlTarget *target) {
-  TlOptions o = {0};
-  o.input = path;
-  if (sema)
-    o.sema = *sema;
-  o.target = target_name ? target_name : "sm_90a";
-  o.verify_each = true;
+// What both FILE modes share around their walk over the loops: the
+// compilation, its module and the text rendered for it.
+typedef struct FileRun {
+  TlArena arena;
+  TlDiag diag;
+  TlTarget target;
+  TlModule *module; // NULL when the file did not compile
+  TlBuf out;
+} FileRun;
+
+// Compiles in's file. Both tools honour --target as tlc does: sema checks
+// the thread limit, plan-shared the shared memory, and explain-pipeline takes
+// its costs from it. False (after reporting) when it does not compile.
+static bool file_run_start(FileRun *r, const TlExplainInput *in) {
+  tl_arena_init(&r->arena);
+  tl_diag_init(&r->diag, stderr);
+  tl_buf_init(&r->out, &r->arena);
+  tl_buf_puts(&r->out, "");
+  r->module = NULL;
+  const char *target_name = in->target ? in->target : "sm_90a";
   char err[256];
-  if (!tl_target_load(a, o.target, target, err, sizeof err)) {
-    tl_error_noloc(d, "%s", err);
-    return NULL;
+  if (!tl_target_load(&r->arena, target_name, &r->target, err, sizeof err))
+    tl_error_noloc(&r->diag, "%s", err);
+  else
+    r->module = in->compile(&r->arena, in->path, in->sema, target_name, &r->diag);
+  return r->module != NULL;
+}
+
+// Prints what the walk rendered when it found `count` loops and rendered
+// them all (`ok`), else `none` as the error when it found none. Releases the
+// run; returns the exit status.
+static int file_run_finish(FileRun *r, int count, bool ok, const char *none) {
+  int rc = 1;
+  if (r->module && count == 0) {
+    fprintf(stderr, "tlc: error: %s\n", none);
+  } else if (r->module && ok) {
+    fwrite(r->out.data, 1, r->out.len, stdout);
+    rc = 0;
   }
-  return tl_compile_to_module(a, &o, d, true);
+  tl_arena_free(&r->arena);
+  return rc;
 }
 
 typedef struct Found {
@@ -107,36 +133,20 @@ static void partition_loops(Found *f, const TlVec *body) {
   }
 }
 
-int tl_driver_explain_partition_file(const char *path, const TlSemaOptions *sema,
-                                     const char *target_name, int line, TlExplainFormat format) {
-  TlArena a;
-  tl_arena_init(&a);
-  TlDiag d;
-  tl_diag_init(&d, stderr);
-  TlTarget target;
-  TlModule *m = compile_file(&a, path, sema, target_name, &d, &target);
-  int rc = 1;
-  if (m) {
-    TlBuf out;
-    tl_buf_init(&out, &a);
-    tl_buf_puts(&out, "");
-    Found f = {.line = line, .format = format, .out = &out};
-    for (int k = 0; k < m->kernels.len; k++) {
-      f.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+int tl_explain_partition_file(const TlExplainInput *in, int line, TlExplainFormat format) {
+  FileRun r;
+  Found f = {.line = line, .format = format, .out = &r.out};
+  if (file_run_start(&r, in)) {
+    for (int k = 0; k < r.module->kernels.len; k++) {
+      f.kernel = TL_VEC_AT(r.module->kernels, TlKernel, k);
       partition_loops(&f, &f.kernel->body);
     }
-    if (f.count == 0) {
-      if (line)
-        fprintf(stderr, "tlc: error: explain-partition: no T.Parallel loop on line %d of %s\n", line, path);
-      else
-        fprintf(stderr, "tlc: error: explain-partition: %s has no T.Parallel loop\n", path);
-    } else {
-      fwrite(out.data, 1, out.len, stdout);
-      rc = 0;
-    }
   }
-  tl_arena_free(&a);
-  return rc;
+  const char *none =
+      line ? tl_arena_printf(&r.arena, "explain-partition: no T.Parallel loop on line %d of %s",
+                             line, in->path)
+           : tl_arena_printf(&r.arena, "explain-partition: %s has no T.Parallel loop", in->path);
+  return file_run_finish(&r, f.count, true, none);
 }
 
 static int64_t gemm_flops(const TlVec *body) {
@@ -200,6 +210,15 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
         p->kernel->name, s->num_stages, s->loc.src->name, s->loc.line, (long long)bytes, bytes_per_cycle,
         (long long)model.issue, (long long)model.latency, (long long)flops, t->tensor_flops_per_cycle_sm,
         (long long)model.compute);
+    // How the slots are refilled: the model's "slot free at the end of its
+    // last compute" is the empty barrier of a warp-specialized ring, and the
+    // barrier after cp.async.wait_group otherwise.
+    if (p->kernel->ring_stages && s->applied_stages == p->kernel->ring_stages)
+      title = tl_arena_printf(p->arena, "%s; TMA ring: a producer warpgroup refills slot i %% %d once every "
+                              "compute thread has released it (empty barrier), compute waits on its full barrier",
+                              title, p->kernel->ring_stages);
+    else
+      title = tl_arena_printf(p->arena, "%s; cp.async: every thread copies, a barrier per iteration", title);
     if (p->count++ && p->format == TL_EXPLAIN_TABLE)
       tl_buf_puts(p->out, "\n");
     char err[256];
@@ -235,32 +254,16 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
   }
 }
 
-int tl_driver_explain_pipeline_file(const char *path, const TlSemaOptions *sema,
-                                    const char *target_name, TlExplainFormat format) {
-  TlArena a;
-  tl_arena_init(&a);
-  TlDiag d;
-  tl_diag_init(&d, stderr);
-  TlTarget target;
-  TlModule *m = compile_file(&a, path, sema, target_name, &d, &target);
-  int rc = 1;
-  if (m) {
-    TlBuf out;
-    tl_buf_init(&out, &a);
-    tl_buf_puts(&out, "");
-    PipeCtx p = {&a, &target, NULL, format, &out, &d, 0, true};
-    for (int k = 0; k < m->kernels.len; k++) {
-      p.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+int tl_explain_pipeline_file(const TlExplainInput *in, TlExplainFormat format) {
+  FileRun r;
+  PipeCtx p = {&r.arena, &r.target, NULL, format, &r.out, &r.diag, 0, true};
+  if (file_run_start(&r, in)) {
+    for (int k = 0; k < r.module->kernels.len; k++) {
+      p.kernel = TL_VEC_AT(r.module->kernels, TlKernel, k);
       pipeline_loops(&p, &p.kernel->body);
     }
-    if (p.count == 0)
-      fprintf(stderr, "tlc: error: explain-pipeline: %s has no T.Pipelined loop\n", path);
-    else if (p.ok) {
-      fwrite(out.data, 1, out.len, stdout);
-      rc = 0;
-    }
   }
-  tl_arena_free(&a);
-
-  return rc;
+  const char *none =
+      tl_arena_printf(&r.arena, "explain-pipeline: %s has no T.Pipelined loop", in->path);
+  return file_run_finish(&r, p.count, p.ok, none);
 }

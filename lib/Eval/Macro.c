@@ -9,7 +9,7 @@
 // parameters, not the caller's names, as Python scoping says.
 #include <string.h>
 
-#include "SemaInternal.h"
+#include "../Sema/SemaInternal.h"
 
 static bool bind_argument(Sema *s, TlSymScope *sc, const TlNode *param, const TlNode *arg,
                           TlVec *out) {

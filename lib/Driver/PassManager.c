@@ -11,7 +11,8 @@
 const TlPass tl_pipeline_passes[] = {
     {"lower-tile-ops", tl_lower_tile_ops}, // T.copy / T.fill -> T.Parallel nests
     {"layout-inference", tl_layout_inference}, // a layout for every fragment
-    {"pipeline", tl_pipeline},             // T.Pipelined loops
+    {"warp-specialize", tl_warp_specialize}, // T.Pipelined on TMA + mbarriers, producer warpgroup
+    {"pipeline", tl_pipeline},             // T.Pipelined loops (cp.async)
     {"partition", tl_partition},           // T.Parallel -> per-thread loops (thread IR)
     {"flatten", tl_flatten},               // N-d accesses -> flat offsets, simplified
     {"vectorize", tl_vectorize},           // lane loops -> vector loads and stores
@@ -43,6 +44,10 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
     dump(out, m, "sema");
   if (o->stop_after && strcmp(o->stop_after, "sema") == 0)
     return true;
+  // --no-warp-specialize: the module is compiled as if the target had no
+  // TMA, so warp-specialize leaves every pipeline to the cp.async schedule.
+  if (o->no_warp_specialize)
+    m->has_tma = false;
   // The default list, or --passes (already checked by the driver).
   const TlPass *list[64];
   int n = 0;

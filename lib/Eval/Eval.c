@@ -7,7 +7,7 @@
 // the defining scope), return, assert, imports, docstrings. Calls bind
 // positional, keyword and default arguments. Decorators: @T.prim_func makes
 // a kernel, @T.macro a macro inlined in kernels, @tilelang.jit and
-// @autotune are transparent. Values are those of Const.c.
+// @autotune are transparent. Values are those of EvalExpr.c.
 //
 // Host code: in a .py file, a top-level statement that fails to parse or to
 // evaluate is not an error; the names it defines become VAL_OPAQUE values
@@ -15,7 +15,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "SemaInternal.h"
+#include "../Sema/SemaInternal.h"
 
 // Statement budgets: a --call (or a .tl module statement) may run a
 // factory's loops; a top-level statement of a .py file is host code or a
@@ -539,19 +539,26 @@ static const TlValue *autotune_config(Sema *s, const TlValue *fn, TlValue **boun
     return NULL;
   }
   const TlValue *first = TL_VEC_AT(configs->items, TlValue, 0);
-  TlBuf used;
+  TlBuf used, used_json;
   tl_buf_init(&used, s->arena);
   tl_buf_puts(&used, "");
+  tl_buf_init(&used_json, s->arena);
+  tl_buf_puts(&used_json, "[");
   for (int i = 0; i < def->params.len; i++) {
     const char *name = TL_VEC_AT(def->params, TlNode, i)->name;
     TlValue key = {.kind = VAL_STR, .s = name};
-    if (!bound[i] && tl_value_dict_get(first, &key))
+    if (!bound[i] && tl_value_dict_get(first, &key)) {
+      tl_buf_printf(&used_json, "%s\"%s\"", used.len ? ", " : "", name);
       tl_buf_printf(&used, "%s%s", used.len ? ", " : "", name);
+    }
   }
   if (used.len) {
     tl_warning(s->diag, loc, "'%s' is autotuned; tlc does not tune, it takes the first of %d "
                              "configs for %s", fn->s, configs->items.len, used.data);
-    tl_note(s->diag, fn->autotune->loc, "pass them in the call to choose another config");
+    tl_note(s->diag, fn->autotune->loc, "pass them in the call to choose another config "
+                                        "(or time them all: tlc tune)");
+    tl_buf_puts(&used_json, "]");
+    tl_sema_record_autotune(s, fn, configs, used_json.data);
   }
   return first;
 }

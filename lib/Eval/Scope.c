@@ -2,7 +2,7 @@
 // scope; each kernel, loop, branch and with-block pushes one.
 #include <string.h>
 
-#include "SemaInternal.h"
+#include "../Sema/SemaInternal.h"
 
 void tl_scope_push(Sema *s) {
   TlSymScope *sc = TL_NEW(s->arena, TlSymScope);

@@ -13,7 +13,7 @@
 // falls back to its usual errors.
 #include <string.h>
 
-#include "SemaInternal.h"
+#include "../Sema/SemaInternal.h"
 
 // The dotted name of a module attribute chain (tl.math.next_power_of_2 ->
 // "tilelang.math.next_power_of_2"), from the module the base name is bound

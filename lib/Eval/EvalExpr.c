@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "SemaInternal.h"
+#include "../Sema/SemaInternal.h"
 
 TlValue *tl_value_new(Sema *s, TlValueKind k, TlLoc loc) {
   TlValue *v = TL_NEW(s->arena, TlValue);
@@ -85,7 +85,6 @@ static int edit_distance(const char *a, const char *b) {
   return d[la][lb];
 }
 
-void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name) {
   tl_error(s->diag, loc, "use of undeclared name '%s'", name);
   const char *best = NULL;

@@ -1,0 +1,433 @@
+// warp-specialize: a T.Pipelined loop on Hopper's TMA and mbarriers, with a
+// producer warpgroup (sm_90a).
+//
+// When a kernel's one top-level pipelined loop copies whole 2-D tiles from
+// global into shared memory (every copy one TMA box per swizzle panel: the
+// tile's columns run along the tensor's contiguous dimension) and feeds a
+// wgmma gemm, the loop is split between two roles:
+//   * a producer warpgroup (128 threads launched after the `threads` compute
+//     threads; one of them issues everything) walks the iterations, waits
+//     until ring slot s = (k - start) % S is empty, announces the slot's
+//     bytes on full[s] and issues the TMA loads into stage s;
+//   * the compute threads (the kernel's `threads`, running everything else
+//     of the kernel, unchanged) wait on full[s] with the parity of the lap
+//     ((k - start) / S) % 2, compute, and arrive on empty[s] once nothing
+//     reads stage s any more: right after the next iteration's gemm when the
+//     gemm keeps one wgmma group in flight (its wait covers the group that
+//     read the previous stage), else at the end of the iteration.
+// There is no block barrier in the loop. Out-of-bounds parts of a box are
+// filled with zeros by TMA, so the copies' edge guards disappear. Loops it
+// cannot take (why: the plan's warp_specialization.why_not) stay for the
+// pipeline pass (cp.async, one barrier per iteration).
+#include "tlc/Passes.h"
+
+enum { PRODUCER_THREADS = 128, MAX_PRODUCERS = 16 };
+
+enum { MAX_LETS = 64 };
+
+typedef struct Ctx {
+  TlArena *arena;
+  TlModule *m;
+  TlKernel *k;
+  TlDiag *diag;
+  const char *why; // the first reason the kernel is not specialized
+  // Scalars the kernel computes before the loop (`loop_range = T.min(...)`),
+  // each with its value in terms of earlier ones already substituted: the
+  // producer warpgroup recomputes them where its loop bounds or copy
+  // offsets use them.
+  TlVar *let_vars[MAX_LETS];
+  TlExpr *let_values[MAX_LETS];
+  int nlets;
+} Ctx;
+
+static TlExpr *inline_lets(Ctx *c, const TlExpr *e) {
+  return tl_simplify(c->arena, tl_expr_substitute(c->arena, e, c->nlets, c->let_vars, c->let_values));
+}
+
+static void collect_lets(Ctx *c, const TlStmt *loop) {
+  for (int i = 0; i < c->k->body.len; i++) {
+    const TlStmt *s = TL_VEC_AT(c->k->body, TlStmt, i);
+    if (s == loop)
+      return;
+    if (s->kind == ST_LET && c->nlets < MAX_LETS) {
+      c->let_vars[c->nlets] = s->var;
+      c->let_values[c->nlets] = inline_lets(c, s->value);
+      c->nlets++;
+    }
+  }
+}
+
+static bool refuse(Ctx *c, const char *why) {
+  if (!c->why)
+    c->why = why;
+  return false;
+}
+
+static int count_pipelined(const TlVec *body) {
+  int n = 0;
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    n += s->kind == ST_FOR && s->loop_kind == LOOP_PIPELINED;
+    n += count_pipelined(&s->body) + count_pipelined(&s->else_body);
+  }
+  return n;
+}
+
+static bool has_wgmma_gemm(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if ((s->kind == ST_GEMM && s->use_wgmma) || has_wgmma_gemm(&s->body) || has_wgmma_gemm(&s->else_body))
+      return true;
+  }
+  return false;
+}
+
+// Only block indices, the loop counter and constants: what the producer
+// warpgroup can compute by itself (scalars of the compute code are not
+// visible to it, and a load would be an indirect copy).
+static bool producer_computable(const TlExpr *e, const TlVar *loop_var) {
+  if (!e)
+    return true;
+  if (e->kind == EX_LOAD || e->kind == EX_ELEM || e->kind == EX_FLOAT)
+    return false;
+  if (e->kind == EX_VAR && e->var != loop_var && e->var->kind != VAR_BLOCK_IDX)
+    return false;
+  for (int i = 0; i < e->nargs; i++)
+    if (!producer_computable(e->args[i], loop_var))
+      return false;
+  return true;
+}
+
+static bool is_zero(const TlExpr *e) {
+  return (e->kind == EX_INT && e->ival == 0) || (e->kind == EX_FLOAT && e->fval == 0.0);
+}
+
+// The global load a copy nest stores: the load itself, or the load under the
+// copy's edge guard (select(in bounds, load, 0)), which TMA's zero fill of
+// out-of-bounds box elements replaces.
+static const TlExpr *copied_load(const TlExpr *v) {
+  if (v->kind == EX_SELECT && v->args[1]->kind == EX_LOAD && is_zero(v->args[2]))
+    return v->args[1];
+  return v->kind == EX_LOAD ? v : NULL;
+}
+
+// A tensor map for the copy nest `nest` (a producer), and in `start` the
+// box's origin per global dimension; false (with a reason) when TMA cannot
+// do the copy as tlc lays out the tile.
+static bool tma_map_for(Ctx *c, const TlStmt *nest, const TlVar *loop_var, TlTmaMap *map, TlExpr **start) {
+  const TlStmt *st = TL_VEC_AT(nest->body, TlStmt, 0);
+  TlBuffer *tile = st->buf;
+  if (tile->ndims != 2 || nest->nvars != 2 || st->nindices != 2 || st->update_op != OP_EQ)
+    return refuse(c, "a pipelined copy fills a shared tile that is not 2-D");
+  for (int d = 0; d < 2; d++)
+    if (st->indices[d]->kind != EX_VAR || st->indices[d]->var != nest->vars[d] ||
+        nest->extents[d] != tile->shape[d])
+      return refuse(c, "a pipelined copy fills part of its shared tile");
+  const TlExpr *load = copied_load(st->value);
+  if (!load || load->dtype != tile->dtype || load->buf->dtype != tile->dtype)
+    return refuse(c, "a pipelined copy converts its elements (TMA copies bytes)");
+  TlBuffer *g = load->buf;
+  if (g->ndims > 5 || load->nargs != g->ndims)
+    return refuse(c, "a pipelined copy reads a tensor of more than 5 dimensions (TMA's limit)");
+  int64_t eb = tl_dtype_bits(g->dtype) / 8, rows = tile->shape[0], cols = tile->shape[1];
+  *map = (TlTmaMap){.global = g, .tile = tile, .rank = g->ndims, .row_dim = -1, .col_dim = -1};
+  for (int j = 0; j < g->ndims; j++) {
+    TlExpr *idx = load->args[j], *base = idx;
+    map->box[j] = 1;
+    for (int v = 0; v < 2; v++) {
+      if (!tl_expr_uses_var(idx, nest->vars[v]))
+        continue;
+      int64_t coeff = 0;
+      if (!tl_affine_in(c->arena, idx, nest->vars[v], &base, &coeff) || coeff != 1 ||
+          tl_expr_uses_var(base, nest->vars[1 - v]) || (v == 0 ? map->row_dim : map->col_dim) >= 0)
+        return refuse(c, "a pipelined copy does not read a rectangular box of its tensor");
+      if (v == 0)
+        map->row_dim = j;
+      else
+        map->col_dim = j;
+      map->box[j] = v == 0 ? rows : cols;
+    }
+    start[j] = inline_lets(c, base);
+    if (!producer_computable(start[j], loop_var))
+      return refuse(c, "a pipelined copy's offset uses a value the producer warpgroup cannot compute");
+  }
+  if (map->col_dim != g->ndims - 1 || map->row_dim < 0)
+    return refuse(c, "a pipelined copy's tile columns do not run along the tensor's contiguous dimension");
+  // TMA: every stride a multiple of 16 bytes, every extent below 2^32.
+  int64_t stride = eb;
+  for (int j = g->ndims - 1; j >= 0; j--) {
+    if (g->shape[j] >= (INT64_C(1) << 32))
+      return refuse(c, "a tensor dimension is too large for a TMA tensor map");
+    if (j < g->ndims - 1 && stride % 16)
+      return refuse(c, "a tensor's row stride is not a multiple of 16 bytes (TMA)");
+    stride *= g->shape[j];
+  }
+  // The tile's layout decides the box: one swizzle panel per load.
+  if (tile->swizzle) {
+    map->swizzle_bytes = tile->swizzle * 16;
+    map->panel_cols = map->swizzle_bytes / eb;
+    if (cols % map->panel_cols || (!tile->wgmma_operand && cols != map->panel_cols))
+      return refuse(c, "a pipelined copy's shared tile is swizzled in a way TMA does not write");
+  } else {
+    map->panel_cols = cols;
+    if ((cols * eb) % 16)
+      return refuse(c, "a pipelined copy's tile rows are not a multiple of 16 bytes (TMA)");
+  }
+  if (rows > 256 || map->panel_cols > 256 || rows % 8)
+    return refuse(c, "a pipelined copy's tile is outside TMA's box (at most 256 x 256, rows a multiple of 8)");
+  map->box[map->col_dim] = map->panel_cols;
+  return true;
+}
+
+static TlExpr *I(Ctx *c, TlLoc loc, int64_t v, TlDtype t) {
+  return tl_expr_int(c->arena, loc, v, t);
+}
+
+// (k - start) % S and ((k - start) / S + flip) % 2: the ring slot of an
+// iteration and the parity of the phase to wait for.
+static TlExpr *slot_of(Ctx *c, TlExpr *rel, int s, TlLoc loc) {
+  TlDtype t = rel->dtype;
+  return tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_FLOORMOD, tl_expr_clone(c->arena, rel),
+                                              I(c, loc, s, t), t));
+}
+
+static TlExpr *parity_of(Ctx *c, TlExpr *rel, int s, int flip, TlLoc loc) {
+  TlDtype t = rel->dtype;
+  TlExpr *lap = tl_expr_binary(c->arena, loc, OP_FLOORDIV, tl_expr_clone(c->arena, rel), I(c, loc, s, t), t);
+  if (flip)
+    lap = tl_expr_binary(c->arena, loc, OP_ADD, lap, I(c, loc, flip, t), t);
+  return tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_FLOORMOD, lap, I(c, loc, 2, t), t));
+}
+
+static TlStmt *mbar(Ctx *c, TlStmtKind kind, TlRing ring, TlExpr *slot, TlLoc loc) {
+  TlStmt *s = tl_stmt_new(c->arena, kind, loc);
+  s->ring = ring;
+  s->stage_a = slot;
+  return s;
+}
+
+typedef struct Plan {
+  TlStmt *loop;
+  TlStmt *prods[MAX_PRODUCERS];
+  TlTmaMap maps[MAX_PRODUCERS];
+  TlExpr *starts[MAX_PRODUCERS][TL_MAX_DIMS];
+  int np;
+  TlBuffer *bufs[MAX_PRODUCERS];
+  int nb;
+  TlVec consumers;
+} Plan;
+
+static bool touched_outside(const TlVec *body, const TlStmt *loop, const TlBuffer *b) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s != loop && tl_stmt_touches(s, b, false))
+      return true;
+  }
+  return false;
+}
+
+// Can the kernel be specialized? Fills the plan when it can.
+static bool plan_kernel(Ctx *c, Plan *p) {
+  TlKernel *k = c->k;
+  int n = count_pipelined(&k->body);
+  if (n == 0)
+    return false; // nothing to say: no pipeline
+  for (int i = 0; i < k->body.len && !p->loop; i++) {
+    TlStmt *s = TL_VEC_AT(k->body, TlStmt, i);
+    if (s->kind == ST_FOR && s->loop_kind == LOOP_PIPELINED)
+      p->loop = s;
+  }
+  if (n != 1 || !p->loop)
+    return refuse(c, "the kernel has more than one pipelined loop, or one inside another loop");
+  TlStmt *loop = p->loop;
+  int64_t step = 0;
+  if (!tl_expr_is_const(loop->step, &step) || step != 1)
+    return refuse(c, "the pipelined loop's step is not 1");
+  if (loop->num_stages < 2)
+    return refuse(c, "num_stages is below 2");
+  if (loop->order.len || loop->stage.len)
+    return refuse(c, "order= / stage= annotations keep the cp.async schedule");
+  if (k->threads[1] != 1 || k->threads[2] != 1 || k->threads[0] % 128 ||
+      k->threads[0] + PRODUCER_THREADS > c->m->max_threads)
+    return refuse(c, "the compute threads are not whole warpgroups along x (or no room for a producer warpgroup)");
+  collect_lets(c, loop);
+  if (!producer_computable(inline_lets(c, loop->start), NULL) ||
+      !producer_computable(inline_lets(c, loop->stop), NULL))
+    return refuse(c, "the pipelined loop's bounds use values the producer warpgroup cannot compute");
+  if (!has_wgmma_gemm(&loop->body))
+    return refuse(c, "the pipelined loop has no gemm on wgmma");
+  for (int i = 0; i < loop->body.len; i++) {
+    TlStmt *st = TL_VEC_AT(loop->body, TlStmt, i);
+    TlBuffer *b = tl_pipeline_producer_target(st);
+    if (!b) {
+      tl_vec_push(c->arena, &p->consumers, st);
+      continue;
+    }
+    if (p->np == MAX_PRODUCERS)
+      return refuse(c, "the pipelined loop has more than 16 copies");
+    if (!tma_map_for(c, st, loop->var, &p->maps[p->np], p->starts[p->np]))
+      return false;
+    for (int j = 0; j < p->nb; j++)
+      if (p->bufs[j] == b)
+        return refuse(c, "two pipelined copies fill the same shared tile");
+    p->bufs[p->nb++] = b;
+    p->prods[p->np++] = st;
+  }
+  if (p->np == 0)
+    return refuse(c, "the pipelined loop copies nothing from global into shared memory");
+  for (int i = 0; i < p->nb; i++) {
+    for (int j = 0; j < p->consumers.len; j++)
+      if (tl_stmt_touches(TL_VEC_AT(p->consumers, TlStmt, j), p->bufs[i], true))
+        return refuse(c, "a tile the pipelined loop copies into is also written by its computation");
+    if (touched_outside(&k->body, loop, p->bufs[i]))
+      return refuse(c, "a tile the pipelined loop copies into is used outside the loop");
+  }
+  return true;
+}
+
+// Shared memory the kernel's tiles take per block (stages included), each
+// rounded up to the 1 KB a swizzled tile is aligned to, plus the barriers.
+static int64_t shared_estimate(const TlKernel *k) {
+  int64_t total = 1024;
+  for (int i = 0; i < k->buffers.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    if (b->scope == SCOPE_SHARED)
+      total += (tl_buffer_bytes(b) + 1023) / 1024 * 1024;
+  }
+  return total;
+}
+
+// Blocks per SM and setmaxnreg. One warpgroup of compute threads alone
+// cannot keep the tensor cores busy across its barrier waits, so when the
+// shared memory of two blocks fits (with room for what later passes add)
+// the SM holds two (H200, examples/gemm_fast.tl at 4096^3: 0.59 -> 0.72 of
+// cuBLAS). The producer keeps few registers, the compute threads take the
+// rest of the block's share of the register file (multiples of 8, at most
+// 240 as TileLang does).
+static void split_resources(TlKernel *k) {
+  int64_t T = k->threads[0];
+  k->blocks_per_sm = T == 128 && 2 * shared_estimate(k) <= 200 * 1024 ? 2 : 1;
+  k->producer_regs = T >= 256 ? 24 : 40;
+  int64_t left = (65536 / k->blocks_per_sm - PRODUCER_THREADS * k->producer_regs) / T;
+  left -= left % 8;
+  k->consumer_regs = (int)(left > 240 ? 240 : left);
+}
+
+static void build(Ctx *c, Plan *p) {
+  TlKernel *k = c->k;
+  TlStmt *loop = p->loop;
+  TlLoc loc = loop->loc;
+  int S = loop->num_stages;
+  TlDtype t = loop->var->dtype;
+  int64_t bytes = 0;
+  for (int i = 0; i < p->np; i++) {
+    TlTmaMap *m = TL_NEW(c->arena, TlTmaMap);
+    *m = p->maps[i];
+    tl_vec_push(c->arena, &k->tma_maps, m);
+    bytes += tl_buffer_elems(m->tile) * (tl_dtype_bits(m->tile->dtype) / 8);
+  }
+  for (int i = 0; i < p->nb; i++) {
+    p->bufs[i]->stages = S;
+    tl_vec_push(c->arena, &loop->pipe_buffers, p->bufs[i]);
+  }
+  k->ring_stages = S;
+  split_resources(k);
+
+  // The producer: its own counter over the same iterations.
+  TlVar *pk = tl_var_new(c->arena, k, loop->var->name, VAR_LOOP, t, loop->var->loc);
+  pk->extent = loop->var->extent;
+  TlStmt *ploop = tl_stmt_new(c->arena, ST_FOR, loc);
+  ploop->var = pk;
+  ploop->loop_kind = LOOP_SERIAL;
+  ploop->start = inline_lets(c, loop->start);
+  ploop->stop = inline_lets(c, loop->stop);
+  ploop->step = tl_expr_clone(c->arena, loop->step);
+  TlExpr *pkv = tl_expr_var(c->arena, loc, pk);
+  TlExpr *prel = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, pkv, tl_expr_clone(c->arena, ploop->start), t));
+  TlStmt *wait_empty = mbar(c, ST_MBAR_WAIT, RING_EMPTY, slot_of(c, prel, S, loc), loc);
+  // A fresh barrier counts as having completed the phase before its first
+  // (parity 1), so the first lap does not wait.
+  wait_empty->value = parity_of(c, prel, S, 1, loc);
+  tl_vec_push(c->arena, &ploop->body, wait_empty);
+  TlStmt *expect = mbar(c, ST_MBAR_ARRIVE, RING_FULL, slot_of(c, prel, S, loc), loc);
+  expect->width = bytes;
+  tl_vec_push(c->arena, &ploop->body, expect);
+  for (int i = 0; i < p->np; i++) {
+    TlStmt *ld = tl_stmt_new(c->arena, ST_TMA_LOAD, p->prods[i]->loc);
+    ld->tma_map = k->tma_maps.len - p->np + i;
+    ld->src.buf = p->maps[i].global;
+    ld->src.loc = p->prods[i]->loc;
+    ld->src.ndims = p->maps[i].rank;
+    for (int d = 0; d < p->maps[i].rank; d++) {
+      ld->src.start[d] = tl_simplify(c->arena, tl_expr_substitute(c->arena, p->starts[i][d], 1, &loop->var, &pkv));
+      ld->src.extent[d] = d == p->maps[i].col_dim ? p->maps[i].tile->shape[1] : p->maps[i].box[d];
+    }
+    ld->dst.buf = p->maps[i].tile;
+    ld->dst.ndims = 2;
+    ld->stage_a = slot_of(c, prel, S, loc);
+    tl_vec_push(c->arena, &ploop->body, ld);
+  }
+  tl_vec_push(c->arena, &k->producer, ploop);
+
+  // The compute threads: wait for the slot, compute, release it.
+  TlExpr *kv = tl_expr_var(c->arena, loc, loop->var);
+  TlExpr *rel = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, kv, tl_expr_clone(c->arena, loop->start), t));
+  TlExpr *slot = slot_of(c, rel, S, loc);
+  TlStmt *wg = tl_pipeline_deferred_wgmma(&p->consumers);
+  TlVec body = {0};
+  TlStmt *wait_full = mbar(c, ST_MBAR_WAIT, RING_FULL, tl_expr_clone(c->arena, slot), loc);
+  wait_full->value = parity_of(c, rel, S, 0, loc);
+  tl_vec_push(c->arena, &body, wait_full);
+  for (int i = 0; i < p->consumers.len; i++) {
+    TlStmt *st = TL_VEC_AT(p->consumers, TlStmt, i);
+    tl_pipeline_stage_stmt(c->arena, c->diag, st, p->bufs, p->nb, slot);
+    tl_vec_push(c->arena, &body, st);
+    if (st == wg) { // its wait covered the previous iteration's group: that slot is free
+      wg->wgmma_in_flight = true;
+      TlExpr *prev = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, tl_expr_clone(c->arena, rel), I(c, loc, 1, t), t));
+      TlStmt *g = tl_stmt_new(c->arena, ST_IF, loc);
+      g->cond = tl_expr_binary(c->arena, loc, OP_GT, tl_expr_clone(c->arena, rel), I(c, loc, 0, t), TY_BOOL);
+      tl_vec_push(c->arena, &g->body, mbar(c, ST_MBAR_ARRIVE, RING_EMPTY, slot_of(c, prev, S, loc), loc));
+      tl_vec_push(c->arena, &body, g);
+    }
+  }
+  if (!wg)
+    tl_vec_push(c->arena, &body, mbar(c, ST_MBAR_ARRIVE, RING_EMPTY, tl_expr_clone(c->arena, slot), loc));
+  loop->body = body;
+  loop->applied_stages = S; // scheduled: the pipeline pass leaves it alone
+
+  TlVec out = {0};
+  for (int i = 0; i < k->body.len; i++) {
+    TlStmt *s = TL_VEC_AT(k->body, TlStmt, i);
+    if (s != loop) {
+      tl_vec_push(c->arena, &out, s);
+      continue;
+    }
+    TlStmt *note = tl_stmt_new(c->arena, ST_COMMENT, loc);
+    note->text = tl_arena_printf(c->arena, "T.Pipelined(num_stages=%d) at line %d: TMA into a ring of %d stages "
+                                 "(full/empty mbarriers), filled by the producer warpgroup%s", S, loc.line, S,
+                                 wg ? "; one wgmma group in flight" : "");
+    tl_vec_push(c->arena, &out, note);
+    tl_vec_push(c->arena, &out, loop);
+    if (wg) { // the last gemm's group, before anything reads the accumulator
+      TlStmt *w = tl_stmt_new(c->arena, ST_WGMMA_WAIT, loc);
+      w->buf = wg->c;
+      tl_vec_push(c->arena, &out, w);
+    }
+  }
+  k->body = out;
+}
+
+bool tl_warp_specialize(TlArena *a, TlModule *m, TlDiag *d) {
+  if (!m->has_wgmma || !m->has_tma)
+    return true;
+  for (int i = 0; i < m->kernels.len; i++) {
+    Ctx c = {.arena = a, .m = m, .k = TL_VEC_AT(m->kernels, TlKernel, i), .diag = d};
+    Plan p = {0};
+    if (plan_kernel(&c, &p))
+      build(&c, &p);
+    else
+      c.k->ws_why = c.why;
+  }
+  return true;
+}
