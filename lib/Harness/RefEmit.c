@@ -434,6 +434,16 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
   case ST_STORE:
     if (s->buf->scope == SCOPE_LOCAL) {
       store(e, s, level); // every thread's own copy
+    } else if (s->atomic) {
+      // Every thread of the kernel adds (TileLang's semantics; the
+      // reference's own thread count differs): thread 0 adds for all.
+      const TlKernel *k = e->r.kernel;
+      long long threads = (long long)(k->threads[0] * k->threads[1] * k->threads[2]);
+      line(e, level, "if (threadIdx.x == 0) { // T.atomic_add outside T.Parallel: once per thread");
+      line(e, level + 1, "for (int tl_t = 0; tl_t < %lld; ++tl_t) {", threads);
+      store(e, s, level + 2);
+      line(e, level + 1, "}");
+      line(e, level, "}");
     } else {
       line(e, level, "if (threadIdx.x == 0) { // a store outside T.Parallel happens once per block");
       store(e, s, level + 1);

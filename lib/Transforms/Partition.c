@@ -345,12 +345,14 @@ static void partition_body(Ctx *c, TlVec *body) {
     if ((s->kind == ST_LET || s->kind == ST_SET) && depends_on_thread(c, s->value))
       tl_vec_push(c->arena, &c->thread_scalars, s->var);
     if (s->kind == ST_STORE && s->buf &&
-        (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED) &&
+        (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED) && !s->atomic &&
         !store_is_per_thread(c, s)) {
       // A store outside T.Parallel is the block's, not each thread's: one
       // thread performs it (S[bx] += x would otherwise race with itself).
       // A store indexed by the thread (T.get_thread_binding) is each
-      // thread's own, as the user wrote it.
+      // thread's own, as the user wrote it, and so is every T.atomic_add
+      // (TileLang runs block-level statements in every thread: for an
+      // idempotent store that is the same as one thread, for an add not).
       TlStmt *g = tl_stmt_new(c->arena, ST_IF, s->loc);
       g->cond = tl_expr_binary(c->arena, s->loc, OP_EQ, tl_partition_thread_id(c->arena, c->kernel, s->loc),
                                tl_expr_int(c->arena, s->loc, 0, TY_INT32), TY_BOOL);
