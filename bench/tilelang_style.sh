@@ -37,6 +37,9 @@ attn flash_attention.py flashattn(1,4,1024,64,False) attn 1 4 1024 64 0
 attn_causal flash_attention.py flashattn(1,4,1024,64,True) attn 1 4 1024 64 1
 attn_causal_128 flash_attention.py flashattn(2,3,1024,64,is_causal=True,block_M=128,block_N=64,num_stages=2) attn 2 3 1024 64 1
 attn_big flash_attention.py flashattn(4,16,4096,64,False,block_M=128,block_N=64,num_stages=2) attn 4 16 4096 64 0
+attn_d128 flash_attention.py flashattn(8,32,4096,128,False,block_M=128,block_N=64,num_stages=2) attn 8 32 4096 128 0
+attn_d128_wg2 flash_attention.py flashattn(8,32,4096,128,False,block_M=128,block_N=128,num_stages=2,threads=256) attn 8 32 4096 128 0
+attn_causal_d128 flash_attention.py flashattn(2,16,8192,128,True,block_M=128,block_N=128,num_stages=2,threads=256) attn 2 16 8192 128 1
 rms rms_norm.py rms_norm(4096,2048,2) rmsnorm 4096 2048 1e-6
 rms_b4 rms_norm.py rms_norm(1000,1024,block_M=4,eps=1e-5) rmsnorm 1000 1024 1e-5
 EOF

@@ -107,6 +107,7 @@ typedef enum {
   VAR_LOOP,       // a loop counter
   VAR_SCALAR,     // a scalar local (x = expr)
   VAR_ARRAY,      // a per-thread register array (vector staging), thread IR only
+  VAR_TILE_ITER,  // a persistent kernel's tiles done by this block before the current one
 } TlVarKind;
 
 typedef struct TlVar {
@@ -377,6 +378,12 @@ typedef struct TlKernel {
   int consumer_regs, producer_regs; // setmaxnreg per thread; 0: unchanged
   int blocks_per_sm;           // warp-specialized: the blocks one SM must hold (launch bounds)
   const char *ws_why;          // why a pipelined kernel was not specialized (plan), or NULL
+  // Persistent (warp-specialized kernels on one block per SM): the launch
+  // has one block per SM and each block walks the tiles blockIdx.x,
+  // blockIdx.x + gridDim.x, ...; the block indices are the tile's, and the
+  // ring carries on across tiles at position tile_iter * n + (k - start).
+  bool persistent;
+  TlVar *tile_iter;
 } TlKernel;
 
 // An @autotune factory that a call left some tuned parameters to: tlc took

@@ -716,33 +716,63 @@ static bool body_uses(const TlVec *body, const TlVar *v) {
   return false;
 }
 
-static void block_indices(Emit *e, const TlKernel *k) {
+static bool kernel_uses(const TlKernel *k, const TlVar *v) {
+  return body_uses(&k->body, v) || body_uses(&k->producer, v);
+}
+
+// The block indices the kernel's names stand for. `linear` is the block's
+// (or a persistent kernel's tile's) linear index, NULL for blockIdx itself.
+static void block_indices(Emit *e, const TlKernel *k, const char *linear, int level) {
   TlBuf *o = &e->body;
   static const char *dims = "xyz";
+  long long gx = k->grid_const[0], gy = k->grid_const[1];
   if (k->swizzle_panel > 0 && k->grid_const[1] > 1) {
     // T.use_swizzle: blocks walk panels of `panel` columns so neighbours in
     // launch order share rows of A and columns of B in L2.
-    long long gx = k->grid_const[0], gy = k->grid_const[1], p = k->swizzle_panel;
-    tl_buf_printf(o, "  // T.use_swizzle(panel_size=%lld): column panels of %lld blocks\n", p, p);
-    tl_buf_printf(o, "  const int tl_linear = blockIdx.y * %lld + blockIdx.x;\n", gx);
-    tl_buf_printf(o, "  const int tl_panel = tl_linear / (%lld * %lld);\n", p, gy);
-    tl_buf_printf(o, "  const int tl_in_panel = tl_linear %% (%lld * %lld);\n", p, gy);
-    tl_buf_printf(o, "  const int tl_width = min(%lld, %lld - tl_panel * %lld);\n", p, gx, p);
-    if (k->block_vars[0])
-      tl_buf_printf(o, "  const int %s = tl_panel * %lld + tl_in_panel %% tl_width;\n",
-                    k->block_vars[0]->cname, p);
-    if (k->block_vars[1])
-      tl_buf_printf(o, "  const int %s = tl_in_panel / tl_width;\n", k->block_vars[1]->cname);
-    if (k->block_vars[2])
-      tl_buf_printf(o, "  const int %s = blockIdx.z;\n", k->block_vars[2]->cname);
+    long long p = k->swizzle_panel;
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "// T.use_swizzle(panel_size=%lld): column panels of %lld blocks\n", p, p);
+    tl_buf_indent(o, level);
+    if (linear)
+      tl_buf_printf(o, "const int tl_linear = %s %% (%lld * %lld);\n", linear, gx, gy);
+    else
+      tl_buf_printf(o, "const int tl_linear = blockIdx.y * %lld + blockIdx.x;\n", gx);
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "const int tl_panel = tl_linear / (%lld * %lld);\n", p, gy);
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "const int tl_in_panel = tl_linear %% (%lld * %lld);\n", p, gy);
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "const int tl_width = min(%lld, %lld - tl_panel * %lld);\n", p, gx, p);
+    if (k->block_vars[0]) {
+      tl_buf_indent(o, level);
+      tl_buf_printf(o, "const int %s = tl_panel * %lld + tl_in_panel %% tl_width;\n", k->block_vars[0]->cname, p);
+    }
+    if (k->block_vars[1]) {
+      tl_buf_indent(o, level);
+      tl_buf_printf(o, "const int %s = tl_in_panel / tl_width;\n", k->block_vars[1]->cname);
+    }
+    if (k->block_vars[2]) {
+      tl_buf_indent(o, level);
+      if (linear)
+        tl_buf_printf(o, "const int %s = %s / (%lld * %lld);\n", k->block_vars[2]->cname, linear, gx, gy);
+      else
+        tl_buf_printf(o, "const int %s = blockIdx.z;\n", k->block_vars[2]->cname);
+    }
     return;
   }
-  // The warp-specialized producer's copies read block indices too (a
-  // split-K GEMM's blockIdx.z in its K offset).
-  for (int d = 0; d < 3; d++)
-    if (k->block_vars[d] &&
-        (body_uses(&k->body, k->block_vars[d]) || body_uses(&k->producer, k->block_vars[d])))
-      tl_buf_printf(o, "  const int %s = blockIdx.%c;\n", k->block_vars[d]->cname, dims[d]);
+  for (int d = 0; d < 3; d++) {
+    if (!k->block_vars[d] || !kernel_uses(k, k->block_vars[d]))
+      continue;
+    tl_buf_indent(o, level);
+    if (!linear)
+      tl_buf_printf(o, "const int %s = blockIdx.%c;\n", k->block_vars[d]->cname, dims[d]);
+    else if (d == 0)
+      tl_buf_printf(o, "const int %s = %s %% %lld;\n", k->block_vars[d]->cname, linear, gx);
+    else if (d == 1)
+      tl_buf_printf(o, "const int %s = %s / %lld %% %lld;\n", k->block_vars[d]->cname, linear, gx, gy);
+    else
+      tl_buf_printf(o, "const int %s = %s / (%lld * %lld);\n", k->block_vars[d]->cname, linear, gx, gy);
+  }
 }
 
 // Constant tables tlc computed (loop_layout inverses), at file scope.
@@ -771,6 +801,31 @@ static bool uses_wgmma(const TlVec *body) {
 
 enum { WS_PRODUCER_THREADS = 128 };
 
+// One role's code; in a persistent kernel, once per tile of this block:
+// tiles blockIdx.x, blockIdx.x + gridDim.x, ... with their block indices.
+static void role_code(Emit *e, const TlKernel *k, const TlVec *code, int level) {
+  if (!k->persistent) {
+    stmts(e, code, level);
+    return;
+  }
+  TlBuf *o = &e->body;
+  long long tiles = (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]);
+  tl_buf_indent(o, level);
+  // (counted by the tile index of this block, whose range the bounds say)
+  tl_buf_printf(o, "for (int %s = 0; %s < %lld; ++%s) {\n", k->tile_iter->cname, k->tile_iter->cname, tiles,
+                k->tile_iter->cname);
+  tl_buf_indent(o, level + 1);
+  tl_buf_printf(o, "const int tl_tile = blockIdx.x + %s * gridDim.x;\n", k->tile_iter->cname);
+  tl_buf_indent(o, level + 1);
+  tl_buf_printf(o, "if (tl_tile >= %lld)\n", tiles);
+  tl_buf_indent(o, level + 2);
+  tl_buf_puts(o, "break;\n");
+  block_indices(e, k, "tl_tile", level + 1);
+  stmts(e, code, level + 1);
+  tl_buf_indent(o, level);
+  tl_buf_puts(o, "}\n");
+}
+
 // A warp-specialized kernel's body: the ring's barriers, then the producer
 // warpgroup's loop (one elected thread issues the TMA loads) and the compute
 // threads' code, each with its register budget (setmaxnreg).
@@ -791,11 +846,11 @@ static void warp_roles(Emit *e, const TlKernel *k) {
   if (k->producer_regs)
     tl_buf_printf(o, "    asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %d;\\n\");\n", k->producer_regs);
   tl_buf_printf(o, "    if (threadIdx.x == %lld) {\n", T);
-  stmts(e, &k->producer, 3);
+  role_code(e, k, &k->producer, 3);
   tl_buf_puts(o, "    }\n    return;\n  }\n");
   if (k->consumer_regs)
     tl_buf_printf(o, "  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %d;\\n\");\n", k->consumer_regs);
-  stmts(e, &k->body, 1);
+  role_code(e, k, &k->body, 1);
 }
 
 static const char *tma_dtype(TlDtype t) {
@@ -862,7 +917,8 @@ static void kernel(Emit *e, const TlKernel *k) {
   for (int i = 0; i < k->tma_maps.len; i++)
     tl_buf_printf(o, ", const __grid_constant__ CUtensorMap tl_tmap_%d", i);
   tl_buf_puts(o, ") {\n");
-  block_indices(e, k);
+  if (!k->persistent)
+    block_indices(e, k, NULL, 1);
   bool has_shared = false;
   for (int i = 0; i < k->buffers.len; i++) {
     TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
@@ -903,10 +959,22 @@ static void kernel(Emit *e, const TlKernel *k) {
   }
   for (int i = 0; i < k->tma_maps.len; i++)
     tensor_map(e, k, i);
-  tl_buf_printf(o, "  %s_kernel<<<dim3(%lld, %lld, %lld), dim3(%lld, %lld, %lld), smem, stream>>>(",
-                k->name, (long long)k->grid_const[0], (long long)k->grid_const[1],
-                (long long)k->grid_const[2], (long long)(k->threads[0] + (launched - T)), (long long)k->threads[1],
-                (long long)k->threads[2]);
+  if (k->persistent) {
+    // One block per SM (at most one per tile); each walks its share of the tiles.
+    long long tiles = (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]);
+    tl_buf_puts(o, "  static int tl_sms = 0;\n  if (!tl_sms) {\n    int dev = 0;\n"
+                   "    if (cudaGetDevice(&dev) != cudaSuccess ||\n"
+                   "        cudaDeviceGetAttribute(&tl_sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)\n"
+                   "      return cudaErrorInvalidValue;\n  }\n");
+    tl_buf_printf(o, "  const unsigned tl_blocks = (unsigned)(tl_sms < %lld ? tl_sms : %lld);\n", tiles, tiles);
+    tl_buf_printf(o, "  %s_kernel<<<dim3(tl_blocks, 1, 1), dim3(%lld, %lld, %lld), smem, stream>>>(", k->name,
+                  (long long)(k->threads[0] + (launched - T)), (long long)k->threads[1], (long long)k->threads[2]);
+  } else {
+    tl_buf_printf(o, "  %s_kernel<<<dim3(%lld, %lld, %lld), dim3(%lld, %lld, %lld), smem, stream>>>(",
+                  k->name, (long long)k->grid_const[0], (long long)k->grid_const[1],
+                  (long long)k->grid_const[2], (long long)(k->threads[0] + (launched - T)), (long long)k->threads[1],
+                  (long long)k->threads[2]);
+  }
   for (int i = 0; i < k->params.len; i++)
     tl_buf_printf(o, "%s%s", i ? ", " : "", buf_name(e, TL_VEC_AT(k->params, TlBuffer, i)));
   for (int i = 0; i < k->tma_maps.len; i++)

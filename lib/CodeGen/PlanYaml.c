@@ -141,6 +141,7 @@ static void warp_specialization(TlYaml *y, const TlKernel *k) {
   tl_yaml_key_str(y, "producer", "one elected thread issues the TMA loads of each stage");
   tl_yaml_key_int(y, "ring_stages", k->ring_stages);
   tl_yaml_key_int(y, "blocks_per_sm", k->blocks_per_sm);
+  tl_yaml_key_str(y, "persistent", k->persistent ? "yes: one block per SM walks tiles blockIdx.x + i * gridDim.x" : "no");
   int64_t bytes = 0;
   for (int i = 0; i < k->tma_maps.len; i++) {
     const TlTmaMap *t = TL_VEC_AT(k->tma_maps, TlTmaMap, i);

@@ -1260,7 +1260,7 @@ static void parse_var_decl(Parser *p) {
   Tok *kt = peek(p);
   const char *kind = ident(p, "a variable kind");
   int found = -1;
-  for (int i = VAR_BLOCK_IDX; i <= VAR_ARRAY; i++)
+  for (int i = VAR_BLOCK_IDX; i <= VAR_TILE_ITER; i++)
     if (strcmp(kind, tl_irtext_var_kind_name((TlVarKind)i)) == 0) found = i;
   if (found < 0) error_at(p, kt, "unknown variable kind '%s'", kind);
   v->kind = (TlVarKind)found;
@@ -1338,6 +1338,7 @@ static void parse_kernel(Parser *p) {
     expect_word(p, "blocks_per_sm");
     k->blocks_per_sm = small_int(p, "a block count");
   }
+  k->persistent = accept_word(p, "persistent");
   if (accept_word(p, "ws_why")) {
     if (peek(p)->kind != TK_STRING) error_at(p, peek(p), "ws_why takes a quoted reason");
     k->ws_why = next(p)->text;
@@ -1352,6 +1353,8 @@ static void parse_kernel(Parser *p) {
     next(p);
     parse_var_decl(p);
   }
+  for (int i = 0; i < p->vars.len; i++) // a persistent kernel's tile counter
+    if (TL_VEC_AT(p->vars, TlVar, i)->kind == VAR_TILE_ITER) k->tile_iter = TL_VEC_AT(p->vars, TlVar, i);
   if (accept_word(p, "block_vars")) parse_index_vars(p, k->block_vars, VAR_BLOCK_IDX);
   if (accept_word(p, "thread_vars")) parse_index_vars(p, k->thread_vars, VAR_THREAD_IDX);
   while (is_word(peek(p), "alloc")) {

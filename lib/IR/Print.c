@@ -46,7 +46,7 @@ TlDtype tl_irtext_implied_dtype(const TlExpr *e) {
 }
 
 const char *tl_irtext_var_kind_name(TlVarKind k) {
-  static const char *names[] = {"block", "thread", "loop", "scalar", "array"};
+  static const char *names[] = {"block", "thread", "loop", "scalar", "array", "tile_iter"};
   return names[k];
 }
 
@@ -680,6 +680,7 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   if (kn->ring_stages)
     tl_buf_printf(out, " ring_stages %d regs %d %d blocks_per_sm %d", kn->ring_stages, kn->consumer_regs,
                   kn->producer_regs, kn->blocks_per_sm);
+  if (kn->persistent) tl_buf_puts(out, " persistent");
   if (kn->ws_why) // a fixed sentence of warp-specialize: no quotes or backslashes
     tl_buf_printf(out, " ws_why \"%s\"", kn->ws_why);
   if (kn->launcher) tl_buf_printf(out, " launcher %s", kn->launcher);

@@ -443,7 +443,7 @@ static bool nonneg_at(const TlExpr *e, int depth) {
   case EX_INT:
     return e->ival >= 0;
   case EX_VAR:
-    return e->var->kind == VAR_BLOCK_IDX || e->var->kind == VAR_THREAD_IDX ||
+    return e->var->kind == VAR_BLOCK_IDX || e->var->kind == VAR_THREAD_IDX || e->var->kind == VAR_TILE_ITER ||
            ((e->var->kind == VAR_LOOP || e->var->kind == VAR_SCALAR) && e->var->extent > 0);
   case EX_BINARY:
     switch (e->op) {

@@ -56,7 +56,7 @@ static void check_var(V *v, const TlVar *var) {
 }
 
 static bool in_scope(V *v, const TlVar *var) {
-  if (var->kind == VAR_BLOCK_IDX || var->kind == VAR_THREAD_IDX)
+  if (var->kind == VAR_BLOCK_IDX || var->kind == VAR_THREAD_IDX || var->kind == VAR_TILE_ITER)
     return true;
   for (int i = v->nvars - 1; i >= 0; i--)
     if (v->vars[i] == var)

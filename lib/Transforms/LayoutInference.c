@@ -148,8 +148,11 @@ static int swizzle_for(const TlBuffer *b) {
   int64_t rows = tl_buffer_elems(b) / b->shape[b->ndims - 1];
   if (row_bytes % 16 != 0 || rows % 8 != 0)
     return 0; // the XOR key repeats every 8 rows: whole periods only
+  // The key permutes chunks within groups of S, so S must divide the row's
+  // chunks (48 columns = 6 chunks: groups of 2, not 4, or the last group's
+  // chunks would land past the row: found by tlc-verify's bounds check).
   int64_t chunks = row_bytes / 16;
-  return chunks >= 8 ? 8 : chunks >= 4 ? 4 : chunks >= 2 ? 2 : 0;
+  return chunks % 8 == 0 ? 8 : chunks % 4 == 0 ? 4 : chunks % 2 == 0 ? 2 : 0;
 }
 
 // Is buffer b reduced along its rows anywhere in the body?

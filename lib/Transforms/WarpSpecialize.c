@@ -332,6 +332,18 @@ static void build(Ctx *c, Plan *p) {
   }
   k->ring_stages = S;
   split_resources(k);
+  // Persistent when one block holds the SM and every tile runs the same
+  // number of iterations n: the ring then goes on across tiles at position
+  // tile_iter * n + (k - start), and the next tile's loads overlap this
+  // tile's epilogue.
+  int64_t lo = 0, hi = 0;
+  TlExpr *base = NULL;
+  if (k->blocks_per_sm == 1 && tl_expr_is_const(inline_lets(c, loop->start), &lo) &&
+      tl_expr_is_const(inline_lets(c, loop->stop), &hi) && hi > lo) {
+    k->persistent = true;
+    k->tile_iter = tl_var_new(c->arena, k, "tile_iter", VAR_TILE_ITER, t, loc);
+    base = tl_expr_binary(c->arena, loc, OP_MUL, tl_expr_var(c->arena, loc, k->tile_iter), I(c, loc, hi - lo, t), t);
+  }
 
   // The producer: its own counter over the same iterations.
   TlVar *pk = tl_var_new(c->arena, k, loop->var->name, VAR_LOOP, t, loop->var->loc);
@@ -344,6 +356,8 @@ static void build(Ctx *c, Plan *p) {
   ploop->step = tl_expr_clone(c->arena, loop->step);
   TlExpr *pkv = tl_expr_var(c->arena, loc, pk);
   TlExpr *prel = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, pkv, tl_expr_clone(c->arena, ploop->start), t));
+  if (base)
+    prel = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_ADD, tl_expr_clone(c->arena, base), prel, t));
   TlStmt *wait_empty = mbar(c, ST_MBAR_WAIT, RING_EMPTY, slot_of(c, prel, S, loc), loc);
   // A fresh barrier counts as having completed the phase before its first
   // (parity 1), so the first lap does not wait.
@@ -371,7 +385,10 @@ static void build(Ctx *c, Plan *p) {
 
   // The compute threads: wait for the slot, compute, release it.
   TlExpr *kv = tl_expr_var(c->arena, loc, loop->var);
-  TlExpr *rel = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, kv, tl_expr_clone(c->arena, loop->start), t));
+  TlExpr *local = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, kv, tl_expr_clone(c->arena, loop->start), t));
+  TlExpr *rel = base ? tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_ADD, tl_expr_clone(c->arena, base),
+                                                            tl_expr_clone(c->arena, local), t))
+                     : local;
   TlExpr *slot = slot_of(c, rel, S, loc);
   TlStmt *wg = tl_pipeline_deferred_wgmma(&p->consumers);
   TlVec body = {0};
@@ -386,7 +403,7 @@ static void build(Ctx *c, Plan *p) {
       wg->wgmma_in_flight = true;
       TlExpr *prev = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, tl_expr_clone(c->arena, rel), I(c, loc, 1, t), t));
       TlStmt *g = tl_stmt_new(c->arena, ST_IF, loc);
-      g->cond = tl_expr_binary(c->arena, loc, OP_GT, tl_expr_clone(c->arena, rel), I(c, loc, 0, t), TY_BOOL);
+      g->cond = tl_expr_binary(c->arena, loc, OP_GT, tl_expr_clone(c->arena, local), I(c, loc, 0, t), TY_BOOL);
       tl_vec_push(c->arena, &g->body, mbar(c, ST_MBAR_ARRIVE, RING_EMPTY, slot_of(c, prev, S, loc), loc));
       tl_vec_push(c->arena, &body, g);
     }
@@ -413,8 +430,17 @@ static void build(Ctx *c, Plan *p) {
       TlStmt *w = tl_stmt_new(c->arena, ST_WGMMA_WAIT, loc);
       w->buf = wg->c;
       tl_vec_push(c->arena, &out, w);
+      if (base) { // and the tile's last slot, which no next iteration releases
+        TlExpr *last = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_ADD, tl_expr_clone(c->arena, base),
+                                                             I(c, loc, hi - lo - 1, t), t));
+        tl_vec_push(c->arena, &out, mbar(c, ST_MBAR_ARRIVE, RING_EMPTY, slot_of(c, last, S, loc), loc));
+      }
     }
   }
+  // The next tile's code must not write a shared tile (other than the
+  // ring's) that threads still read for this one: one named barrier per tile.
+  if (base)
+    tl_vec_push(c->arena, &out, tl_stmt_new(c->arena, ST_SYNC, loc));
   k->body = out;
 }
 

@@ -114,6 +114,7 @@ enum cudaError {
 };
 typedef enum cudaError cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
 enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
   cudaFuncAttributePreferredSharedMemoryCarveout = 9,
@@ -123,6 +124,8 @@ __host__ __device__ cudaError_t cudaGetLastError(void);
 __host__ __device__ cudaError_t cudaPeekAtLastError(void);
 __host__ __device__ const char *cudaGetErrorString(cudaError_t error);
 __host__ cudaError_t cudaDeviceSynchronize(void);
+__host__ cudaError_t cudaGetDevice(int *device);
+__host__ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
 __host__ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 // What clang's CUDA mode calls for <<<grid, block, smem, stream>>>: the
 // first for toolkits before 9.2, the second after.

@@ -231,6 +231,9 @@ static cudaError_t tensor_map(CUtensorMap *map, const void *base, const cuuint64
 
 extern "C" cudaError_t uses(float* out, const __half* hp, const __nv_bfloat16* bp, const float4* f4, const uint4* u4, const int* ip, const double* dp, int* ai, unsigned* au, unsigned long long* aull, float* af, double* ad, const CUtensorMap tmap, cudaStream_t stream) {
   const size_t smem = 65536;
+  int dev = 0, sms = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, (cudaDeviceAttr)cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    return cudaErrorInvalidValue;
   const cuuint64_t dims[2] = {64, 64}, strides[1] = {128};
   const cuuint32_t box[2] = {64, 8};
   CUtensorMap local;
