@@ -90,6 +90,8 @@ typedef struct TlBuffer {
   const int32_t *table;  // a constant table tlc computed (loop_layout inverse), or NULL
   int64_t table_len;
   int swizzle;           // shared: 0, or the XOR-swizzle chunk count per row (2, 4, 8)
+  int source_ndims;      // sema only: a fragment's dimensions as written, when its unit
+  unsigned dropped_dims; // dimensions were dropped (bit d: written dimension d); 0 otherwise
   bool wgmma_operand;    // shared: swizzle is wgmma's canonical layout (panels of
                          // swizzle*8 16-bit columns, Swizzle<3|2|1,4,3>), not tl_swz
 } TlBuffer;
@@ -219,6 +221,7 @@ struct TlExpr {
   X(ST_LET, "let")             /* var = value (declares) */                                        \
   X(ST_SET, "set")             /* var = value (re-assigns a scalar) */                             \
   X(ST_IF, "if")               /* cond ? body : else_body */                                       \
+  X(ST_WHILE, "while")         /* while cond: body (cond the same in every thread) */              \
   X(ST_COPY, "copy")           /* tile IR: T.copy(src region, dst region) */                       \
   X(ST_GEMM, "gemm")           /* tile IR: T.gemm(A, B, C) */                                      \
   X(ST_FILL, "fill")           /* tile IR: T.fill / T.clear */                                     \
@@ -302,6 +305,8 @@ struct TlStmt {
   int nindices;
   TlExpr *value;
   TlOp update_op; // ST_STORE: OP_ADD for +=, ...; OP_EQ for plain =
+  bool atomic;    // ST_STORE with OP_ADD: an atomicAdd (T.atomic_add); ST_COPY:
+                  // dst += src element by element, each add atomic
   int64_t width;  // ST_VLOAD / ST_VSTORE lanes
   TlExpr *cond;   // ST_IF
   // tile ops
@@ -368,6 +373,8 @@ typedef struct TlKernel {
   bool thread_level;           // after partition: thread IR
   bool flat;                   // after flatten: every access has one flat index
   int next_id;                 // for unique cnames
+  const char *launcher;        // one of several T.Kernel blocks of a prim_func: the
+                               // launcher that runs them in order (NULL otherwise)
   // Warp specialization (warp-specialize): a producer warpgroup of 128
   // threads after the `threads` compute threads runs `producer` (TMA loads
   // into a ring of ring_stages slots with full/empty mbarriers); the compute

@@ -122,6 +122,41 @@ static void kernel_decl(TlBuf *out, const TlModule *m, const TlKernel *k) {
   tl_buf_puts(out, "cudaStream_t stream);\n\n");
 }
 
+// The launcher of a prim_func with several T.Kernel blocks, declared after
+// the blocks' own, once (at the group's first block): it takes the same
+// parameters and runs the blocks in order.
+static void group_decl(TlBuf *out, const TlModule *m, int first) {
+  const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, first);
+  if (!k->launcher) return;
+  for (int j = 0; j < first; j++) {
+    const TlKernel *o = TL_VEC_AT(m->kernels, TlKernel, j);
+    if (o->launcher && strcmp(o->launcher, k->launcher) == 0) return;
+  }
+  tl_buf_printf(out, "/* %s: runs ", k->launcher);
+  for (int j = first, n = 0; j < m->kernels.len; j++) {
+    const TlKernel *o = TL_VEC_AT(m->kernels, TlKernel, j);
+    if (o->launcher && strcmp(o->launcher, k->launcher) == 0)
+      tl_buf_printf(out, "%s%s", n++ ? ", then " : "", o->name);
+  }
+  tl_buf_puts(out, " on `stream`. */\n");
+  size_t indent = strlen("cudaError_t ") + strlen(k->launcher) + 1;
+  tl_buf_printf(out, "cudaError_t %s(", k->launcher);
+  for (int i = 0; i < k->params.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
+    bool written = false;
+    for (int j = first; j < m->kernels.len; j++) {
+      const TlKernel *o = TL_VEC_AT(m->kernels, TlKernel, j);
+      if (o->launcher && strcmp(o->launcher, k->launcher) == 0 && i < o->params.len)
+        written = written || TL_VEC_AT(o->params, TlBuffer, i)->written;
+    }
+    if (i > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
+    tl_buf_puts(out, written ? "void *" : "const void *");
+    tl_buf_puts(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
+  }
+  if (k->params.len > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
+  tl_buf_puts(out, "cudaStream_t stream);\n\n");
+}
+
 void tl_emit_header(const TlModule *m, const char *header_name, TlBuf *out) {
   tl_buf_puts(out, "/* ");
   comment_text(out, header_name);
@@ -151,6 +186,8 @@ void tl_emit_header(const TlModule *m, const char *header_name, TlBuf *out) {
       "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   for (int i = 0; i < m->kernels.len; i++)
     kernel_decl(out, m, TL_VEC_AT(m->kernels, TlKernel, i));
+  for (int i = 0; i < m->kernels.len; i++)
+    group_decl(out, m, i);
   tl_buf_puts(out, "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* ");
   guard(out, header_name);
   tl_buf_puts(out, " */\n");

@@ -269,7 +269,8 @@ static DecoratorKind decorator_kind(Sema *s, const TlNode *d) {
   if (strcmp(name, "macro") == 0 && (t || f->kind == ND_NAME))
     return DEC_MACRO;
   // TileLang's compile-and-run wrappers: the factory is what tlc evaluates.
-  if (strcmp(name, "jit") == 0 || strcmp(name, "lazy_jit") == 0 || strcmp(name, "autotune") == 0)
+  if (strcmp(name, "jit") == 0 || strcmp(name, "lazy_jit") == 0 || strcmp(name, "autotune") == 0 ||
+      tl_sema_transparent_decorator(name))
     return DEC_TRANSPARENT;
   return DEC_UNKNOWN;
 }
@@ -287,8 +288,10 @@ static Flow def_stmt(Sema *s, const TlNode *st) {
     else if (k == DEC_MACRO)
       kind = VAL_MACRO;
     else if (k == DEC_UNKNOWN) {
-      tl_error(s->diag, dec->loc, "unsupported decorator; tlc knows @T.prim_func, @T.macro, "
-                                  "@tilelang.jit and @autotune");
+      tl_error(s->diag, dec->loc,
+               "unsupported decorator; tlc knows @T.prim_func, @T.macro, "
+               "@tilelang.jit, @autotune and the factory wrappers "
+               "@functools.cache, @functools.lru_cache, @simplify_prim_func");
       return FLOW_ERROR;
     }
   }

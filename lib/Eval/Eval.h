@@ -101,6 +101,16 @@ const char *tl_sema_t_attr(Sema *s, const TlNode *n);
 // hint when one is near.
 void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 
+/* PyLib.c: library functions and values of the Python around kernels */
+// tilelang.cdiv, tilelang.math.next_power_of_2, driver.get_num_sms(),
+// tilelang.compile(f, ...), DataType(x): the call's value, or NULL when the
+// callee is none of these.
+TlValue *tl_sema_library_call(Sema *s, const TlNode *n);
+// torch dtypes (torch.float16) and dtype.bits / .itemsize, or NULL.
+TlValue *tl_sema_library_attr(Sema *s, const TlNode *n);
+// functools.cache / lru_cache, simplify_prim_func, any *jit wrapper.
+bool tl_sema_transparent_decorator(const char *name);
+
 /* Eval.c: the compile-time Python evaluator (statements, calls, --call) */
 // Bounds the recursion of sema's and the evaluator's tree walks (deep
 // expressions, long elif chains, calls inside them) so that no input can

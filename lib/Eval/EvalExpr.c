@@ -378,6 +378,13 @@ static int equal_at(const TlValue *a, const TlValue *b, int depth, int64_t *work
   if (is_number(a) && is_number(b))
     return (a->kind == VAL_FLOAT || b->kind == VAL_FLOAT) ? as_double(a) == as_double(b)
                                                           : a->i == b->i;
+  // TileLang's dtypes compare equal to their names: dtype == T.float16 with
+  // dtype = "float16" (value_hash hashes a dtype as its canonical name).
+  TlDtype named;
+  if (a->kind == VAL_STR && b->kind == VAL_DTYPE)
+    return tl_dtype_parse(a->s, &named) && named == b->dtype;
+  if (a->kind == VAL_DTYPE && b->kind == VAL_STR)
+    return tl_dtype_parse(b->s, &named) && named == a->dtype;
   if (a->kind != b->kind) return 0;
   switch (a->kind) {
   case VAL_STR:
@@ -433,7 +440,10 @@ static uint64_t value_hash(const TlValue *v, int depth) {
   }
   switch (v->kind) {
   case VAL_STR:
-    for (const unsigned char *c = (const unsigned char *)v->s; *c; c++)
+  case VAL_DTYPE: // as its canonical name, which equals it
+    for (const unsigned char *c =
+             (const unsigned char *)(v->kind == VAL_STR ? v->s : tl_dtype_name(v->dtype));
+         *c; c++)
       h = (h ^ *c) * 1099511628211u;
     return h;
   case VAL_TUPLE:
@@ -442,8 +452,6 @@ static uint64_t value_hash(const TlValue *v, int depth) {
     return h;
   case VAL_DICT: // equal dicts may list their keys in any order
     return h ^ (uint64_t)v->items.len;
-  case VAL_DTYPE:
-    return h ^ (uint64_t)v->dtype;
   default:
     return h ^ (uint64_t)v->kind ^ (uint64_t)(uintptr_t)v->fn ^ (uint64_t)(uintptr_t)v->env ^
            (uint64_t)(uintptr_t)v->s;
@@ -928,6 +936,8 @@ static TlValue *call(Sema *s, const TlNode *n) {
       return f;
     return tl_sema_call_user(s, n, f);
   }
+  TlValue *library = tl_sema_library_call(s, n); // tilelang.cdiv, driver.get_num_sms(), ...
+  if (library) return library;
   // Functions of Python modules tlc knows (math.*, itertools.product),
   // spelled m.f(...) or imported with `from m import f`.
   const char *qualified = NULL;
@@ -1115,6 +1125,8 @@ static TlValue *call(Sema *s, const TlNode *n) {
 // a.b at compile time: T.float16 dtypes, buf.dtype / buf.shape of a
 // buffer, math.pi, T.GemmWarpPolicy.FullRow-style enum names (as strings).
 static TlValue *attribute(Sema *s, const TlNode *n) {
+  TlValue *library = tl_sema_library_attr(s, n); // torch.float16, dtype.bits
+  if (library) return library;
   const char *t = tl_sema_t_attr(s, n);
   TlDtype dt;
   if (t && tl_dtype_parse(t, &dt)) {

@@ -110,6 +110,10 @@ static void walk_stmt(Walk *w, const TlStmt *s, double times) {
     walk(w, &s->body, times < 0 || n < 0 ? -1 : times * (double)n);
     break;
   }
+  case ST_WHILE: // trips unknown
+    expr_reads(w, s->cond);
+    walk(w, &s->body, -1);
+    break;
   case ST_IF:
     // Both branches counted as always taken: flops are an upper bound here.
     expr_reads(w, s->cond);

@@ -112,6 +112,10 @@ static void store(Emit *e, const TlStmt *s, int level) {
     idx[d] = X(e, s->indices[d]);
   const char *target = tl_ref_access(&e->r, s->buf, idx, s->loc.line);
   const char *value = X(e, s->value);
+  if (s->atomic) { // the reference's blocks run concurrently too
+    line(e, level, "atomicAdd(&%s, %s);", target, value);
+    return;
+  }
   if (s->update_op != OP_EQ)
     value = tl_ref_binop(&e->r, s->update_op, s->buf->dtype, target, value);
   line(e, level, "%s = %s;", target, value);
@@ -280,7 +284,11 @@ static void copy(Emit *e, const TlStmt *s, int level) {
   line(e, level + 2, "const %s tl_v = %s;", tl_dtype_cuda(sb->dtype), v);
   const char *target = db->scope == SCOPE_GLOBAL ? tl_ref_access_unchecked(&e->r, db, di)
                                                  : tl_ref_access(&e->r, db, di, s->loc.line);
-  line(e, level + 2, "%s = %s;", target, tl_ref_convert(&e->r, "tl_v", sb->dtype, db->dtype));
+  const char *converted = tl_ref_convert(&e->r, "tl_v", sb->dtype, db->dtype);
+  if (s->atomic) // T.atomic_add(dst, src): other blocks add into dst too
+    line(e, level + 2, "atomicAdd(&%s, %s);", target, converted);
+  else
+    line(e, level + 2, "%s = %s;", target, converted);
   line(e, level + 1, "}");
   line(e, level, "}");
 }
@@ -426,6 +434,16 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
   case ST_STORE:
     if (s->buf->scope == SCOPE_LOCAL) {
       store(e, s, level); // every thread's own copy
+    } else if (s->atomic) {
+      // Every thread of the kernel adds (TileLang's semantics; the
+      // reference's own thread count differs): thread 0 adds for all.
+      const TlKernel *k = e->r.kernel;
+      long long threads = (long long)(k->threads[0] * k->threads[1] * k->threads[2]);
+      line(e, level, "if (threadIdx.x == 0) { // T.atomic_add outside T.Parallel: once per thread");
+      line(e, level + 1, "for (int tl_t = 0; tl_t < %lld; ++tl_t) {", threads);
+      store(e, s, level + 2);
+      line(e, level + 1, "}");
+      line(e, level, "}");
     } else {
       line(e, level, "if (threadIdx.x == 0) { // a store outside T.Parallel happens once per block");
       store(e, s, level + 1);
@@ -451,6 +469,13 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
     for_header(e, s, level);
     block_stmts(e, &s->body, level + 1);
     line(e, level, "}");
+    break;
+  case ST_WHILE: // its condition is the same in every thread (language.md)
+    line(e, level, "while (%s) {", X(e, s->cond));
+    block_stmts(e, &s->body, level + 1);
+    line(e, level, "}");
+    break;
+  case ST_SYNC: // T.sync_threads(): every block statement ends with a barrier here anyway
     break;
   default:
     unsupported(e, s->loc, "thread-level statements (the reference reads the tile IR)");

@@ -718,6 +718,8 @@ static void parse_facts(Parser *p, TlStmt *s) {
       s->per_thread = true;
     } else if (is_word(t, "async_copy")) {
       s->async_copy = true;
+    } else if (is_word(t, "atomic_add")) {
+      s->atomic = true;
     } else if (is_word(t, "gemm_id")) {
       s->gemm_id = small_int(p, "a gemm id");
     } else if (is_word(t, "plan_frag")) {
@@ -974,7 +976,7 @@ typedef enum {
 } DeclScope;
 
 // The statements that start with a keyword. A block form (for, parallel,
-// if) ends its line with '{' and has a body; if may add `} else {`.
+// if, while) ends its line with '{' and has a body; if may add `} else {`.
 static const struct StmtForm {
   const char *keyword;
   TlStmtKind kind;
@@ -986,6 +988,7 @@ static const struct StmtForm {
     {"parallel", ST_PARALLEL, parallel_operands, true, DECLARES_IN_BODY},
     {"let", ST_LET, let_operands, false, DECLARES_AFTER},
     {"if", ST_IF, if_operands, true, DECLARES_NONE},
+    {"while", ST_WHILE, if_operands, true, DECLARES_NONE}, // while COND {
     {"copy", ST_COPY, copy_operands, false, DECLARES_NONE},
     {"gemm", ST_GEMM, gemm_operands, false, DECLARES_NONE},
     {"fill", ST_FILL, fill_operands, false, DECLARES_NONE},
@@ -1398,6 +1401,7 @@ static void parse_kernel(Parser *p) {
     if (peek(p)->kind != TK_STRING) error_at(p, peek(p), "ws_why takes a quoted reason");
     k->ws_why = next(p)->text;
   }
+  if (accept_word(p, "launcher")) k->launcher = ident(p, "a launcher name");
   expect_word(p, "next_id");
   k->next_id = small_int(p, "a variable count");
   k->loc = parse_loc(p);

@@ -311,6 +311,7 @@ static void print_facts(P *p, const TlStmt *s) {
   if (s->applied_stages) tl_buf_printf(out, " applied_stages %d", s->applied_stages);
   if (s->per_thread) tl_buf_puts(out, " per_thread");
   if (s->async_copy) tl_buf_puts(out, " async_copy");
+  if (s->atomic) tl_buf_puts(out, " atomic_add");
   if (s->plan_frag) { // a partitioned nest that follows a fragment layout (for the plan)
     tl_buf_puts(out, " plan_frag [");
     for (int i = 0; i < s->plan_frag_ndims; i++)
@@ -418,6 +419,12 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     end_line(p, s);
     if (s->kind == ST_LET) push(p, s->var); // visible to the rest of the enclosing body
     return;
+  case ST_WHILE:
+    tl_buf_puts(out, "while ");
+    expr(p, s->cond);
+    open_block(p, s);
+    print_body(p, &s->body, level + 1);
+    break;
   case ST_IF:
     tl_buf_puts(out, "if ");
     expr(p, s->cond);
@@ -707,6 +714,7 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   if (kn->persistent) tl_buf_puts(out, " persistent");
   if (kn->ws_why) // a fixed sentence of warp-specialize: no quotes or backslashes
     tl_buf_printf(out, " ws_why \"%s\"", kn->ws_why);
+  if (kn->launcher) tl_buf_printf(out, " launcher %s", kn->launcher);
   tl_buf_printf(out, " next_id %d @%d:%d {\n", kn->next_id, kn->loc.line, kn->loc.col);
 
   TlArena *a = out->arena;

@@ -152,7 +152,9 @@ static void check_facts(V *v, const TlStmt *s) {
     if (b->scope != SCOPE_SHARED)
       failf(v, s->loc, "pipeline buffer '%s' is not a shared tile", b->name);
   }
-  if (s->applied_stages < 0 || (s->loop_kind == LOOP_PIPELINED && s->applied_stages > s->num_stages))
+  // num_stages=0 (no pipelining, TileLang's default) still runs one stage.
+  if (s->applied_stages < 0 || (s->loop_kind == LOOP_PIPELINED &&
+                                s->applied_stages > (s->num_stages > 1 ? s->num_stages : 1)))
     fail(v, s->loc, "a pipeline applied with more stages than asked for");
   if (s->kind == ST_GEMM) {
     if (s->gemm_id < 0)
@@ -272,6 +274,9 @@ static void check_stmt(V *v, const TlStmt *s) {
   case ST_STORE:
     if (!s->value)
       fail(v, s->loc, "store without a value");
+    if (s->atomic && (s->update_op != OP_ADD || !s->buf ||
+                      (s->buf->scope != SCOPE_GLOBAL && s->buf->scope != SCOPE_SHARED)))
+      fail(v, s->loc, "an atomic store must be a += into global or shared memory");
     if (s->buf) {
       if ((v->k->flat || (thread && s->buf->scope == SCOPE_FRAGMENT))
               ? s->nindices != 1
@@ -295,6 +300,7 @@ static void check_stmt(V *v, const TlStmt *s) {
       fail(v, s->loc, "assignment to a variable outside its scope");
     break;
   case ST_IF:
+  case ST_WHILE:
     check_expr(v, s->cond);
     break;
   default:

@@ -287,6 +287,15 @@ bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with) {
 
 static void kernel(Sema *s, const TlValue *kv);
 
+// T.func_attr({...}) and the register-allocation switches may stand next to
+// the T.Kernel block; they mean nothing to tlc (Scalars.c).
+static bool is_accepted_annotation(Sema *s, const TlNode *st) {
+  if (st->kind != ND_EXPR_STMT || st->a->kind != ND_CALL) return false;
+  const char *t = tl_sema_t_attr(s, st->a->a);
+  return t && (strcmp(t, "func_attr") == 0 || strcmp(t, "disable_warp_group_reg_alloc") == 0 ||
+               strcmp(t, "no_set_max_nreg") == 0);
+}
+
 // Compiles a kernel value in the scope it closes over (a factory's locals,
 // or the module), under the --call name when one is set.
 void tl_sema_compile_kernel(Sema *s, TlValue *kv) {
@@ -295,6 +304,63 @@ void tl_sema_compile_kernel(Sema *s, TlValue *kv) {
   s->index_dtype = TY_INT32;
   kernel(s, kv);
   s->scope = saved;
+}
+
+bool tl_sema_macro_launch(Sema *s, const TlNode *with) {
+  s->launch_pending = false;
+  if (!launch_config(s, s->kernel, with)) return false;
+  tl_sema_body(s, &with->list, &s->kernel->body);
+  return true;
+}
+
+// A prim_func statement that calls a @T.macro (TileLang's flash decoding
+// builds its split and combine kernels so): the macro, or NULL.
+static const TlValue *macro_block(Sema *s, const TlNode *st) {
+  if (st->kind != ND_EXPR_STMT || st->a->kind != ND_CALL || st->a->a->kind != ND_NAME) return NULL;
+  TlSym *y = tl_scope_lookup(s, st->a->a->name);
+  return y && y->kind == SYM_VALUE && y->value->kind == VAL_MACRO ? y->value : NULL;
+}
+
+// One T.Kernel block of the prim_func `def` as the kernel `name`: its
+// parameters, launch and body; the block is a `with T.Kernel` statement or
+// the call of a macro whose body holds one. `launcher` names the launcher
+// that runs the blocks in order when the prim_func has several, else NULL.
+static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlNode *with,
+                         const char *launcher) {
+  TlKernel *k = TL_NEW(s->arena, TlKernel);
+  k->name = name;
+  k->loc = launcher ? with->loc : def->loc; // a block of several: where it starts
+  k->launcher = launcher;
+  s->kernel = k;
+  tl_scope_push(s);
+  bool ok = true;
+  for (int i = 0; i < def->params.len; i++) {
+    TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    TlBuffer *b = kernel_param(s, p);
+    if (!b) {
+      ok = false;
+      continue;
+    }
+    tl_sema_add_param(s, k, b);
+    TlSym *y = tl_scope_define(s, s->scope, p->name, SYM_BUFFER, p->loc);
+    y->buf = b;
+  }
+  const TlValue *macro = macro_block(s, with);
+  if (ok && macro) {
+    s->launch_pending = true;
+    tl_sema_inline_macro(s, macro, with->a, &k->body);
+    if (s->launch_pending)
+      tl_error(s->diag, with->loc,
+               "the macro '%s' has no 'with T.Kernel(...)' block; in a "
+               "prim_func body, each statement is a kernel launch",
+               macro->s);
+    s->launch_pending = false;
+  } else if (ok) {
+    tl_sema_kernel_block(s, k, with);
+  }
+  tl_scope_pop(s);
+  s->kernel = NULL;
+  tl_vec_push(s->arena, &s->module->kernels, k);
 }
 
 static void kernel(Sema *s, const TlValue *kv) {
@@ -310,54 +376,49 @@ static void kernel(Sema *s, const TlValue *kv) {
     tl_warning(s->diag, s->kernel_name_loc.src ? s->kernel_name_loc : def->loc,
                "kernel name '%s' clashes in the generated C/C++/CUDA; the launcher is named '%s'",
                name, cname);
-  if (!tl_sema_plain_params(s, def, "@T.prim_func kernel"))
-    return;
-  TlKernel *k = TL_NEW(s->arena, TlKernel);
-  k->name = cname;
-  k->loc = def->loc;
-  s->kernel = k;
-  tl_scope_push(s);
+  if (!tl_sema_plain_params(s, def, "@T.prim_func kernel")) return;
   if (kv->consts) { // an eager @tilelang.jit function bound by f.compile(...)
+    TlKernel *k = TL_NEW(s->arena, TlKernel);
+    k->name = cname;
+    k->loc = def->loc;
+    s->kernel = k;
+    tl_scope_push(s);
     tl_sema_eager_kernel(s, kv, k);
     tl_scope_pop(s);
     s->kernel = NULL;
     tl_vec_push(s->arena, &s->module->kernels, k);
     return;
   }
-  bool ok = true;
-  for (int i = 0; i < def->params.len; i++) {
-    TlNode *p = TL_VEC_AT(def->params, TlNode, i);
-    TlBuffer *b = kernel_param(s, p);
-    if (!b) {
-      ok = false;
-      continue;
-    }
-    tl_sema_add_param(s, k, b);
-    TlSym *y = tl_scope_define(s, s->scope, p->name, SYM_BUFFER, p->loc);
-    y->buf = b;
-  }
-  const TlNode *with = NULL;
+  // Several T.Kernel blocks (a split kernel and a combine kernel) become
+  // kernels NAME_part0, NAME_part1, ... and one launcher NAME running them.
+  enum { MAX_BLOCKS = 16 };
+  const TlNode *withs[MAX_BLOCKS];
+  int nwith = 0;
   for (int i = 0; i < def->list.len; i++) {
     TlNode *st = TL_VEC_AT(def->list, TlNode, i);
     if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
       continue; // docstring
-    if (st->kind == ND_WITH && !with) {
-      with = st;
+    if (is_accepted_annotation(s, st)) continue;
+    if ((st->kind == ND_WITH || macro_block(s, st)) && nwith < MAX_BLOCKS) {
+      withs[nwith++] = st;
       continue;
     }
-    tl_error(s->diag, st->loc, "a kernel body holds one 'with T.Kernel(...)' block and nothing else");
-    ok = false;
-    break;
+    if (st->kind == ND_WITH || macro_block(s, st))
+      tl_error(s->diag, st->loc, "a kernel body holds at most %d 'with T.Kernel(...)' blocks",
+               MAX_BLOCKS);
+    else
+      tl_error(s->diag, st->loc,
+               "a kernel body holds 'with T.Kernel(...)' blocks and nothing else");
+    return;
   }
-  if (!with) {
-    if (ok)
-      tl_error(s->diag, def->loc, "kernel '%s' has no 'with T.Kernel(...)' block", def->name);
-  } else if (ok) {
-    tl_sema_kernel_block(s, k, with);
+  if (nwith == 0) {
+    tl_error(s->diag, def->loc, "kernel '%s' has no 'with T.Kernel(...)' block", def->name);
+    return;
   }
-  tl_scope_pop(s);
-  s->kernel = NULL;
-  tl_vec_push(s->arena, &s->module->kernels, k);
+  for (int i = 0; i < nwith; i++) {
+    const char *part = nwith == 1 ? cname : tl_arena_printf(s->arena, "%s_part%d", cname, i);
+    kernel_block(s, def, part, withs[i], nwith == 1 ? NULL : cname);
+  }
 }
 
 TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const TlTarget *target,
@@ -375,6 +436,7 @@ TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const T
   s.module->nvcc_arch = target->nvcc_arch;
   s.module->max_threads = target->max_threads_per_block;
   s.module->max_shared_bytes = target->max_shared_bytes;
+  s.sm_count = target->sm_count;
   s.globals = TL_NEW(a, TlSymScope);
   // T is always the DSL namespace, imported or not.
   TlSym *t = tl_scope_define(&s, s.globals, "T", SYM_VALUE, module->loc);

@@ -228,15 +228,19 @@ static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
     return error_expr(s, n->loc);
   }
   TlBuffer *b = y->buf;
-  if (n->list.len != b->ndims) {
-    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, b->ndims,
-             b->ndims == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
+  const TlNode *kept[TL_MAX_DIMS];
+  int nkept = tl_sema_kept_indices(s, b, &n->list, kept);
+  if (nkept < 0) return error_expr(s, n->loc);
+  if (nkept != b->ndims) {
+    int written = b->source_ndims ? b->source_ndims : b->ndims;
+    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, written,
+             written == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
     tl_note(s->diag, b->loc, "'%s' declared here", b->name);
     return error_expr(s, n->loc);
   }
   TlExpr *idx[TL_MAX_DIMS];
-  for (int i = 0; i < n->list.len; i++) {
-    TlNode *in = TL_VEC_AT(n->list, TlNode, i);
+  for (int i = 0; i < nkept; i++) {
+    const TlNode *in = kept[i];
     if (in->kind == ND_SLICE) {
       tl_error(s->diag, in->loc, "a slice of '%s' is only allowed as a T.copy operand", b->name);
       return error_expr(s, n->loc);
@@ -255,7 +259,7 @@ static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
     idx[i] = tl_sema_convert(s, e, s->index_dtype);
   }
   b->read = true;
-  return tl_expr_load(s->arena, n->loc, b, idx, n->list.len);
+  return tl_expr_load(s->arena, n->loc, b, idx, nkept);
 }
 
 static bool dtype_arg(Sema *s, const TlNode *n, TlDtype *out) {
@@ -388,6 +392,11 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
       return error_expr(s, n->loc);
     return extreme_value(s, n->loc, dt, name[0] == 'i' ? 0 : name[1] == 'a' ? 1 : 2);
   }
+  if (t) {
+    bool handled;
+    TlExpr *e = tl_sema_scalar_call(s, n, name, &handled);
+    if (handled) return e ? e : error_expr(s, n->loc);
+  }
   if (t && tl_sema_is_tile_op(name)) {
     tl_error(s->diag, n->loc, "'%s' is a statement, not a value", full);
     return error_expr(s, n->loc);
@@ -415,9 +424,11 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
   }
   if (t) {
     tl_error(s->diag, n->loc, "'%s' is not supported by tlc (yet)", full);
-    tl_note(s->diag, n->loc, "in expressions tlc compiles T.exp, exp2, log, log2, sqrt, rsqrt, "
-                             "tanh, sigmoid, abs, min, max, ceildiv, cast, if_then_else, "
-                             "infinity, max_value, min_value");
+    tl_note(s->diag, n->loc,
+            "in expressions tlc compiles T.exp, exp2, log, log2, sqrt, rsqrt, "
+            "tanh, sigmoid, abs, min, max, clamp, ceildiv, cast, Cast, "
+            "float32 (and the other dtypes), if_then_else, infinity, max_value, "
+            "min_value, get_thread_binding");
     return error_expr(s, n->loc);
   }
   tl_error(s->diag, n->loc, "unknown function '%s'", full[0] ? full : "(expression)");

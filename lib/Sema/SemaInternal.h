@@ -36,6 +36,9 @@ typedef struct Sema {
   const char *kernel_name; // name for the next kernel compiled (--call), or NULL
   TlLoc kernel_name_loc;   // where --call 'NAME=...' gave that name (src NULL otherwise)
   struct TlEagerState *eager; // the eager function being compiled (Eager.c), or NULL
+  int sm_count;            // the target's SMs, for driver.get_num_sms() (PyLib.c)
+  bool launch_pending;     // a macro called in a prim_func body: its `with T.Kernel`
+                           // is the kernel's launch (Kernel.c)
 } Sema;
 
 /* Kernel.c */
@@ -60,6 +63,11 @@ bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with);
 // Compiles the body of an eager function bound by f.compile(...) into k.
 void tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k);
 
+/* Kernel.c */
+// The `with T.Kernel(...)` of a macro that a prim_func calls as one of its
+// blocks: the launch of s->kernel and its body. False after reporting.
+bool tl_sema_macro_launch(Sema *s, const TlNode *with);
+
 /* SemaExpr.c */
 TlExpr *tl_sema_expr(Sema *s, const TlNode *n);
 // An expression that must fold to an integer constant; `what` names it.
@@ -75,7 +83,23 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);
 bool tl_sema_is_tile_op(const char *name);
 
+/* Scalars.c: scalar builtins (T.clamp, T.Cast, T.float32(x), T.alloc_var, ...) */
+// A T.<name>(...) value call handled here: *handled, and the expression or
+// NULL after reporting; *handled false for every other name.
+TlExpr *tl_sema_scalar_call(Sema *s, const TlNode *n, const char *name, bool *handled);
+// x = T.alloc_var(dtype, init=v): defines the scalar x; false after reporting.
+bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec *out);
+// A T.<name>(...) statement handled here (T.sync_threads, and the accepted
+// and ignored T.func_attr, ...): true when it was one of them.
+bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out);
+
 /* Stmt.c */
 void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out);
+// The index nodes of an access to b that address its laid-out dimensions:
+// all of them, or, for a fragment whose unit dimensions were dropped and an
+// access written with every dimension, those of the kept dimensions (each
+// dropped one checked to be 0 or a full slice). Their count; -1 after
+// reporting.
+int tl_sema_kept_indices(Sema *s, const TlBuffer *b, const TlVec *indices, const TlNode **kept);
 
 #endif

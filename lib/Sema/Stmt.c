@@ -45,6 +45,61 @@ static bool fits_per_thread(Sema *s, const TlBuffer *b, int64_t total, TlLoc loc
   return true;
 }
 
+// A fragment of one element is every thread's value in TileLang (a fully
+// replicated layout): here a per-thread local buffer, which T.Parallel nests
+// and tile ops writing it run in every thread. A fragment with unit
+// dimensions and others, such as a (1, N) row, is laid out over its other
+// dimensions: the unit ones are dropped, and accesses skip their index
+// (tl_sema_kept_indices), so x[0, j] in T.Parallel(N) is x[j].
+static void drop_unit_dims(TlBuffer *b) {
+  int kept = 0;
+  for (int d = 0; d < b->ndims; d++)
+    kept += b->shape[d] != 1;
+  if (kept == 0) {
+    b->scope = SCOPE_LOCAL;
+    return;
+  }
+  if (kept == b->ndims) return;
+  b->source_ndims = b->ndims;
+  int n = 0;
+  for (int d = 0; d < b->ndims; d++) {
+    if (b->shape[d] == 1)
+      b->dropped_dims |= 1u << d;
+    else
+      b->shape[n++] = b->shape[d];
+  }
+  b->ndims = n;
+}
+
+int tl_sema_kept_indices(Sema *s, const TlBuffer *b, const TlVec *indices, const TlNode **kept) {
+  if (!b->source_ndims || indices->len != b->source_ndims) {
+    for (int d = 0; d < indices->len && d < TL_MAX_DIMS; d++)
+      kept[d] = TL_VEC_AT(*indices, TlNode, d);
+    return indices->len;
+  }
+  int n = 0;
+  for (int d = 0; d < indices->len; d++) {
+    const TlNode *in = TL_VEC_AT(*indices, TlNode, d);
+    if (!(b->dropped_dims & (1u << d))) {
+      kept[n++] = in;
+      continue;
+    }
+    // A dropped dimension has size 1: its index is 0 (a run-time index can
+    // only be 0 too), or a slice over it.
+    int64_t v = 0;
+    bool ok = in->kind == ND_SLICE ? !in->c
+              : tl_sema_is_constant_expr(s, in)
+                  ? tl_sema_const_int(s, in, "the index", &v) && v == 0
+                  : true;
+    if (!ok) {
+      tl_error(s->diag, in->loc, "dimension %d of '%s' has size 1; its index must be 0", d,
+               b->name);
+      return -1;
+    }
+  }
+  return n;
+}
+
 // X = T.alloc_shared(shape, dtype) / alloc_fragment / alloc_local
 static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char *kind) {
   TlScope scope = strcmp(kind, "alloc_shared") == 0     ? SCOPE_SHARED
@@ -103,6 +158,7 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
     b->shape[i] = d->i;
   }
   b->ndims = nd;
+  if (scope == SCOPE_FRAGMENT) drop_unit_dims(b);
   TlValue *dv = tl_sema_eval_const(s, dtype);
   if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype))
     return false;
@@ -154,20 +210,27 @@ static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *v
   tl_vec_push(s->arena, out, st);
 }
 
-static void scalar_assign(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *value_node,
-                          TlLoc loc, TlVec *out) {
+// A name a kernel statement may assign: not a buffer, loop or block index.
+static bool scalar_target_ok(Sema *s, const TlNode *target) {
   TlSym *y = tl_scope_lookup(s, target->name);
   if (y && y->kind == SYM_BUFFER) {
     tl_error(s->diag, target->loc, "cannot assign to buffer '%s'; store to its elements, e.g. %s[i] = ...",
              target->name, target->name);
-    return;
+    return false;
   }
   if (y && y->kind == SYM_VAR && y->var->kind != VAR_SCALAR) {
     tl_error(s->diag, target->loc, "cannot assign to '%s', a %s", target->name,
              y->var->kind == VAR_LOOP ? "loop variable" : "block index");
-    return;
+    return false;
   }
-  TlExpr *value = tl_sema_expr(s, value_node);
+  return true;
+}
+
+// target (op)= value for a scalar name: a new local (ST_LET) the first
+// time, a re-assignment (ST_SET) after.
+static void scalar_assign_value(Sema *s, const TlNode *target, TlTokenKind op, TlExpr *value,
+                                TlLoc loc, TlVec *out) {
+  TlSym *y = tl_scope_lookup(s, target->name);
   if (y && y->kind == SYM_VAR) {
     TlStmt *st = tl_stmt_new(s->arena, ST_SET, loc);
     st->var = y->var;
@@ -206,6 +269,55 @@ static void scalar_assign(Sema *s, const TlNode *target, TlTokenKind op, const T
   tl_vec_push(s->arena, out, st);
 }
 
+static void scalar_assign(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *value_node,
+                          TlLoc loc, TlVec *out) {
+  if (scalar_target_ok(s, target))
+    scalar_assign_value(s, target, op, tl_sema_expr(s, value_node), loc, out);
+}
+
+// a, b = x, y on scalars: Python evaluates every value before assigning any
+// name, so when a target already exists (a swap, a Fibonacci step) the
+// values go through fresh temporaries first.
+static void tuple_assign(Sema *s, const TlNode *target, const TlNode *value, TlLoc loc,
+                         TlVec *out) {
+  int n = target->list.len;
+  if (value->kind != ND_TUPLE || value->list.len != n) {
+    tl_error(s->diag, value->loc, "assigning to %d names needs a tuple of %d values here", n, n);
+    return;
+  }
+  bool existing = false;
+  for (int i = 0; i < n; i++) {
+    const TlNode *t = TL_VEC_AT(target->list, TlNode, i);
+    if (t->kind != ND_NAME) {
+      tl_error(s->diag, t->loc, "in a kernel, unpack into names; store buffer elements one by one");
+      return;
+    }
+    if (!scalar_target_ok(s, t)) return;
+    TlSym *y = tl_scope_lookup(s, t->name);
+    existing = existing || (y && y->kind == SYM_VAR);
+  }
+  TlExpr *values[TL_MAX_DIMS * 4];
+  if (n > (int)(sizeof values / sizeof values[0])) {
+    tl_error(s->diag, target->loc, "at most %d names in one assignment",
+             (int)(sizeof values / sizeof values[0]));
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    values[i] = tl_sema_expr(s, TL_VEC_AT(value->list, TlNode, i));
+    if (!existing || values[i]->kind == EX_INT || values[i]->kind == EX_FLOAT) continue;
+    TlDtype t = values[i]->untyped ? (tl_dtype_is_float(values[i]->dtype) ? TY_FLOAT32 : TY_INT32)
+                                   : values[i]->dtype;
+    TlVar *tmp = tl_var_new(s->arena, s->kernel, "unpacked", VAR_SCALAR, t, loc);
+    TlStmt *let = tl_stmt_new(s->arena, ST_LET, loc);
+    let->var = tmp;
+    let->value = tl_sema_convert(s, values[i], t);
+    tl_vec_push(s->arena, out, let);
+    values[i] = tl_expr_var(s->arena, loc, tmp);
+  }
+  for (int i = 0; i < n; i++)
+    scalar_assign_value(s, TL_VEC_AT(target->list, TlNode, i), TK_ASSIGN, values[i], loc, out);
+}
+
 static void assign(Sema *s, const TlNode *n, TlVec *out) {
   if (n->list.len != 1) {
     tl_error(s->diag, n->loc, "chained assignment is only allowed at module level");
@@ -220,11 +332,17 @@ static void assign(Sema *s, const TlNode *n, TlVec *out) {
       alloc(s, target, value, t);
       return;
     }
+    if (t && strcmp(t, "alloc_var") == 0) {
+      tl_sema_alloc_var(s, target, value, out);
+      return;
+    }
   }
   if (target->kind == ND_SUBSCRIPT)
     store(s, target, TK_ASSIGN, value, n->loc, out);
   else if (target->kind == ND_NAME)
     scalar_assign(s, target, TK_ASSIGN, value, n->loc, out);
+  else if (target->kind == ND_TUPLE)
+    tuple_assign(s, target, value, n->loc, out);
   else
     tl_error(s->diag, target->loc, "inside a kernel, assign to a name or a buffer element");
 }
@@ -511,6 +629,7 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
   const char *t = it->kind == ND_CALL ? tl_sema_t_attr(s, it->a) : NULL;
   if (it->kind == ND_CALL && !t && it->a->kind == ND_NAME && strcmp(it->a->name, "range") == 0)
     t = "range";
+  if (t && strcmp(t, "Serial") == 0) t = "serial"; // TileLang exports both spellings
   if (!t) {
     tl_error(s->diag, it->loc, "a kernel loop iterates over T.Parallel, T.Pipelined, T.serial, "
                                "T.unroll, T.vectorized or range");
@@ -545,6 +664,35 @@ static void if_stmt(Sema *s, const TlNode *n, TlVec *out) {
   tl_vec_push(s->arena, out, st);
 }
 
+// while cond: body. Every thread of the block runs the loop (like T.serial),
+// so its condition must come out the same in every thread: barriers inside
+// the body (after T.Parallel nests and tile ops) are reached by all.
+static void while_stmt(Sema *s, const TlNode *n, TlVec *out) {
+  if (n->list2.len > 0) {
+    tl_error(s->diag, TL_VEC_AT(n->list2, TlNode, 0)->loc,
+             "'while ... else' is not supported in a kernel (kernel loops have no break)");
+    return;
+  }
+  if (s->in_parallel) {
+    tl_error(s->diag, n->loc,
+             "'while' inside T.Parallel; loop with T.serial there, or put the "
+             "T.Parallel inside the while");
+    return;
+  }
+  TlExpr *c = tl_sema_expr(s, n->a);
+  if (c->kind == EX_INT && !c->ival) return; // `while False:` never runs
+  if (c->kind == EX_INT) {
+    tl_error(s->diag, n->a->loc,
+             "this while loop never ends: its condition is always true and "
+             "kernels have no break");
+    return;
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_WHILE, n->loc);
+  st->cond = tl_sema_convert(s, c, TY_BOOL);
+  body_in_scope(s, &n->list, &st->body);
+  tl_vec_push(s->arena, out, st);
+}
+
 static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
   const TlNode *e = n->a;
   if (e->kind == ND_STR)
@@ -565,6 +713,7 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
     tl_sema_tile_op(s, e, t, out);
     return;
   }
+  if (t && tl_sema_scalar_stmt(s, e, t, out)) return;
   if (t && strcmp(t, "use_swizzle") == 0) {
     const TlNode *p = e->list.len ? TL_VEC_AT(e->list, TlNode, 0) : tl_sema_kwarg(e, "panel_size");
     int64_t v = 10;
@@ -649,11 +798,14 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
   case ND_PASS:
     return;
   case ND_WITH:
+    if (s->launch_pending) { // a macro's T.Kernel block, called from the prim_func body
+      tl_sema_macro_launch(s, n);
+      return;
+    }
     tl_error(s->diag, n->loc, "'with' inside a kernel; T.Kernel cannot nest");
     return;
   case ND_WHILE:
-    tl_error(s->diag, n->loc, "'while' loops are not supported in kernels yet; use T.serial "
-                              "with a bound and an if");
+    while_stmt(s, n, out);
     return;
   case ND_RETURN:
     tl_error(s->diag, n->loc, "'return' inside a kernel");

@@ -1,14 +1,16 @@
-// Tile operators -> Tile IR: T.copy, T.gemm, T.fill, T.clear and
-// T.reduce_*. Operands are buffers, points (A[i, j]: extents from the other
-// side) or slices (A[0:64, k*32:(k+1)*32]); shapes and dtypes are checked
-// here so every later pass can trust them.
+// Tile operators -> Tile IR: T.copy, T.gemm, T.fill, T.clear, T.reduce_*
+// and T.atomic_add (an atomic element store, or a copy that adds).
+// Operands are buffers, points (A[i, j]: extents from the other side) or
+// slices (A[0:64, k*32:(k+1)*32]); shapes and dtypes are checked here so
+// every later pass can trust them.
 #include <string.h>
 
 #include "SemaInternal.h"
 
-static const char *const tile_ops[] = {"copy",       "gemm",       "fill",          "clear",
-                                       "reduce_max", "reduce_sum", "reduce_min",    "reduce_abssum",
-                                       "reduce_absmax", NULL};
+static const char *const tile_ops[] = {
+    "copy",       "gemm",          "fill",          "clear",      "reduce_max",   "reduce_sum",
+    "reduce_min", "reduce_abssum", "reduce_absmax", "atomic_add", "atomic_addx2", "atomic_addx4",
+    NULL};
 
 bool tl_sema_is_tile_op(const char *name) {
   for (int i = 0; tile_ops[i]; i++)
@@ -62,15 +64,19 @@ static bool region(Sema *s, const TlNode *n, TlRegion *r) {
     }
     return true;
   }
-  if (n->list.len != b->ndims) {
-    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, b->ndims,
-             b->ndims == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
+  const TlNode *kept[TL_MAX_DIMS];
+  int nkept = tl_sema_kept_indices(s, b, &n->list, kept);
+  if (nkept < 0) return false;
+  if (nkept != b->ndims) {
+    int written = b->source_ndims ? b->source_ndims : b->ndims;
+    tl_error(s->diag, n->loc, "buffer '%s' has %d dimension%s, %d ind%s given", b->name, written,
+             written == 1 ? "" : "s", n->list.len, n->list.len == 1 ? "ex" : "ices");
     tl_note(s->diag, b->loc, "'%s' declared here", b->name);
     return false;
   }
   bool any_slice = false;
   for (int i = 0; i < b->ndims; i++) {
-    TlNode *in = TL_VEC_AT(n->list, TlNode, i);
+    const TlNode *in = kept[i];
     if (in->kind == ND_SLICE) {
       any_slice = true;
       if (in->c) {
@@ -163,6 +169,38 @@ static bool check_in_bounds(Sema *s, const TlRegion *r) {
   return true;
 }
 
+// The regions of a copy are resolved; a point takes its extents from the
+// other side, then shapes and bounds are checked. T.copy and the tile form
+// of T.atomic_add share it (`what` names the operator in messages).
+static TlStmt *copy_regions(Sema *s, const TlNode *call, TlStmt *st, const char *what) {
+  if (st->src.point && st->dst.point) {
+    tl_error(s->diag, call->loc,
+             "%s between two points has no extent; make one side a buffer "
+             "or a slice",
+             what);
+    return NULL;
+  }
+  if (st->src.point && !take_extents(s, &st->src, &st->dst)) return NULL;
+  if (st->dst.point && !take_extents(s, &st->dst, &st->src)) return NULL;
+  int64_t a[TL_MAX_DIMS], b[TL_MAX_DIMS];
+  int na = squeeze(&st->src, a), nb = squeeze(&st->dst, b);
+  bool same = na == nb;
+  for (int i = 0; same && i < na; i++)
+    same = a[i] == b[i];
+  if (!same) {
+    char sa[128], sb[128];
+    format_extents(sa, sizeof sa, &st->src);
+    format_extents(sb, sizeof sb, &st->dst);
+    tl_error(s->diag, call->loc, "shape mismatch in %s: source '%s' is %s, destination '%s' is %s",
+             what, st->src.buf->name, sa, st->dst.buf->name, sb);
+    return NULL;
+  }
+  if (!check_in_bounds(s, &st->src) || !check_in_bounds(s, &st->dst)) return NULL;
+  st->src.buf->read = true;
+  st->dst.buf->written = true;
+  return st;
+}
+
 static void copy(Sema *s, const TlNode *call, TlVec *out) {
   if (call->list.len != 2) {
     tl_error(s->diag, call->loc, "T.copy takes 2 arguments (src, dst), %d given", call->list.len);
@@ -179,32 +217,7 @@ static void copy(Sema *s, const TlNode *call, TlVec *out) {
   if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src) ||
       !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst))
     return;
-  if (st->src.point && st->dst.point) {
-    tl_error(s->diag, call->loc, "T.copy between two points has no extent; make one side a buffer "
-                                 "or a slice");
-    return;
-  }
-  if (st->src.point && !take_extents(s, &st->src, &st->dst))
-    return;
-  if (st->dst.point && !take_extents(s, &st->dst, &st->src))
-    return;
-  int64_t a[TL_MAX_DIMS], b[TL_MAX_DIMS];
-  int na = squeeze(&st->src, a), nb = squeeze(&st->dst, b);
-  bool same = na == nb;
-  for (int i = 0; same && i < na; i++)
-    same = a[i] == b[i];
-  if (!same) {
-    char sa[128], sb[128];
-    format_extents(sa, sizeof sa, &st->src);
-    format_extents(sb, sizeof sb, &st->dst);
-    tl_error(s->diag, call->loc, "shape mismatch in T.copy: source '%s' is %s, destination '%s' is %s",
-             st->src.buf->name, sa, st->dst.buf->name, sb);
-    return;
-  }
-  if (!check_in_bounds(s, &st->src) || !check_in_bounds(s, &st->dst))
-    return;
-  st->src.buf->read = true;
-  st->dst.buf->written = true;
+  if (!copy_regions(s, call, st, "T.copy")) return;
   const TlNode *cw = tl_sema_kwarg(call, "coalesced_width");
   if (cw && !tl_sema_const_int(s, cw, "coalesced_width=", &st->width))
     return;
@@ -351,6 +364,23 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
   tl_vec_push(s->arena, out, st);
 }
 
+// dim= of a fragment whose unit dimensions were dropped counts the written
+// dimensions: the same dimension among the kept ones.
+static bool reduce_kept_dim(Sema *s, const TlBuffer *src, TlLoc loc, int64_t *dim) {
+  int64_t d = *dim < 0 ? *dim + src->source_ndims : *dim;
+  if (d < 0 || d >= src->source_ndims) return true; // reported as out of range by the caller
+  if (src->dropped_dims & (1u << d)) {
+    tl_error(s->diag, loc, "dim=%lld of '%s' has size 1; there is nothing to reduce",
+             (long long)*dim, src->name);
+    return false;
+  }
+  int kept = 0;
+  for (int i = 0; i < d; i++)
+    kept += !(src->dropped_dims & (1u << i));
+  *dim = kept;
+  return true;
+}
+
 static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   for (int i = 0; i < call->list2.len; i++) {
     TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
@@ -380,7 +410,11 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   if (!flag(s, call, "clear", 3, true, &clear))
     return;
   TlBuffer *src = st->src.buf, *dst = st->dst.buf;
-  if (src->scope == SCOPE_LOCAL || dst->scope == SCOPE_LOCAL || dst->scope == SCOPE_GLOBAL) {
+  // One element for every thread (a local scalar, or a one-element
+  // fragment) may receive a reduction: each thread reduces into its copy.
+  bool dst_replicated = dst->scope == SCOPE_LOCAL && tl_buffer_elems(dst) == 1;
+  if (src->scope == SCOPE_LOCAL || (dst->scope == SCOPE_LOCAL && !dst_replicated) ||
+      dst->scope == SCOPE_GLOBAL) {
     TlBuffer *b = src->scope == SCOPE_LOCAL ? src : dst;
     tl_error(s->diag, call->loc, "T.%s %s a %s buffer '%s'; reduce fragments or shared tiles into "
                                  "a fragment or shared tile (per-thread buffers: use a T.serial loop)",
@@ -399,6 +433,7 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
              op, src->name, (long long)threads);
     return;
   }
+  if (src->source_ndims && !reduce_kept_dim(s, src, dn ? dn->loc : call->loc, &dim)) return;
   if (dim < 0)
     dim += src->ndims;
   if (dim < 0 || dim >= src->ndims) {
@@ -406,9 +441,11 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
              (long long)dim, src->ndims, src->name);
     return;
   }
-  // dst has src's shape without `dim`.
-  bool ok = dst->ndims == src->ndims - 1 || (src->ndims == 1 && dst->ndims == 1 && dst->shape[0] == 1);
-  for (int i = 0, j = 0; ok && i < src->ndims; i++) {
+  // dst has src's shape without `dim`; a reduction to one element may go
+  // into any one-element tile ((1,) or (1, 1)).
+  bool ok = dst->ndims == src->ndims - 1 ||
+            (tl_buffer_elems(dst) == 1 && tl_buffer_elems(src) == src->shape[dim]);
+  for (int i = 0, j = 0; ok && dst->ndims == src->ndims - 1 && i < src->ndims; i++) {
     if (i == dim)
       continue;
     ok = dst->shape[j++] == src->shape[i];
@@ -429,6 +466,168 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   tl_vec_push(s->arena, out, st);
 }
 
+// CUDA's atomicAdd exists for these element types (fp16 and bf16 from
+// sm_70 / sm_80, both below every tlc target).
+static bool atomic_dtype_ok(Sema *s, const TlBuffer *b, TlLoc loc, const char *what) {
+  TlDtype t = b->dtype;
+  if (t == TY_FLOAT32 || t == TY_FLOAT16 || t == TY_BFLOAT16 || t == TY_FLOAT64 || t == TY_INT32 ||
+      t == TY_UINT32)
+    return true;
+  tl_error(s->diag, loc,
+           "%s on '%s' of type %s; CUDA adds atomically to float32, float16, "
+           "bfloat16, float64, int32 and uint32 only",
+           what, b->name, tl_dtype_name(t));
+  return false;
+}
+
+// The destination of an atomic add is memory other threads see.
+static bool atomic_scope_ok(Sema *s, const TlBuffer *b, TlLoc loc, const char *what) {
+  if (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_SHARED) return true;
+  tl_error(s->diag, loc,
+           "%s into %s buffer '%s'; only global and shared memory are shared between "
+           "threads",
+           what, tl_scope_name(b->scope), b->name);
+  tl_note(s->diag, loc, "a thread's own registers need no atomics: write %s[...] += value",
+          b->name);
+  return false;
+}
+
+// memory_order= names a C++ memory order. tlc emits CUDA's atomicAdd, which
+// is relaxed: other orders are accepted with a warning saying so.
+static bool memory_order(Sema *s, const TlNode *call) {
+  const TlNode *mo = tl_sema_kwarg(call, "memory_order");
+  if (!mo) return true;
+  TlValue *v = tl_sema_eval_const(s, mo);
+  if (v->kind == VAL_ERROR) return false;
+  static const char *const orders[] = {"relaxed", "consume", "acquire", "release",
+                                       "acq_rel", "seq_cst", NULL};
+  int found = -1;
+  for (int i = 0; v->kind == VAL_STR && orders[i]; i++)
+    if (strcmp(v->s, orders[i]) == 0) found = i;
+  if (found < 0) {
+    tl_error(s->diag, mo->loc,
+             "memory_order= takes \"relaxed\", \"consume\", \"acquire\", "
+             "\"release\", \"acq_rel\" or \"seq_cst\"");
+    return false;
+  }
+  if (found > 0)
+    tl_warning(s->diag, mo->loc,
+               "memory_order=\"%s\" is compiled as a relaxed atomicAdd; order "
+               "other accesses with T.sync_threads()",
+               orders[found]);
+  return true;
+}
+
+// A subscript whose indices are all single elements (no slice).
+static bool is_element(const TlNode *n) {
+  if (n->kind != ND_SUBSCRIPT) return false;
+  for (int i = 0; i < n->list.len; i++)
+    if (TL_VEC_AT(n->list, TlNode, i)->kind == ND_SLICE) return false;
+  return true;
+}
+
+// A name bound to a buffer: the whole buffer as a tile operand.
+static bool names_buffer(Sema *s, const TlNode *n) {
+  TlSym *y = n->kind == ND_NAME ? tl_scope_lookup(s, n->name) : NULL;
+  return y && y->kind == SYM_BUFFER;
+}
+
+// The access e with `lane` added to its last index (T.atomic_addx2 / x4).
+static TlExpr *lane_of(Sema *s, const TlExpr *e, int64_t lane) {
+  TlExpr *c = tl_expr_clone(s->arena, e);
+  if (lane == 0) return c;
+  TlExpr **last = &c->args[c->nargs - 1];
+  *last = tl_expr_binary(s->arena, (*last)->loc, OP_ADD, *last,
+                         tl_expr_int(s->arena, (*last)->loc, lane, (*last)->dtype), (*last)->dtype);
+  return c;
+}
+
+// T.atomic_add(C[i, j], v): one element, C[i, j] += v atomically;
+// T.atomic_addx2 / x4 (C[i, j], x[j]): `lanes` consecutive elements of
+// both, one atomic add each (inside T.Parallel, as TileLang uses them).
+static void atomic_add_elements(Sema *s, const TlNode *call, const TlNode *dst, const TlNode *val,
+                                int64_t lanes, const char *what, TlVec *out) {
+  TlExpr *lhs = tl_sema_expr(s, dst);
+  TlExpr *value = tl_sema_expr(s, val);
+  if (lhs->kind != EX_LOAD) return; // already reported
+  TlBuffer *b = lhs->buf;
+  if (!atomic_scope_ok(s, b, dst->loc, what) || !atomic_dtype_ok(s, b, dst->loc, what)) return;
+  int64_t last;
+  if (lanes > 1 && tl_expr_is_const(lhs->args[lhs->nargs - 1], &last) &&
+      last + lanes > b->shape[b->ndims - 1]) {
+    tl_error(s->diag, dst->loc,
+             "%s adds elements %lld..%lld of the last dimension of '%s', which "
+             "has %lld",
+             what, (long long)last, (long long)(last + lanes - 1), b->name,
+             (long long)b->shape[b->ndims - 1]);
+    return;
+  }
+  if (lanes > 1 && value->kind != EX_LOAD) {
+    tl_error(s->diag, val->loc,
+             "%s adds %lld consecutive elements; its value must be a buffer "
+             "element such as x[i, j]",
+             what, (long long)lanes);
+    return;
+  }
+  for (int64_t l = 0; l < lanes; l++) {
+    TlStmt *st = tl_stmt_new(s->arena, ST_STORE, call->loc);
+    TlExpr *target = lane_of(s, lhs, l);
+    st->buf = b;
+    st->indices = target->args;
+    st->nindices = target->nargs;
+    st->update_op = OP_ADD;
+    st->atomic = true;
+    st->value = tl_sema_convert(s, lanes > 1 ? lane_of(s, value, l) : value, b->dtype);
+    tl_vec_push(s->arena, out, st);
+  }
+  b->written = true;
+}
+
+// T.atomic_add(dst, src) on tiles: dst += src element by element, a copy
+// whose stores add atomically.
+static void atomic_add_tile(Sema *s, const TlNode *call, const TlNode *dst, const TlNode *src,
+                            const char *what, TlVec *out) {
+  if (s->in_parallel) {
+    tl_error(s->diag, call->loc,
+             "%s of a tile inside T.Parallel; add one element per point, "
+             "e.g. T.atomic_add(C[i, j], x[i, j])",
+             what);
+    return;
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_COPY, call->loc);
+  st->atomic = true;
+  if (!region(s, src, &st->src) || !region(s, dst, &st->dst)) return;
+  if (!atomic_scope_ok(s, st->dst.buf, dst->loc, what) ||
+      !atomic_dtype_ok(s, st->dst.buf, dst->loc, what) || !copy_regions(s, call, st, what))
+    return;
+  tl_vec_push(s->arena, out, st);
+}
+
+// T.atomic_add(dst, value, memory_order=None): the element form when dst is
+// one element and value is not a buffer or slice, the tile form otherwise;
+// T.atomic_addx2 / T.atomic_addx4 add 2 / 4 consecutive elements.
+static void atomic_add(Sema *s, const TlNode *call, const char *op, TlVec *out) {
+  char what[32];
+  snprintf(what, sizeof what, "T.%s", op);
+  static const char *const kws[] = {"memory_order", NULL};
+  if (!tl_sema_check_keywords(s, call, what, kws)) return;
+  if (call->list.len != 2) {
+    tl_error(s->diag, call->loc, "%s takes 2 arguments (dst, value), %d given", what,
+             call->list.len);
+    return;
+  }
+  if (!memory_order(s, call)) return;
+  const TlNode *dst = TL_VEC_AT(call->list, TlNode, 0), *val = TL_VEC_AT(call->list, TlNode, 1);
+  int64_t lanes = strcmp(op, "atomic_addx2") == 0 ? 2 : strcmp(op, "atomic_addx4") == 0 ? 4 : 1;
+  bool value_is_tile = names_buffer(s, val) || (val->kind == ND_SUBSCRIPT && !is_element(val));
+  if (lanes > 1 && (!is_element(dst) || value_is_tile))
+    tl_error(s->diag, call->loc, "%s takes two elements, e.g. %s(C[i, j], x[i, j])", what, what);
+  else if (is_element(dst) && !value_is_tile)
+    atomic_add_elements(s, call, dst, val, lanes, what, out);
+  else
+    atomic_add_tile(s, call, dst, val, what, out);
+}
+
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   int before = s->diag->nerrors;
   if (strcmp(op, "copy") == 0)
@@ -437,6 +636,8 @@ bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out) {
     gemm(s, call, out);
   else if (strcmp(op, "fill") == 0 || strcmp(op, "clear") == 0)
     fill(s, call, op[0] == 'c', out);
+  else if (strncmp(op, "atomic_add", 10) == 0)
+    atomic_add(s, call, op, out);
   else
     reduce(s, call, op, out);
   return s->diag->nerrors == before;

@@ -1,6 +1,7 @@
 // lower-tile-ops: T.copy and T.fill become T.Parallel nests of element
 // stores (origin copy / fill), which the partition pass then maps onto
-// threads and vectorizes like any user loop.
+// threads and vectorizes like any user loop. The tile form of T.atomic_add
+// is a copy whose stores are atomic adds.
 //
 // A copy's nest runs over the tile's non-unit extents, in order; each side
 // indexes its buffer at start + loop variable. Where a global tile may cross
@@ -112,6 +113,10 @@ static TlStmt *lower_copy(Ctx *c, TlStmt *op) {
     st->indices[d] = didx[d];
   st->nindices = op->dst.ndims;
   st->value = tl_expr_cast(c->arena, op->loc, value, op->dst.buf->dtype);
+  if (op->atomic) { // T.atomic_add(dst, src): dst += src, each add atomic
+    st->update_op = OP_ADD;
+    st->atomic = true;
+  }
   TlExpr *store_ok = edge_guard(c, &op->dst, didx);
   if (store_ok) { // skip stores outside the destination tensor
     TlStmt *g = tl_stmt_new(c->arena, ST_IF, op->loc);

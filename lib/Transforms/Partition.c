@@ -30,7 +30,28 @@ typedef struct Ctx {
   bool ok;
   int next_gemm;
   int next_table;
+  TlVec thread_scalars; // TlVar*: block-level scalars whose value depends on threadIdx
 } Ctx;
+
+// Whether e reads threadIdx, directly (T.get_thread_binding) or through a
+// scalar computed from it.
+static bool depends_on_thread(const Ctx *c, const TlExpr *e) {
+  if (!e) return false;
+  if (e->kind == EX_VAR) {
+    if (e->var->kind == VAR_THREAD_IDX) return true;
+    for (int i = 0; i < c->thread_scalars.len; i++)
+      if (TL_VEC_AT(c->thread_scalars, TlVar, i) == e->var) return true;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (depends_on_thread(c, e->args[i])) return true;
+  return false;
+}
+
+static bool store_is_per_thread(const Ctx *c, const TlStmt *s) {
+  for (int i = 0; i < s->nindices; i++)
+    if (depends_on_thread(c, s->indices[i])) return true;
+  return false;
+}
 
 typedef struct WidthScan {
   TlArena *arena;
@@ -126,24 +147,27 @@ TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc) {
   return tid;
 }
 
-// Does the nest store only into per-thread local buffers? Then every thread
-// runs all of it on its own copy (T.fill of a T.alloc_local tile).
-static bool stores_only_local(const TlVec *body) {
-  bool any = false;
+// Does the body store only into per-thread local buffers (true also when
+// it stores nothing)? *any tells whether it stores at all.
+static bool no_shared_stores(const TlVec *body, bool *any) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_STORE) {
       if (!s->buf || s->buf->scope != SCOPE_LOCAL)
         return false;
-      any = true;
+      *any = true;
     }
-    if (s->kind == ST_FOR || s->kind == ST_IF) {
-      if (!stores_only_local(&s->body) || !stores_only_local(&s->else_body))
-        return false;
-      any = true;
-    }
+    if (!no_shared_stores(&s->body, any) || !no_shared_stores(&s->else_body, any)) return false;
   }
-  return any;
+  return true;
+}
+
+// Does the nest store only into per-thread local buffers? Then every thread
+// runs all of it on its own copy (T.fill of a T.alloc_local tile, a
+// reduction into a one-element fragment, whose serial loop stores nothing).
+static bool stores_only_local(const TlVec *body) {
+  bool any = false;
+  return no_shared_stores(body, &any) && any;
 }
 
 static TlStmt *per_thread_nest(Ctx *c, TlStmt *nest) {
@@ -318,9 +342,17 @@ static void partition_body(Ctx *c, TlVec *body) {
       c->ok = false;
       continue;
     }
-    if (s->kind == ST_STORE && s->buf && (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED)) {
+    if ((s->kind == ST_LET || s->kind == ST_SET) && depends_on_thread(c, s->value))
+      tl_vec_push(c->arena, &c->thread_scalars, s->var);
+    if (s->kind == ST_STORE && s->buf &&
+        (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED) && !s->atomic &&
+        !store_is_per_thread(c, s)) {
       // A store outside T.Parallel is the block's, not each thread's: one
       // thread performs it (S[bx] += x would otherwise race with itself).
+      // A store indexed by the thread (T.get_thread_binding) is each
+      // thread's own, as the user wrote it, and so is every T.atomic_add
+      // (TileLang runs block-level statements in every thread: for an
+      // idempotent store that is the same as one thread, for an add not).
       TlStmt *g = tl_stmt_new(c->arena, ST_IF, s->loc);
       g->cond = tl_expr_binary(c->arena, s->loc, OP_EQ, tl_partition_thread_id(c->arena, c->kernel, s->loc),
                                tl_expr_int(c->arena, s->loc, 0, TY_INT32), TY_BOOL);
@@ -343,9 +375,10 @@ static void partition_body(Ctx *c, TlVec *body) {
 
 bool tl_partition(TlArena *a, TlModule *m, TlDiag *d) {
   (void)PASS;
-  Ctx c = {a, NULL, d, true, 0, 0};
+  Ctx c = {a, NULL, d, true, 0, 0, {0}};
   for (int k = 0; k < m->kernels.len; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    c.thread_scalars.len = 0;
     partition_body(&c, &c.kernel->body);
     c.kernel->thread_level = true;
   }

@@ -59,6 +59,8 @@ TlBuffer *tl_pipeline_producer_target(const TlStmt *s) {
   const TlStmt *st = TL_VEC_AT(s->body, TlStmt, 0);
   if (st->kind != ST_STORE || !st->buf || st->buf->scope != SCOPE_SHARED || !reads_only_global(st->value))
     return NULL;
+  if (st->update_op != OP_EQ) // T.atomic_add's copy adds: it is compute, not a producer
+    return NULL;
   return st->buf;
 }
 
@@ -241,7 +243,9 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
       if (is_producer[j] || !tl_stmt_touches(TL_VEC_AT(loop->body, TlStmt, j), b, false))
         continue;
       int64_t si = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[i] : 0;
-      int64_t sj = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[j] : s - 1;
+      // Without pipelining (num_stages 0 or 1) consumers share the copies'
+      // stage 0, so program order decides.
+      int64_t sj = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[j] : (s > 1 ? s - 1 : 0);
       int64_t oi = loop->order.len ? (int64_t)(intptr_t)loop->order.items[i] : i;
       int64_t oj = loop->order.len ? (int64_t)(intptr_t)loop->order.items[j] : j;
       if (sj < si || (sj == si && oj < oi)) {

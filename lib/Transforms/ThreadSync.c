@@ -1,7 +1,8 @@
 // thread-sync: inserts __syncthreads() where one statement of the block
 // reads or writes memory that an earlier statement wrote (or writes memory
 // an earlier statement read) since the last barrier. Shared and global
-// buffers count; per-thread registers do not. Loops are entered (with a
+// buffers count; per-thread registers do not. Loops, `for` and `while`
+// (whose condition is the same in every thread), are entered (with a
 // barrier at the end of the body when the next iteration would race with
 // this one); an `if` is one unit, so no barrier is ever placed under a
 // condition that may differ between threads.
@@ -90,7 +91,8 @@ static TlStmt *barrier(TlArena *a, TlLoc loc) {
 // Is the statement a block of per-thread work that all threads reach (a
 // partitioned nest or a loop), as opposed to one statement?
 static bool is_region(const TlStmt *s) {
-  return s->kind == ST_FOR || (s->kind == ST_SEQ && s->plan.ndims == 0 && !s->per_thread);
+  return s->kind == ST_FOR || s->kind == ST_WHILE ||
+         (s->kind == ST_SEQ && s->plan.ndims == 0 && !s->per_thread);
 }
 
 static void sync_body(TlArena *a, TlVec *body, State *st);
@@ -115,12 +117,23 @@ static void sync_stmt(TlArena *a, TlStmt *s, TlVec *out, State *st) {
     return;
   }
   if (is_region(s)) {
-    // Enter loops and plain sequences: barriers go between their parts.
+    // Enter loops and plain sequences: barriers go between their parts. A
+    // while's condition reads memory before each iteration.
     State entry = *st;
+    if (s->kind == ST_WHILE) {
+      Set cond = {0};
+      reads_of(s->cond, &cond);
+      if (set_meets(&st->written, &cond)) {
+        tl_vec_push(a, out, barrier(a, s->loc));
+        *st = (State){0};
+      }
+      set_union(&st->read, &cond);
+    }
     sync_body(a, &s->body, st);
-    if (s->kind == ST_FOR && !starts_with_barrier(&s->body)) {
+    if ((s->kind == ST_FOR || s->kind == ST_WHILE) && !starts_with_barrier(&s->body)) {
       // The next iteration's start against this iteration's end.
       Set r = {0}, w = {0};
+      reads_of(s->cond, &r);
       for (int i = 0; i < s->body.len; i++)
         effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
       if (set_meets(&st->written, &r) || set_meets(&st->written, &w) || set_meets(&st->read, &w)) {

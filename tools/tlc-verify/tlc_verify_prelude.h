@@ -361,6 +361,8 @@ __device__ __half __hadd(const __half a, const __half b);
 __device__ __half __hmul(const __half a, const __half b);
 __device__ __half __hfma(const __half a, const __half b, const __half c);
 __device__ __half __hmax(const __half a, const __half b);
+__device__ __half atomicAdd(__half *address, __half val);                      // sm_70+
+__device__ __nv_bfloat16 atomicAdd(__nv_bfloat16 *address, __nv_bfloat16 val); // sm_80+
 __device__ __half __hmin(const __half a, const __half b);
 __device__ __half2 __hadd2(const __half2 a, const __half2 b);
 __device__ __half2 __hmul2(const __half2 a, const __half2 b);

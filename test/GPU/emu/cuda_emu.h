@@ -243,6 +243,12 @@ inline double __longlong_as_double(long long i) {
   memcpy(&f, &i, 8);
   return f;
 }
+// Threads switch only at __syncthreads(), so a read-add-write is atomic.
+template <typename T> T atomicAdd(T *address, T value) {
+  T old = *address;
+  *address = old + value;
+  return old;
+}
 inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 inline float __expf(float x) { return expf(x); }

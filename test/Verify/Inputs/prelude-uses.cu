@@ -66,6 +66,8 @@ __device__ float halves(const __half* hp, const __nv_bfloat16* bp) {
   __half h9 = (__half)(9UL), h10 = (__half)(10ULL);
   __nv_bfloat16 b = bp[threadIdx.x], b1 = (__nv_bfloat16)(1.0f), b2 = (__nv_bfloat16)(h1);
   __half h11 = (__half)(b);
+  h11 = atomicAdd((__half*)hp, h11); // T.atomic_add on fp16 and bf16 tiles
+  b2 = atomicAdd((__nv_bfloat16*)bp, b2);
   h = h + h1 - h2 * h3 / h4;
   h += h5;
   h -= h6;

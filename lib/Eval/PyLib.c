@@ -1,0 +1,167 @@
+// The library functions and values TileLang files call in the Python
+// around their kernels, evaluated at compile time without the libraries:
+//   tilelang.cdiv(a, b)                      ceiling division (also tl.cdiv)
+//   tilelang.math.next_power_of_2(n)         the smallest power of two >= n
+//   ...driver.get_num_sms()                  the SM count of --target's file
+//   (tilelang.compile(f, out_idx=...) is EvalEager.c's: it checks the options)
+//   DataType(dtype) / tvm DataType           the dtype; `.bits` of a dtype
+//   torch.float16, torch.bfloat16, ...       dtypes (dict keys, defaults);
+//                                            nothing else of torch runs
+// and the decorators that wrap a factory and return it (functools.cache,
+// functools.lru_cache, simplify_prim_func, a project's own *jit wrapper).
+// Each lookup returns NULL when the name is not one of these, so Const.c
+// falls back to its usual errors.
+#include <string.h>
+
+#include "../Sema/SemaInternal.h"
+
+// The dotted name of a module attribute chain (tl.math.next_power_of_2 ->
+// "tilelang.math.next_power_of_2"), from the module the base name is bound
+// to; NULL when the base is not a module.
+static const char *dotted_name(Sema *s, const TlNode *n) {
+  if (n->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, n->name);
+    return y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE ? y->value->s : NULL;
+  }
+  if (n->kind != ND_ATTR) return NULL;
+  const char *base = dotted_name(s, n->a);
+  return base ? tl_arena_printf(s->arena, "%s.%s", base, n->name) : NULL;
+}
+
+static bool starts_with(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static TlValue *int_result(Sema *s, TlLoc loc, int64_t v) {
+  TlValue *r = tl_value_new(s, VAL_INT, loc);
+  r->i = v;
+  return r;
+}
+
+static TlValue *error_at(Sema *s, TlLoc loc) {
+  return tl_value_new(s, VAL_ERROR, loc);
+}
+
+// The positional arguments of a library call, which takes exactly `want`
+// (keywords only where `keywords_ok`).
+static bool library_args(Sema *s, const TlNode *n, const char *name, int want, bool keywords_ok,
+                         TlValue **out) {
+  if (n->list.len != want || (!keywords_ok && n->list2.len)) {
+    tl_error(s->diag, n->loc, "'%s' takes %d positional argument%s", name, want,
+             want == 1 ? "" : "s");
+    return false;
+  }
+  for (int i = 0; i < want; i++) {
+    out[i] = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
+    if (out[i]->kind == VAL_ERROR) return false;
+  }
+  return true;
+}
+
+static bool int_arg(Sema *s, const TlNode *n, const TlValue *v, const char *name) {
+  if (v->kind == VAL_INT || v->kind == VAL_BOOL) return true;
+  tl_error(s->diag, n->loc, "'%s' needs integers, got %s %s", name, tl_value_kind_article(v->kind),
+           tl_value_kind_name(v->kind));
+  return false;
+}
+
+static TlValue *cdiv(Sema *s, const TlNode *n, const char *name) {
+  TlValue *a[2];
+  if (!library_args(s, n, name, 2, false, a) || !int_arg(s, n, a[0], name) ||
+      !int_arg(s, n, a[1], name))
+    return error_at(s, n->loc);
+  if (a[1]->i == 0) {
+    tl_error(s->diag, n->loc, "'%s' divides by zero", name);
+    return error_at(s, n->loc);
+  }
+  // -(-a // b) with Python's floor division: exact for every sign.
+  int64_t q = a[0]->i / a[1]->i, r = a[0]->i % a[1]->i;
+  if (r != 0 && ((r > 0) == (a[1]->i > 0))) q++;
+  return int_result(s, n->loc, q);
+}
+
+static TlValue *next_power_of_2(Sema *s, const TlNode *n, const char *name) {
+  TlValue *a[1];
+  if (!library_args(s, n, name, 1, false, a) || !int_arg(s, n, a[0], name))
+    return error_at(s, n->loc);
+  int64_t p = 1;
+  while (p < a[0]->i) {
+    if (p > INT64_MAX / 2) {
+      tl_error(s->diag, n->loc, "'%s(%lld)' does not fit in 64 bits", name, (long long)a[0]->i);
+      return error_at(s, n->loc);
+    }
+    p *= 2;
+  }
+  return int_result(s, n->loc, p);
+}
+
+// DataType(x): the dtype x names (a string, a T. dtype or a torch dtype).
+static TlValue *data_type(Sema *s, const TlNode *n, const char *name) {
+  TlValue *a[1];
+  if (!library_args(s, n, name, 1, false, a)) return error_at(s, n->loc);
+  TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);
+  if (!tl_value_as_dtype(s, a[0], &v->dtype)) return error_at(s, n->loc);
+  return v;
+}
+
+TlValue *tl_sema_library_call(Sema *s, const TlNode *n) {
+  const char *q = dotted_name(s, n->a);
+  if (!q || !(starts_with(q, "tilelang") || starts_with(q, "tvm."))) return NULL;
+  if (strcmp(q, "tilelang.cdiv") == 0 || strcmp(q, "tilelang.language.cdiv") == 0)
+    return cdiv(s, n, q);
+  if (ends_with(q, ".next_power_of_2")) return next_power_of_2(s, n, q);
+  if (ends_with(q, ".get_num_sms")) {
+    TlValue *none[1];
+    if (!library_args(s, n, q, 0, false, none)) return error_at(s, n->loc);
+    return int_result(s, n->loc, s->sm_count);
+  }
+  if (ends_with(q, ".DataType")) // tvm.DataType, tvm.tir.DataType, tilelang's re-export
+    return data_type(s, n, q);
+  return NULL;
+}
+
+// torch.float16 and the other torch dtypes, and `.bits` / `.itemsize` of a
+// dtype value; NULL for any other attribute.
+TlValue *tl_sema_library_attr(Sema *s, const TlNode *n) {
+  const char *q = dotted_name(s, n);
+  if (q && starts_with(q, "torch.")) {
+    static const struct {
+      const char *name;
+      TlDtype dtype;
+    } torch[] = {{"float16", TY_FLOAT16}, {"half", TY_FLOAT16},  {"bfloat16", TY_BFLOAT16},
+                 {"float32", TY_FLOAT32}, {"float", TY_FLOAT32}, {"float64", TY_FLOAT64},
+                 {"double", TY_FLOAT64},  {"int8", TY_INT8},     {"uint8", TY_UINT8},
+                 {"int16", TY_INT16},     {"int32", TY_INT32},   {"int", TY_INT32},
+                 {"int64", TY_INT64},     {"long", TY_INT64},    {"bool", TY_BOOL}};
+    for (size_t i = 0; i < sizeof torch / sizeof torch[0]; i++)
+      if (strcmp(q + 6, torch[i].name) == 0) {
+        TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);
+        v->dtype = torch[i].dtype;
+        return v;
+      }
+    return NULL;
+  }
+  if (q || (strcmp(n->name, "bits") != 0 && strcmp(n->name, "itemsize") != 0)) return NULL;
+  TlSym *y = n->a->kind == ND_NAME ? tl_scope_lookup(s, n->a->name) : NULL;
+  if (y && y->kind != SYM_VALUE) return NULL; // a buffer or kernel variable: not a Python value
+  TlValue *base = tl_sema_eval_const(s, n->a);
+  TlDtype t;
+  if (base->kind == VAL_ERROR) return base;
+  if (base->kind != VAL_DTYPE && !(base->kind == VAL_STR && tl_dtype_parse(base->s, &t)))
+    return NULL;
+  t = base->kind == VAL_DTYPE ? base->dtype : t;
+  int bits = tl_dtype_bits(t);
+  return int_result(s, n->loc, strcmp(n->name, "bits") == 0 ? bits : bits / 8);
+}
+
+// Decorators that take a factory and return it (or a caching wrapper of
+// it): for tlc, the factory itself.
+bool tl_sema_transparent_decorator(const char *name) {
+  return strcmp(name, "lru_cache") == 0 || strcmp(name, "cache") == 0 ||
+         strcmp(name, "simplify_prim_func") == 0 || ends_with(name, "jit");
+}

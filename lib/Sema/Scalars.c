@@ -1,0 +1,142 @@
+// Scalar builtins of kernels, the ones TileLang files use around tiles:
+//   values      T.clamp(x, lo, hi), T.Cast(dtype, x) (TVM's argument order),
+//               T.float32(x) and the other dtype-named casts,
+//               T.get_thread_binding(dim)
+//   variables   x = T.alloc_var(dtype, init=v): a per-thread scalar
+//   statements  T.sync_threads(); T.func_attr({...}),
+//               T.disable_warp_group_reg_alloc() and T.no_set_max_nreg(),
+//               which are accepted and ignored (see docs/tilelang-users.md)
+// Each entry point returns whether the call was one of these, so the
+// general lowering in SemaExpr.c / Stmt.c only sees what is left.
+#include <string.h>
+
+#include "SemaInternal.h"
+
+// check_arity's message, for the calls handled here.
+static bool arity(Sema *s, const TlNode *n, const char *what, int lo, int hi) {
+  int got = n->list.len;
+  if (got >= lo && got <= hi) return true;
+  if (lo == hi)
+    tl_error(s->diag, n->loc, "'%s' takes %d argument%s, %d given", what, lo, lo == 1 ? "" : "s",
+             got);
+  else
+    tl_error(s->diag, n->loc, "'%s' takes %d to %d arguments, %d given", what, lo, hi, got);
+  return false;
+}
+
+static TlExpr *arg(Sema *s, const TlNode *n, int i) {
+  return tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, i));
+}
+
+static bool dtype_of(Sema *s, const TlNode *n, TlDtype *out) {
+  TlValue *v = tl_sema_eval_const(s, n);
+  return v->kind != VAL_ERROR && tl_value_as_dtype(s, v, out);
+}
+
+// T.clamp(x, lo, hi) = min(max(x, lo), hi), in x's dtype.
+static TlExpr *clamp(Sema *s, const TlNode *n) {
+  TlExpr *x = arg(s, n, 0), *lo = arg(s, n, 1), *hi = arg(s, n, 2);
+  TlDtype t = x->dtype;
+  if (x->untyped && !lo->untyped)
+    t = lo->dtype;
+  else if (x->untyped && !hi->untyped)
+    t = hi->dtype;
+  TlExpr *low = tl_expr_binary(s->arena, n->loc, OP_MAX, tl_sema_convert(s, x, t),
+                               tl_sema_convert(s, lo, t), t);
+  return tl_expr_binary(s->arena, n->loc, OP_MIN, low, tl_sema_convert(s, hi, t), t);
+}
+
+// T.get_thread_binding(dim=0): threadIdx.{x,y,z}, the kernel's thread var.
+static TlExpr *thread_binding(Sema *s, const TlNode *n) {
+  int64_t dim = 0;
+  if (n->list.len == 1 &&
+      !tl_sema_const_int(s, TL_VEC_AT(n->list, TlNode, 0), "the dimension", &dim))
+    return NULL;
+  if (dim < 0 || dim > 2) {
+    tl_error(s->diag, n->loc, "T.get_thread_binding takes a dimension 0, 1 or 2, got %lld",
+             (long long)dim);
+    return NULL;
+  }
+  TlVar *v = s->kernel->thread_vars[dim];
+  if (!v) {
+    tl_error(s->diag, n->loc, "T.get_thread_binding outside a T.Kernel block");
+    return NULL;
+  }
+  return tl_expr_var(s->arena, n->loc, v);
+}
+
+TlExpr *tl_sema_scalar_call(Sema *s, const TlNode *n, const char *name, bool *handled) {
+  *handled = true;
+  char what[64];
+  snprintf(what, sizeof what, "T.%s", name);
+  TlDtype t;
+  if (strcmp(name, "clamp") == 0) {
+    if (!arity(s, n, what, 3, 3)) return NULL;
+    return clamp(s, n);
+  }
+  if (strcmp(name, "Cast") == 0) {
+    if (!arity(s, n, what, 2, 2) || !dtype_of(s, TL_VEC_AT(n->list, TlNode, 0), &t)) return NULL;
+    return tl_sema_convert(s, arg(s, n, 1), t);
+  }
+  if (strcmp(name, "get_thread_binding") == 0) {
+    if (!arity(s, n, what, 0, 1)) return NULL;
+    return thread_binding(s, n);
+  }
+  // T.float32(x), T.int32(x), T.bfloat16(x)...: TVM's typed constructors.
+  if (strcmp(name, "float") != 0 && strcmp(name, "half") != 0 && tl_dtype_parse(name, &t)) {
+    if (!arity(s, n, what, 1, 1)) return NULL;
+    return tl_sema_convert(s, arg(s, n, 0), t);
+  }
+  *handled = false;
+  return NULL;
+}
+
+// x = T.alloc_var(dtype, init=v) (or T.alloc_var(dtype, v)): a scalar of
+// that dtype, 0 unless init= says otherwise; later `x = ...` and `x += ...`
+// re-assign it like any scalar local.
+bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec *out) {
+  static const char *const kws[] = {"dtype", "init", "scope", NULL};
+  if (!tl_sema_check_keywords(s, call, "alloc_var", kws)) return false;
+  if (target->kind != ND_NAME) {
+    tl_error(s->diag, target->loc, "T.alloc_var must be assigned to a name");
+    return false;
+  }
+  const TlNode *dt =
+      call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "dtype");
+  const TlNode *init =
+      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "init");
+  if (!dt || call->list.len > 2) {
+    tl_error(s->diag, call->loc, "T.alloc_var takes a dtype and an optional init=");
+    return false;
+  }
+  TlDtype t;
+  if (!dtype_of(s, dt, &t)) return false;
+  TlExpr *value = init ? tl_sema_expr(s, init) : tl_expr_int(s->arena, call->loc, 0, t);
+  TlVar *v = tl_var_new(s->arena, s->kernel, target->name, VAR_SCALAR, t, target->loc);
+  TlSym *y = tl_scope_define(s, s->scope, target->name, SYM_VAR, target->loc);
+  y->var = v;
+  TlStmt *st = tl_stmt_new(s->arena, ST_LET, call->loc);
+  st->var = v;
+  st->value = tl_sema_convert(s, value, t);
+  tl_vec_push(s->arena, out, st);
+  return true;
+}
+
+// Statement calls. T.func_attr and the two register-allocation switches
+// steer TileLang's own code generation (function attributes, the setmaxnreg
+// of warp-specialized kernels, which tlc does not emit): nothing to do.
+bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out) {
+  if (strcmp(name, "sync_threads") == 0) {
+    if (s->in_parallel)
+      tl_error(s->diag, call->loc,
+               "T.sync_threads() inside T.Parallel; a barrier belongs between "
+               "the statements of the block");
+    else if (arity(s, call, "T.sync_threads", 0, 0))
+      tl_vec_push(s->arena, out, tl_stmt_new(s->arena, ST_SYNC, call->loc));
+    return true;
+  }
+  if (strcmp(name, "func_attr") == 0 || strcmp(name, "disable_warp_group_reg_alloc") == 0 ||
+      strcmp(name, "no_set_max_nreg") == 0)
+    return true;
+  return false;
+}
