@@ -1,0 +1,37 @@
+#!/bin/sh
+# bench/gpu_all.sh: every GPU check of the tree in one device call.
+#   HERE:  sh bench/gpu_all.sh prepare   (builds, writes bench/gen-hopper and
+#          bench/gen-ts, copies libyaml next to build/bin/tlc so that tlc runs
+#          on a machine without it)
+#   THERE: sh bench/gpu_all.sh run       with carry ["bench/gen-hopper",
+#          "bench/gen-ts", "build/bin"]; prints each part's table, then a
+#          summary line per part (exit status of each).
+set -u
+cd "$(dirname "$0")/.."
+case "${1:-}" in
+prepare)
+  set -e
+  sh bench/hopper.sh prepare
+  sh bench/tilelang_style.sh prepare
+  cp "$(ldd build/bin/tlc | awk '/libyaml/ {print $3}')" build/bin/ 2>/dev/null || true
+  ;;
+run)
+  export LD_LIBRARY_PATH="$PWD/build/bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export TLC="$PWD/build/bin/tlc"
+  OUT=${OUT:-/tmp/gpu_all}
+  mkdir -p "$OUT"
+  TIMEOUT=30 sh bench/hopper.sh run >"$OUT/hopper.txt" 2>&1; r1=$?
+  sh bench/tilelang_style.sh run >"$OUT/tilelang_style.txt" 2>&1; r2=$?
+  OUT="$OUT/dynamic" timeout 200 bash test/GPU/Dynamic/run_on_gpu.sh >"$OUT/dynamic.txt" 2>&1; r3=$?
+  OUT="$OUT/python" timeout 200 sh test/Python/gpu/run.sh check >"$OUT/python.txt" 2>&1; r4=$?
+  cp bench/gen-hopper/run/table.txt "$OUT/hopper-table.txt" 2>/dev/null
+  echo "== hopper (rc=$r1)"; grep -E "rc=" "$OUT/hopper.txt" | awk '{print $1,$2,$3,$4,$8,$9}'
+  echo "== tilelang-style (rc=$r2)"; grep -A14 "^kernel (kind" "$OUT/tilelang_style.txt"
+  echo "== dynamic (rc=$r3)"; tail -12 "$OUT/dynamic.txt"
+  echo "== python (rc=$r4)"; tail -15 "$OUT/python.txt"
+  ;;
+*)
+  echo "usage: sh bench/gpu_all.sh prepare|run" >&2
+  exit 2
+  ;;
+esac
