@@ -113,10 +113,16 @@ static void format_extents(char *buf, size_t len, const TlRegion *r) {
 }
 
 // A point operand takes its extents from the other side, aligned at the
-// trailing dimensions (leading ones are 1).
+// trailing dimensions (leading ones are 1). As in TileLang, the other side's
+// unit dimensions count when they fit (A[i, j] <- a (64, 1) tile is a
+// column); they are dropped only when the other side has more dimensions.
 static bool take_extents(Sema *s, TlRegion *point, const TlRegion *other) {
   int64_t ext[TL_MAX_DIMS];
-  int n = squeeze(other, ext);
+  int n = other->ndims;
+  for (int i = 0; i < n; i++)
+    ext[i] = other->extent[i];
+  if (n > point->ndims)
+    n = squeeze(other, ext);
   if (n > point->ndims) {
     tl_error(s->diag, point->loc, "'%s' has %d dimensions but the copy moves a %d-D tile",
              point->buf->name, point->ndims, n);

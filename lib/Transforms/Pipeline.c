@@ -236,7 +236,8 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
       if (is_producer[j] || !stmt_touches(TL_VEC_AT(loop->body, TlStmt, j), b, false))
         continue;
       int64_t si = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[i] : 0;
-      int64_t sj = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[j] : s - 1;
+      // num_stages=0 (no pipelining) puts every consumer in stage 0, after the copies.
+      int64_t sj = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[j] : (s > 0 ? s - 1 : 0);
       int64_t oi = loop->order.len ? (int64_t)(intptr_t)loop->order.items[i] : i;
       int64_t oj = loop->order.len ? (int64_t)(intptr_t)loop->order.items[j] : j;
       if (sj < si || (sj == si && oj < oi)) {
@@ -273,7 +274,7 @@ static TlStmt *deferred_wgmma(const TlVec *consumers) {
 static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   int s = loop->num_stages;
   TlLoc loc = loop->loc;
-  loop->applied_stages = 1;
+  loop->applied_stages = s > 0 ? 1 : 0; // num_stages=0: a plain loop
   bool is_prod[256] = {0};
   if (loop->body.len > 256) {
     tl_error(c->diag, loc, "a pipelined loop body of %d statements is too long (limit 256)", loop->body.len);

@@ -28,23 +28,43 @@ typedef struct {
   SmithDtype in, out;
 } GemmShape;
 
-static void random_gemm_shape(Smith *s, GemmShape *g) {
+/* Tiles that wgmma takes on sm_90a (whole warpgroups, 64 rows per
+ * warpgroup, fp16/bf16): without this bias few random shapes would. */
+static void wgmma_tiles(Smith *s, GemmShape *g) {
+  static const int n_tiles[] = {32, 64, 128, 256};
+  g->bm = smith_chance(&s->rng, 50) ? 64 : 128;
+  g->threads = g->bm == 128 && smith_chance(&s->rng, 50) ? 256 : 128;
+  do
+    g->bn = smith_pick(&s->rng, n_tiles, 4);
+  while (g->bm * g->bn / g->threads > 128);
+  smith_feature(s, "gemm-wgmma-shape");
+}
+
+static void random_tiles(Smith *s, GemmShape *g) {
   static const int mn_tiles[] = {16, 32, 64, 128};
-  static const int k_tiles[] = {16, 32, 64};
   static const int threads[] = {32, 64, 128, 256};
   g->bm = smith_pick(&s->rng, mn_tiles, 4);
   g->bn = smith_pick(&s->rng, mn_tiles, 4);
-  g->bk = smith_pick(&s->rng, k_tiles, 3);
   do
     g->threads = smith_pick(&s->rng, threads, 4);
   while (g->bm * g->bn / g->threads > 128 || g->bm * g->bn < g->threads * 4);
+}
+
+static void random_gemm_shape(Smith *s, GemmShape *g) {
+  static const int k_tiles[] = {16, 32, 64};
+  int hopper = smith_chance(&s->rng, 40);
+  if (hopper)
+    wgmma_tiles(s, g);
+  else
+    random_tiles(s, g);
+  g->bk = smith_pick(&s->rng, k_tiles, 3);
   g->m = extent_for(s, g->bm, 3);
   g->n = extent_for(s, g->bn, 3);
   g->k = extent_for(s, g->bk, 5);
   g->trans_a = smith_chance(&s->rng, 30);
   g->trans_b = smith_chance(&s->rng, 40);
   static const int in_types[] = {DT_F16, DT_F16, DT_BF16, DT_F32};
-  g->in = (SmithDtype)smith_pick(&s->rng, in_types, 4);
+  g->in = (SmithDtype)smith_pick(&s->rng, in_types, hopper ? 3 : 4);
   static const int out_types[] = {DT_F16, DT_BF16, DT_F32};
   g->out = (SmithDtype)smith_pick(&s->rng, out_types, 3);
   int elem = g->in == DT_F32 ? 4 : 2;
