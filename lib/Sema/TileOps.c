@@ -377,18 +377,6 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
              op, b == src ? "from" : "into", tl_scope_name(b->scope), b->name);
     return;
   }
-  // A fragment's rows are combined with warp lane shuffles over all 32
-  // lanes; in a partial last warp those name lanes that do not exist
-  // (undefined behaviour), so a fragment reduction needs whole warps, as
-  // T.gemm does.
-  int64_t threads = s->kernel->threads[0] * s->kernel->threads[1] * s->kernel->threads[2];
-  if (src->scope == SCOPE_FRAGMENT && threads % 32 != 0) {
-    tl_error(s->diag, call->loc,
-             "T.%s of the fragment '%s' needs a multiple of 32 threads (whole "
-             "warps), the kernel has %lld",
-             op, src->name, (long long)threads);
-    return;
-  }
   if (dim < 0)
     dim += src->ndims;
   if (dim < 0 || dim >= src->ndims) {
