@@ -170,12 +170,14 @@ void smith_gemm(Smith *s, const char *name) {
 void smith_reduce(Smith *s, const char *name) {
   static const int row_tiles[] = {1, 2, 4, 8, 16, 32, 64};
   static const int col_tiles[] = {8, 16, 32, 48, 64, 96, 128, 256};
-  static const int threads[] = {32, 64, 128, 256};
+  /* Partial warps too: their fragment reductions go through shared memory. */
+  static const int threads[] = {32, 48, 64, 96, 128, 200, 256};
   int rows = smith_pick(&s->rng, row_tiles, 7), cols = smith_pick(&s->rng, col_tiles, 8);
   /* One-row fragments are refused (test/Smith/fragment-unit-dim.tl). */
   int one_row = rows == 1;
-  int nthreads = smith_pick(&s->rng, threads, 4);
+  int nthreads = smith_pick(&s->rng, threads, 7);
   int m = extent_for(s, rows, 8);
+  if (nthreads % 32) smith_feature(s, "partial-warp");
   int dim = smith_chance(&s->rng, 25) ? 0 : 1;
   const char *kind = smith_chance(&s->rng, 75) && !one_row ? "fragment" : "shared";
   static const int in_types[] = {DT_F16, DT_BF16, DT_F32, DT_F32};
