@@ -193,7 +193,9 @@ void smith_tile_copy(Smith *s, const char *name) {
    * (the copy's nest drops that dimension; test/Smith/fragment-unit-dim.tl),
    * so such tiles go through shared memory until that is fixed. */
   int unit_dim = shape.rank == 2 && (shape.tile[0] == 1 || shape.tile[1] == 1);
-  const char *kind = smith_chance(&s->rng, 50) || unit_dim ? "shared" : "fragment";
+  int fits = smith_fragment_fits(shape.tile[0] * (shape.rank == 2 ? shape.tile[1] : 1), tile,
+                                 shape.threads);
+  const char *kind = smith_chance(&s->rng, 50) || unit_dim || !fits ? "shared" : "fragment";
   char dims[64];
   print_shape(dims, sizeof dims, &shape);
   smith_line(s, "@T.prim_func");

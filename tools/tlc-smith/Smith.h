@@ -42,6 +42,10 @@ typedef enum { DT_F16, DT_BF16, DT_F32, DT_F64, DT_I8, DT_I32, DT_COUNT } SmithD
 
 const char *smith_dtype_name(SmithDtype dtype);
 int smith_dtype_is_float(SmithDtype dtype);
+/* Whether a fragment of `points` elements fits in the registers of `threads`
+ * threads with room to spare: at most 64 32-bit registers per thread (tlc
+ * refuses a fragment past 255). */
+int smith_fragment_fits(int points, SmithDtype dtype, int threads);
 
 /* A random scalar expression of the given result kind over the leaves
  * (element loads written by the caller, e.g. "A_s[i, j]"), at most depth

@@ -51,6 +51,12 @@ int smith_dtype_is_float(SmithDtype dtype) {
   return dtype <= DT_F64;
 }
 
+int smith_fragment_fits(int points, SmithDtype dtype, int threads) {
+  static const int bytes[DT_COUNT] = {2, 2, 4, 8, 1, 4};
+  int per_thread = (points + threads - 1) / threads;
+  return (per_thread * bytes[dtype] + 3) / 4 <= 64;
+}
+
 /* Appends printf-style text to buf (always NUL-terminated, truncating). */
 static void append(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

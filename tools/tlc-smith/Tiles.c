@@ -175,7 +175,10 @@ void smith_reduce(Smith *s, const char *name) {
   int rows = smith_pick(&s->rng, row_tiles, 7), cols = smith_pick(&s->rng, col_tiles, 8);
   /* One-row fragments are refused (test/Smith/fragment-unit-dim.tl). */
   int one_row = rows == 1;
-  int nthreads = smith_pick(&s->rng, threads, 7);
+  int nthreads;
+  do
+    nthreads = smith_pick(&s->rng, threads, 7);
+  while (!smith_fragment_fits(rows * cols, DT_F32, nthreads));
   int m = extent_for(s, rows, 8);
   if (nthreads % 32) smith_feature(s, "partial-warp");
   int dim = smith_chance(&s->rng, 25) ? 0 : 1;
