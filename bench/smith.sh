@@ -129,7 +129,8 @@ run() {
       } >>"$log/mismatches.txt"
     done
   done
-  python3 - "$GEN" <<'EOF'
+  status=0
+  python3 - "$GEN" <<'EOF' || status=$?
 import glob, os, re, sys
 gen = sys.argv[1]
 fam = {}
@@ -150,7 +151,6 @@ for f, row in sorted(fam.items()):
 print("%-12s %8d %8d %8d" % ("total", *tot))
 sys.exit(1 if tot[1] or tot[2] else 0)
 EOF
-  status=$?
   [ -s "$log/mismatches.txt" ] && cat "$log/mismatches.txt"
   if [ -n "${OUT:-}" ]; then
     mkdir -p "$OUT/smith"
