@@ -93,14 +93,44 @@ static void global_corner(char *buf, size_t size, const char *tensor, const Shap
   strncat(buf, "]", size - strlen(buf) - 1);
 }
 
-static void parallel_header(Smith *s, const Shape *shape) {
+/* A loop_layout= that rotates the default mapping: point f (row-major) goes
+ * to thread (f + r) % N % T, local (f + r) % N / T, a bijection that is not
+ * the default formula, so tlc inverts it into a table. */
+static void rotated_layout(Smith *s, const Shape *shape, const char *vars, char *buf, size_t size) {
+  int points = 1;
+  for (int d = 0; d < shape->rank; d++)
+    points *= shape->tile[d];
+  char flat[96] = "";
+  for (int d = 0; d < shape->rank; d++) {
+    int stride = 1;
+    for (int e = d + 1; e < shape->rank; e++)
+      stride *= shape->tile[e];
+    size_t used = strlen(flat);
+    snprintf(flat + used, sizeof flat - used, "%s%s * %d", d ? " + " : "", loop_names[d], stride);
+  }
+  int rotation = smith_range(&s->rng, 1, points);
   char extents[64] = "";
   for (int d = 0; d < shape->rank; d++) {
     size_t used = strlen(extents);
     snprintf(extents + used, sizeof extents - used, "%s%d", d ? ", " : "", shape->tile[d]);
   }
+  snprintf(buf, size,
+           ", loop_layout=T.Fragment((%s%s), forward_fn=lambda %s: ((%s + %d) %% %d %% %d, "
+           "(%s + %d) %% %d // %d))",
+           extents, shape->rank == 1 ? "," : "", vars, flat, rotation, points, shape->threads, flat,
+           rotation, points, shape->threads);
+  smith_feature(s, "loop-layout");
+}
+
+static void parallel_header(Smith *s, const Shape *shape, int with_layout) {
+  char extents[64] = "", layout[512] = "";
+  for (int d = 0; d < shape->rank; d++) {
+    size_t used = strlen(extents);
+    snprintf(extents + used, sizeof extents - used, "%s%d", d ? ", " : "", shape->tile[d]);
+  }
   const char *vars = shape->rank == 1 ? "i0" : shape->rank == 2 ? "i0, i1" : "i0, i1, i2";
-  smith_line(s, "for %s in T.Parallel(%s):", vars, extents);
+  if (with_layout) rotated_layout(s, shape, vars, layout, sizeof layout);
+  smith_line(s, "for %s in T.Parallel(%s%s):", vars, extents, layout);
   smith_feature(s, shape->rank == 1   ? "parallel-1d"
                    : shape->rank == 2 ? "parallel-2d"
                                       : "parallel-3d");
@@ -153,11 +183,11 @@ void smith_elementwise(Smith *s, const char *name) {
   s->indent++;
   open_kernel(s, &shape);
   s->indent++;
-  parallel_header(s, &shape);
+  parallel_header(s, &shape, smith_chance(&s->rng, 25));
   s->indent++;
   int guarded = edge_guard(s, &shape);
   s->indent += guarded;
-  char a[192], b[192], c[128], expr[2048] = "";
+  char a[192], b[192], c[128], expr[SMITH_EXPR_MAX] = "";
   global_point(a, sizeof a, "A", &shape);
   global_point(b, sizeof b, "B", &shape);
   if (in_a != in_b) /* T.max / T.min want one dtype: compute in float32 */
@@ -227,9 +257,10 @@ void smith_tile_copy(Smith *s, const char *name) {
       smith_feature(s, "clear");
     }
   }
-  parallel_header(s, &shape);
+  /* No loop_layout= here: a nest over a fragment follows its layout. */
+  parallel_header(s, &shape, 0);
   s->indent++;
-  char elem_s[32], elem_f[32], expr[2048] = "";
+  char elem_s[32], elem_f[32], expr[SMITH_EXPR_MAX] = "";
   snprintf(elem_s, sizeof elem_s, shape.rank == 1 ? "S[i0]" : "S[i0, i1]");
   snprintf(elem_f, sizeof elem_f, shape.rank == 1 ? "F[i0]" : "F[i0, i1]");
   const char *leaves[] = {elem_s, elem_f};

@@ -47,6 +47,10 @@ int smith_dtype_is_float(SmithDtype dtype);
  * refuses a fragment past 255). */
 int smith_fragment_fits(int points, SmithDtype dtype, int threads);
 
+/* Room for one expression: leaves of up to ~100 characters, depth 3, an
+ * operator that repeats both operands (T.if_then_else) at each level. */
+enum { SMITH_EXPR_MAX = 32768 };
+
 /* A random scalar expression of the given result kind over the leaves
  * (element loads written by the caller, e.g. "A_s[i, j]"), at most depth
  * levels deep, written into buf (size bytes). Float expressions stay

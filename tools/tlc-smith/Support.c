@@ -3,6 +3,7 @@
 #include "Smith.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint64_t smith_next(SmithRng *rng) {
@@ -62,11 +63,15 @@ static void append(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void append(char *buf, size_t size, const char *fmt, ...) {
   size_t used = strlen(buf);
-  if (used + 1 >= size) return;
   va_list args;
   va_start(args, fmt);
-  vsnprintf(buf + used, size - used, fmt, args);
+  int n = vsnprintf(buf + used, size - used, fmt, args);
   va_end(args);
+  if (n < 0 || (size_t)n >= size - used) {
+    /* A cut expression would be an invalid program: stop loudly instead. */
+    fprintf(stderr, "tlc-smith: internal error: an expression outgrew its buffer\n");
+    exit(3);
+  }
 }
 
 static void leaf(Smith *s, int is_float, const char *const *leaves, int leaf_count, char *buf,
@@ -87,7 +92,7 @@ static void leaf(Smith *s, int is_float, const char *const *leaves, int leaf_cou
  * large value, no sqrt or log of a negative. */
 static void float_node(Smith *s, const char *const *leaves, int leaf_count, int depth, char *buf,
                        size_t size) {
-  char a[512] = "", b[512] = "";
+  char a[SMITH_EXPR_MAX / 4] = "", b[SMITH_EXPR_MAX / 4] = "";
   smith_expr(s, 1, leaves, leaf_count, depth - 1, a, sizeof a);
   smith_expr(s, 1, leaves, leaf_count, depth - 1, b, sizeof b);
   switch (smith_range(&s->rng, 0, 11)) {
@@ -137,7 +142,7 @@ static void float_node(Smith *s, const char *const *leaves, int leaf_count, int 
 static void int_node(Smith *s, const char *const *leaves, int leaf_count, int depth, char *buf,
                      size_t size) {
   static const int divisors[] = {2, 3, 7, -3, 16};
-  char a[512] = "", b[512] = "";
+  char a[SMITH_EXPR_MAX / 4] = "", b[SMITH_EXPR_MAX / 4] = "";
   smith_expr(s, 0, leaves, leaf_count, depth - 1, a, sizeof a);
   smith_expr(s, 0, leaves, leaf_count, depth - 1, b, sizeof b);
   int divisor = smith_pick(&s->rng, divisors, 5);

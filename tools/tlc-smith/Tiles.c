@@ -103,7 +103,7 @@ static void gemm_loop(Smith *s, const GemmShape *g) {
  * shared memory (T.copy zero-fills it past N) and sometimes a row reduction
  * of the accumulator written to R. */
 static void gemm_epilogue(Smith *s, const GemmShape *g, int with_bias, int with_rows) {
-  char expr[2048] = "";
+  char expr[SMITH_EXPR_MAX] = "";
   const char *leaves[] = {"C_f[i, j]", "bias_s[j]"};
   if (with_bias) smith_line(s, "T.copy(Bias[bx * %d], bias_s)", g->bn);
   smith_line(s, "for i, j in T.Parallel(%d, %d):", g->bm, g->bn);
@@ -202,7 +202,7 @@ void smith_reduce(Smith *s, const char *name) {
   smith_line(s, "r = T.alloc_fragment((%d,), \"%s\")", out_len, smith_dtype_name(acc));
   smith_line(s, "T.copy(X[bx * %d, 0], x)", rows);
   if (smith_chance(&s->rng, 50)) {
-    char expr[2048] = "";
+    char expr[SMITH_EXPR_MAX] = "";
     const char *leaves[] = {"x[i, j]"};
     smith_expr(s, 1, leaves, 1, 2, expr, sizeof expr);
     smith_line(s, "for i, j in T.Parallel(%d, %d):", rows, cols);
