@@ -24,7 +24,8 @@
 #
 # Device tool: `sh bench/smith.sh prepare 1000` here, then on the device
 # `sh bench/smith.sh run` with carry ["bench/gen-smith"] (about 40 MB for
-# 1000 kernels; the run takes well under a minute of GPU time).
+# 1000 kernels, so at most ~1500 fit in one carry; the run takes about a
+# minute of GPU time). prepare 1000 takes ~20 min of nvcc on 2 busy cores.
 # Env: BUILD (default build), BATCH, JOBS, NVCC.
 set -eu
 cd "$(dirname "$0")/.."
@@ -68,6 +69,9 @@ compile_one() {
     return 1
   }
   strip "$base" 2>/dev/null || true
+  # The sources stay for reading (zcat), compressed: the device tool carries
+  # at most 64 MB (1000 kernels: about 37 MB of binaries, 3 MB of the rest).
+  gzip -f "$base.cu" "$base.kernels.cu"
   echo "built $base"
 }
 
