@@ -325,10 +325,19 @@ static void expr_p(Emit *e, const TlExpr *x, int min_prec) {
   case EX_BINARY:
     binary(e, x, min_prec);
     return;
-  case EX_UNARY:
+  case EX_UNARY: {
     tl_buf_puts(o, x->op == OP_NOT ? "!" : "-");
+    size_t operand = o->len;
     expr_p(e, x->args[0], 14);
+    // "-" then an operand printed with its own leading "-" (-(-a), -(-1.0f))
+    // would read "--", C's decrement: separate them (found by tlc-smith).
+    if (x->op != OP_NOT && o->len > operand && o->data[operand] == '-') {
+      tl_buf_putc(o, ' ');
+      memmove(o->data + operand + 1, o->data + operand, o->len - 1 - operand);
+      o->data[operand] = ' ';
+    }
     return;
+  }
   case EX_CALL:
     call(e, x);
     return;

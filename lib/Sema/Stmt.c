@@ -645,7 +645,41 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
                                "T.unroll or T.vectorized", t);
 }
 
+// Branches of one if/elif chain in a kernel. Each elif is an if nested in the
+// else branch of the one before, in sema and in every pass after it, so a
+// chain is bounded explicitly, well inside the 1,000 levels of nesting
+// (lib/Sema/Eval.c) that the branches' own statements and expressions share.
+enum { MAX_ELIF_CHAIN = 512 };
+
+// An elif is an if alone in its predecessor's else branch (as the parser
+// builds it).
+static const TlNode *next_elif(const TlNode *n) {
+  if (n->list2.len != 1)
+    return NULL;
+  const TlNode *e = TL_VEC_AT(n->list2, TlNode, 0);
+  return e->kind == ND_IF ? e : NULL;
+}
+
+// Reports the first branch past MAX_ELIF_CHAIN of the chain that starts at n.
+// Every if of a chain runs this walk, so it stops at the limit: at most
+// MAX_ELIF_CHAIN^2 / 2 steps for a chain of any length.
+static bool elif_chain_fits(Sema *s, const TlNode *n) {
+  int branches = 1;
+  for (const TlNode *e = next_elif(n); e; e = next_elif(e)) {
+    if (++branches > MAX_ELIF_CHAIN) {
+      tl_error(s->diag, e->loc, "this is branch %d of one if/elif chain; at most %d are supported",
+               branches, MAX_ELIF_CHAIN);
+      tl_note(s->diag, n->loc, "the chain starts here; split it into several if statements, or "
+                               "compute the value with arithmetic or a lookup tensor");
+      return false;
+    }
+  }
+  return true;
+}
+
 static void if_stmt(Sema *s, const TlNode *n, TlVec *out) {
+  if (!elif_chain_fits(s, n))
+    return;
   if (tl_sema_is_constant_expr(s, n->a)) { // `if MODE == "relu":` on module constants
     TlValue *v = tl_sema_eval_const(s, n->a);
     if (v->kind != VAL_ERROR)

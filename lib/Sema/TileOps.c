@@ -131,10 +131,16 @@ static void format_extents(char *buf, size_t len, const TlRegion *r) {
 }
 
 // A point operand takes its extents from the other side, aligned at the
-// trailing dimensions (leading ones are 1).
+// trailing dimensions (leading ones are 1). As in TileLang, the other side's
+// unit dimensions count when they fit (A[i, j] <- a (64, 1) tile is a
+// column); they are dropped only when the other side has more dimensions.
 static bool take_extents(Sema *s, TlRegion *point, const TlRegion *other) {
   int64_t ext[TL_MAX_DIMS];
-  int n = squeeze(other, ext);
+  int n = other->ndims;
+  for (int i = 0; i < n; i++)
+    ext[i] = other->extent[i];
+  if (n > point->ndims)
+    n = squeeze(other, ext);
   if (n > point->ndims) {
     tl_error(s->diag, point->loc, "'%s' has %d dimensions but the copy moves a %d-D tile",
              point->buf->name, point->ndims, n);
@@ -419,18 +425,6 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
     tl_error(s->diag, call->loc, "T.%s %s a %s buffer '%s'; reduce fragments or shared tiles into "
                                  "a fragment or shared tile (per-thread buffers: use a T.serial loop)",
              op, b == src ? "from" : "into", tl_scope_name(b->scope), b->name);
-    return;
-  }
-  // A fragment's rows are combined with warp lane shuffles over all 32
-  // lanes; in a partial last warp those name lanes that do not exist
-  // (undefined behaviour), so a fragment reduction needs whole warps, as
-  // T.gemm does.
-  int64_t threads = s->kernel->threads[0] * s->kernel->threads[1] * s->kernel->threads[2];
-  if (src->scope == SCOPE_FRAGMENT && threads % 32 != 0) {
-    tl_error(s->diag, call->loc,
-             "T.%s of the fragment '%s' needs a multiple of 32 threads (whole "
-             "warps), the kernel has %lld",
-             op, src->name, (long long)threads);
     return;
   }
   if (src->source_ndims && !reduce_kept_dim(s, src, dn ? dn->loc : call->loc, &dim)) return;

@@ -473,11 +473,16 @@ static void check_reduces(Ctx *c, TlVec *body) {
     // The register path needs the destination to hold the source's rows
     // and each row in one warp; otherwise the reduction goes through shared
     // memory (ViaShared.c), whose nests follow the layouts as they are.
+    // Its lane shuffles name all 32 lanes, so in a block with a partial
+    // last warp (threads=48) only a reduction without shuffles (one thread
+    // per row) stays in registers.
     const TlFragLayout *d = s->dst.buf->layout;
     int64_t offs[8];
     bool in_warp = false;
-    if (d && d->kind == LAYOUT_ROW_OF && tl_layout_same_rows(d->parent, s->src.buf->layout))
-      tl_layout_row_shuffles(s->src.buf->layout, offs, &in_warp);
+    if (d && d->kind == LAYOUT_ROW_OF && tl_layout_same_rows(d->parent, s->src.buf->layout)) {
+      int shuffles = tl_layout_row_shuffles(s->src.buf->layout, offs, &in_warp);
+      in_warp = in_warp && (c->threads % 32 == 0 || shuffles == 0);
+    }
     if (!in_warp) {
       TlVec two = {0};
       tl_reduce_via_shared(c->arena, c->kernel, s, &two);

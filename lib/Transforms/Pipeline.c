@@ -280,7 +280,7 @@ TlStmt *tl_pipeline_deferred_wgmma(const TlVec *consumers) {
 static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   int s = loop->num_stages;
   TlLoc loc = loop->loc;
-  loop->applied_stages = 1;
+  loop->applied_stages = 1; // num_stages 0 or 1: a plain loop, one stage
   bool is_prod[256] = {0};
   if (loop->body.len > 256) {
     tl_error(c->diag, loc, "a pipelined loop body of %d statements is too long (limit 256)", loop->body.len);

@@ -340,6 +340,11 @@ TLC_VERIFY_HALF2(__nv_bfloat162, __nv_bfloat16)
 #undef TLC_VERIFY_HALF2
 typedef struct __half2 half2;
 typedef struct __nv_bfloat162 nv_bfloat162;
+/* cuda_fp16.h / cuda_bf16.h shuffle 16-bit floats too: a register reduction
+ * into a float16 or bfloat16 fragment shuffles its accumulator. */
+__device__ __half __shfl_xor_sync(unsigned int mask, __half var, int laneMask, int width = 32);
+__device__ __nv_bfloat16 __shfl_xor_sync(unsigned int mask, __nv_bfloat16 var, int laneMask,
+                                         int width = 32);
 
 __host__ __device__ __half __float2half(const float a);
 __host__ __device__ __half __float2half_rn(const float a);

@@ -231,6 +231,17 @@ struct uint4 {
 struct uint2 {
   unsigned x, y;
 } __attribute__((aligned(8)));
+// The 2-wide vectors tlc's vector accesses use for 16-bit and 64-bit floats
+// (lib/CodeGen/CudaEmit.c, vector_type): only moved, never computed on.
+struct __half2 {
+  __half x, y;
+} __attribute__((aligned(4)));
+struct __nv_bfloat162 {
+  __nv_bfloat16 x, y;
+} __attribute__((aligned(4)));
+struct double2 {
+  double x, y;
+} __attribute__((aligned(16)));
 
 // ---- device functions
 inline float __int_as_float(int i) {
