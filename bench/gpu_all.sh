@@ -4,8 +4,8 @@
 #          bench/gen-ts, copies libyaml next to build/bin/tlc so that tlc runs
 #          on a machine without it)
 #   THERE: sh bench/gpu_all.sh run       with carry ["bench/gen-hopper",
-#          "bench/gen-ts", "build/bin"]; prints each part's table, then a
-#          summary line per part (exit status of each).
+#          "bench/gen-ts", "build/bin"] (and "bench/gen-smith" after
+#          `sh bench/smith.sh prepare N` here); prints each part's table.
 set -u
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -24,11 +24,16 @@ run)
   sh bench/tilelang_style.sh run >"$OUT/tilelang_style.txt" 2>&1; r2=$?
   OUT="$OUT/dynamic" timeout 200 bash test/GPU/Dynamic/run_on_gpu.sh >"$OUT/dynamic.txt" 2>&1; r3=$?
   OUT="$OUT/python" timeout 200 sh test/Python/gpu/run.sh check >"$OUT/python.txt" 2>&1; r4=$?
+  r5=-
+  if [ -d bench/gen-smith ]; then
+    timeout 120 sh bench/smith.sh run >"$OUT/smith.txt" 2>&1; r5=$?
+  fi
   cp bench/gen-hopper/run/table.txt "$OUT/hopper-table.txt" 2>/dev/null
   echo "== hopper (rc=$r1)"; grep -E "rc=" "$OUT/hopper.txt" | awk '{print $1,$2,$3,$4,$8,$9}'
   echo "== tilelang-style (rc=$r2)"; grep -A14 "^kernel (kind" "$OUT/tilelang_style.txt"
   echo "== dynamic (rc=$r3)"; tail -12 "$OUT/dynamic.txt"
   echo "== python (rc=$r4)"; tail -15 "$OUT/python.txt"
+  echo "== smith (rc=$r5)"; tail -15 "$OUT/smith.txt" 2>/dev/null
   ;;
 *)
   echo "usage: sh bench/gpu_all.sh prepare|run" >&2
