@@ -440,6 +440,8 @@ TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *var
 // Rewrites stmt trees in place with the same substitution.
 void tl_stmt_substitute(TlArena *a, TlStmt *s, int n, TlVar *const *vars, TlExpr *const *with);
 bool tl_expr_uses_var(const TlExpr *e, const TlVar *v);
+// Does e (or a subexpression) load from buffer b?
+bool tl_expr_loads(const TlExpr *e, const TlBuffer *b);
 // Structural equality (same operators, constants, variables and buffers).
 bool tl_expr_equal(const TlExpr *a, const TlExpr *b);
 bool tl_expr_is_const(const TlExpr *e, int64_t *v);

@@ -66,6 +66,9 @@ void tl_buf_indent(TlBuf *b, int level); // two spaces per level
 // s as XML text (SVG labels): & < > " ' escaped, control characters other
 // than tab and newline (not allowed in XML 1.0) written as '?'.
 void tl_buf_xml_text(TlBuf *b, const char *s);
+// A JSON string literal: quotes, backslashes and control characters escaped,
+// every other byte copied (the text is UTF-8 already).
+void tl_buf_json_string(TlBuf *b, const char *s);
 
 /* lib/Support/Source.c */
 typedef struct TlSource {

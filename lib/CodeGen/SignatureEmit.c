@@ -20,25 +20,9 @@
 
 #include <stdio.h>
 
-// A JSON string literal: quotes, backslashes and control characters are
-// escaped, every other byte is copied (the input is UTF-8, checked by the
-// lexer, or a file name the user gave).
-static void json_string(TlBuf *out, const char *s) {
-  tl_buf_putc(out, '"');
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      tl_buf_printf(out, "\\%c", *p);
-    else if (*p < 0x20)
-      tl_buf_printf(out, "\\u%04x", *p);
-    else
-      tl_buf_putc(out, (char)*p);
-  }
-  tl_buf_putc(out, '"');
-}
-
 static void json_key(TlBuf *out, int indent, const char *key) {
   tl_buf_printf(out, "%*s", indent, "");
-  json_string(out, key);
+  tl_buf_json_string(out, key);
   tl_buf_puts(out, ": ");
 }
 
@@ -96,17 +80,17 @@ static void param(TlBuf *out, const TlKernel *k, const TlBuffer *b, int index) {
   if (tma_alignment(k, b) > align) align = tma_alignment(k, b);
   if (align < elem) align = elem;
   tl_buf_puts(out, "        {");
-  json_string(out, "name");
+  tl_buf_json_string(out, "name");
   tl_buf_puts(out, ": ");
-  json_string(out, b->name);
+  tl_buf_json_string(out, b->name);
   tl_buf_puts(out, ", \"c_name\": ");
-  json_string(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
+  tl_buf_json_string(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
   tl_buf_printf(out, ", \"index\": %d, \"role\": \"tensor\", \"dtype\": \"%s\", \"shape\": [",
                 index, tl_dtype_name(b->dtype));
   for (int d = 0; d < b->ndims; d++) {
     tl_buf_puts(out, d ? ", " : "");
     if (b->dyn[d])
-      json_string(out, b->dyn[d]->name);
+      tl_buf_json_string(out, b->dyn[d]->name);
     else
       tl_buf_printf(out, "%lld", (long long)b->shape[d]);
   }
@@ -119,10 +103,10 @@ static void param(TlBuf *out, const TlKernel *k, const TlBuffer *b, int index) {
 static void kernel_entry(TlBuf *out, const TlKernel *k) {
   tl_buf_puts(out, "    {\n");
   json_key(out, 6, "name");
-  json_string(out, k->name);
+  tl_buf_json_string(out, k->name);
   tl_buf_puts(out, ",\n");
   json_key(out, 6, "kernel_symbol");
-  json_string(out, tl_arena_printf(out->arena, "%s_kernel", k->name));
+  tl_buf_json_string(out, tl_arena_printf(out->arena, "%s_kernel", k->name));
   tl_buf_printf(out, ",\n      \"line\": %d,\n", k->loc.line);
   json_key(out, 6, "grid");
   json_triple(out, k->grid_const);
@@ -141,7 +125,7 @@ static void kernel_entry(TlBuf *out, const TlKernel *k) {
   tl_buf_puts(out, "      ],\n      \"sizes\": [");
   for (int i = 0; i < k->sizes.len; i++) {
     tl_buf_puts(out, i ? ", " : "");
-    json_string(out, TL_VEC_AT(k->sizes, TlVar, i)->name);
+    tl_buf_json_string(out, TL_VEC_AT(k->sizes, TlVar, i)->name);
   }
   tl_buf_puts(out, "],\n      \"outputs\": [");
   int n = 0;
@@ -155,7 +139,7 @@ static void kernel_entry(TlBuf *out, const TlKernel *k) {
 // wrote them as JSON), for `tlc tune` to time.
 static void autotune_entry(TlBuf *out, const TlAutotune *t, bool more) {
   tl_buf_puts(out, "\n    {\"factory\": ");
-  json_string(out, t->factory);
+  tl_buf_json_string(out, t->factory);
   tl_buf_printf(out, ", \"line\": %d, \"tuned\": %s,\n     \"configs\": %s}%s", t->loc.line,
                 t->tuned, t->configs, more ? "," : "");
 }
@@ -163,17 +147,17 @@ static void autotune_entry(TlBuf *out, const TlAutotune *t, bool more) {
 void tl_emit_signature(const TlModule *m, TlBuf *out) {
   tl_buf_puts(out, "{\n  \"tlc_signature\": 1,\n");
   json_key(out, 2, "tlc_version");
-  json_string(out, TLC_VERSION);
+  tl_buf_json_string(out, TLC_VERSION);
   tl_buf_puts(out, ",\n");
   json_key(out, 2, "source");
-  json_string(out, m->src->name);
+  tl_buf_json_string(out, m->src->name);
   tl_buf_puts(out, ",\n");
   json_key(out, 2, "target");
-  json_string(out, m->target_name);
+  tl_buf_json_string(out, m->target_name);
   tl_buf_puts(out, ",\n");
   // The flag of the `// Compile with:` line of the .cu, for the same target.
   json_key(out, 2, "nvcc_arch");
-  json_string(out, m->nvcc_arch ? m->nvcc_arch
+  tl_buf_json_string(out, m->nvcc_arch ? m->nvcc_arch
                                 : tl_arena_printf(out->arena, "-arch=%s", m->target_name));
   tl_buf_puts(out, ",\n  \"kernels\": [\n");
   for (int i = 0; i < m->kernels.len; i++) {

@@ -7,19 +7,6 @@
 
 #include "../Sema/SemaInternal.h"
 
-static void json_string(TlBuf *out, const char *s) {
-  tl_buf_putc(out, '"');
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      tl_buf_printf(out, "\\%c", *p);
-    else if (*p < 0x20)
-      tl_buf_printf(out, "\\u%04x", *p);
-    else
-      tl_buf_putc(out, (char)*p);
-  }
-  tl_buf_putc(out, '"');
-}
-
 // v as JSON; false for a value JSON cannot hold (a function, a module, an
 // infinity or NaN, a dict key that is not a string).
 static bool value_json(TlBuf *out, const TlValue *v) {
@@ -39,10 +26,10 @@ static bool value_json(TlBuf *out, const TlValue *v) {
     tl_buf_puts(out, "null");
     return true;
   case VAL_STR:
-    json_string(out, v->s);
+    tl_buf_json_string(out, v->s);
     return true;
   case VAL_DTYPE: // a dtype passed back as its name is the same dtype to the factory
-    json_string(out, tl_dtype_name(v->dtype));
+    tl_buf_json_string(out, tl_dtype_name(v->dtype));
     return true;
   case VAL_TUPLE:
     tl_buf_putc(out, '[');
@@ -58,7 +45,7 @@ static bool value_json(TlBuf *out, const TlValue *v) {
       const TlValue *key = TL_VEC_AT(v->items, TlValue, i);
       if (key->kind != VAL_STR) return false;
       if (i) tl_buf_puts(out, ", ");
-      json_string(out, key->s);
+      tl_buf_json_string(out, key->s);
       tl_buf_puts(out, ": ");
       if (!value_json(out, TL_VEC_AT(v->values, TlValue, i))) return false;
     }

@@ -237,6 +237,17 @@ void tl_stmt_substitute(TlArena *a, TlStmt *s, int n, TlVar *const *vars, TlExpr
     tl_stmt_substitute(a, TL_VEC_AT(s->else_body, TlStmt, i), n, vars, with);
 }
 
+bool tl_expr_loads(const TlExpr *e, const TlBuffer *b) {
+  if (!e)
+    return false;
+  if (e->kind == EX_LOAD && e->buf == b)
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (tl_expr_loads(e->args[i], b))
+      return true;
+  return false;
+}
+
 bool tl_expr_uses_var(const TlExpr *e, const TlVar *v) {
   if (!e)
     return false;

@@ -73,6 +73,19 @@ void tl_buf_indent(TlBuf *b, int level) {
     tl_buf_write(b, "  ", 2);
 }
 
+void tl_buf_json_string(TlBuf *b, const char *s) {
+  tl_buf_putc(b, '"');
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      tl_buf_printf(b, "\\%c", *p);
+    else if (*p < 0x20)
+      tl_buf_printf(b, "\\u%04x", *p);
+    else
+      tl_buf_putc(b, (char)*p);
+  }
+  tl_buf_putc(b, '"');
+}
+
 void tl_buf_xml_text(TlBuf *b, const char *s) {
   for (; *s; s++) {
     switch (*s) {

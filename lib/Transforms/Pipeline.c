@@ -64,17 +64,6 @@ TlBuffer *tl_pipeline_producer_target(const TlStmt *s) {
   return st->buf;
 }
 
-static bool expr_reads(const TlExpr *e, const TlBuffer *b) {
-  if (!e)
-    return false;
-  if (e->kind == EX_LOAD && e->buf == b)
-    return true;
-  for (int i = 0; i < e->nargs; i++)
-    if (expr_reads(e->args[i], b))
-      return true;
-  return false;
-}
-
 bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
   if ((s->kind == ST_STORE && s->buf == b) || (s->kind == ST_GEMM && s->c == b))
     return true;
@@ -84,9 +73,9 @@ bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
     if ((s->kind == ST_COPY || s->kind == ST_REDUCE) && s->src.buf == b)
       return true;
     for (int i = 0; i < s->nindices; i++)
-      if (expr_reads(s->indices[i], b))
+      if (tl_expr_loads(s->indices[i], b))
         return true;
-    if (expr_reads(s->value, b) || expr_reads(s->cond, b))
+    if (tl_expr_loads(s->value, b) || tl_expr_loads(s->cond, b))
       return true;
   } else if ((s->kind == ST_COPY || s->kind == ST_FILL || s->kind == ST_REDUCE) && s->dst.buf == b) {
     return true;

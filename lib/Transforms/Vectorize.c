@@ -36,25 +36,14 @@ static bool in_vec(const TlVec *v, const void *x) {
   return false;
 }
 
-static bool expr_loads(const TlExpr *e, const TlBuffer *b) {
-  if (!e)
-    return false;
-  if (e->kind == EX_LOAD && e->buf == b)
-    return true;
-  for (int i = 0; i < e->nargs; i++)
-    if (expr_loads(e->args[i], b))
-      return true;
-  return false;
-}
-
 static bool body_loads(const TlVec *body, int from, const TlBuffer *b) {
   for (int i = from; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (expr_loads(s->value, b) || expr_loads(s->cond, b) || body_loads(&s->body, 0, b) ||
+    if (tl_expr_loads(s->value, b) || tl_expr_loads(s->cond, b) || body_loads(&s->body, 0, b) ||
         body_loads(&s->else_body, 0, b))
       return true;
     for (int d = 0; d < s->nindices; d++)
-      if (expr_loads(s->indices[d], b))
+      if (tl_expr_loads(s->indices[d], b))
         return true;
   }
   return false;
