@@ -37,6 +37,7 @@ typedef struct Access {
   // Range.c's tv_thread_slot: thread t touches elements k * t + rest only.
   bool per_thread;
   long long slot_k, slot_g, slot_d;
+  bool atomic; // an atomicAdd/Max/...: two atomics never race with each other
 } Access;
 
 typedef struct State {
@@ -220,9 +221,9 @@ static void check_done(Hz *h, const Access *a, const Access *b) {
   // A statement is taken not to write an element twice (tlc's copies give
   // each element one thread and step; swizzles are permutations): its own
   // write-after-write pairs are not proven, and not reported.
-  bool self_waw = a->kind != ACC_READ && b->kind != ACC_READ && a->site == b->site;
+  bool self_waw = a->kind != ACC_READ && b->kind != ACC_READ && a->site == b->site && !a->atomic;
   if (!overlap(a, b) || (a->kind == ACC_READ && b->kind == ACC_READ) || same_thread(a, b) ||
-      self_waw)
+      self_waw || (a->atomic && b->atomic))
     return;
   const char *order = "no __syncthreads() between them";
   if (b->retired_by)
@@ -605,7 +606,8 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
   for (int i = 0; i < e->nkids; i++) {
     TvExpr *idx;
     long long width;
-    const TvVar *buf = e->func ? shared_pointer(e->kids[i], &idx, &width) : NULL;
+    bool atomic = i == 0 && e->name && !strncmp(e->name, "atomic", 6);
+    const TvVar *buf = e->func || atomic ? shared_pointer(e->kids[i], &idx, &width) : NULL;
     if (!buf) {
       scan(h, st, e->kids[i]);
       continue;
@@ -614,6 +616,12 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
     if (wg.tma) continue; // a TMA copy's tile and mbarrier: not modelled (docs/tlc-verify.md)
     if (async && i == 0) {
       add_access(h, st, make_access(h, e, buf, ACC_ASYNC, idx, e->targs[0], "cp.async write"));
+      continue;
+    }
+    if (atomic) { // atomicAdd(&s[i], v): an update
+      Access *a = make_access(h, e, buf, ACC_WRITE, idx, width, tv_printf("atomic update by '%s'", e->name));
+      a->atomic = true;
+      add_access(h, st, a);
       continue;
     }
     const char *by = tv_printf(" by '%s'", e->name ? e->name : "call");
