@@ -72,6 +72,8 @@ static void walk_stmt(Walk *w, const TlStmt *s, double times) {
   case ST_COPY:
     mark(w, s->src.buf, false);
     mark(w, s->dst.buf, true);
+    if (s->atomic) // T.atomic_add's tile form: dst += src, so dst is read too
+      mark(w, s->dst.buf, false);
     region_reads(w, &s->src);
     region_reads(w, &s->dst);
     break;
