@@ -42,7 +42,7 @@ static void compile_once(const uint8_t *data, size_t size, int python, FILE *dev
   TlSource *src = tl_source_from_string(&a, python ? "fuzz.py" : "fuzz.tl", text);
   src->python = python;
   const char *calls[1];
-  TlSemaOptions opts = {calls, 0, NULL, 0};
+  TlSemaOptions opts = {.calls = calls};
   const char *c = strstr(text, "#call ");
   if (python && c) {
     size_t n = strcspn(c + 6, "\n");
