@@ -356,6 +356,11 @@ typedef struct TlTmaMap {
   int swizzle_bytes;            // 0 (none), 32, 64 or 128: TMA's swizzle = the tile's layout
 } TlTmaMap;
 
+// A warp-specialized kernel's producer warpgroup, launched after the
+// compute threads, and the static shared memory its mbarriers take (1 KB
+// once the dynamic block after them is 1024-byte aligned).
+enum { TL_PRODUCER_THREADS = 128, TL_RING_BARRIER_BYTES = 1024 };
+
 typedef struct TlKernel {
   const char *name;
   TlLoc loc;
@@ -442,6 +447,8 @@ void tl_stmt_substitute(TlArena *a, TlStmt *s, int n, TlVar *const *vars, TlExpr
 bool tl_expr_uses_var(const TlExpr *e, const TlVar *v);
 // Does e (or a subexpression) load from buffer b?
 bool tl_expr_loads(const TlExpr *e, const TlBuffer *b);
+// Does a statement of body (at any depth) run a T.gemm on wgmma?
+bool tl_body_uses_wgmma(const TlVec *body);
 // Structural equality (same operators, constants, variables and buffers).
 bool tl_expr_equal(const TlExpr *a, const TlExpr *b);
 bool tl_expr_is_const(const TlExpr *e, int64_t *v);

@@ -895,17 +895,6 @@ static void tables(Emit *e, const TlKernel *k) {
   }
 }
 
-static bool uses_wgmma(const TlVec *body) {
-  for (int i = 0; i < body->len; i++) {
-    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if ((s->kind == ST_GEMM && s->use_wgmma) || uses_wgmma(&s->body) || uses_wgmma(&s->else_body))
-      return true;
-  }
-  return false;
-}
-
-enum { WS_PRODUCER_THREADS = 128 };
-
 // One role's code; in a persistent kernel, once per tile of this block:
 // tiles blockIdx.x, blockIdx.x + gridDim.x, ... with their block indices.
 static void role_code(Emit *e, const TlKernel *k, const TlVec *code, int level) {
@@ -1004,7 +993,7 @@ static void tensor_map(Emit *e, const TlKernel *k, int i) {
 static void kernel(Emit *e, const TlKernel *k) {
   TlBuf *o = &e->body;
   e->k = k;
-  e->kernel_wgmma = uses_wgmma(&k->body);
+  e->kernel_wgmma = tl_body_uses_wgmma(&k->body);
   tables(e, k);
   int64_t T = k->threads[0] * k->threads[1] * k->threads[2];
   tl_buf_printf(o, "// kernel %s (%s:%d): grid (", k->name, e->m->src->name, k->loc.line);
@@ -1014,7 +1003,7 @@ static void kernel(Emit *e, const TlKernel *k) {
   }
   tl_buf_printf(o, "), %lld threads, %lld bytes of dynamic shared memory\n", (long long)T,
                 (long long)k->shared_bytes);
-  int64_t launched = T + (k->ring_stages ? WS_PRODUCER_THREADS : 0);
+  int64_t producer = k->ring_stages ? TL_PRODUCER_THREADS : 0, launched = T + producer;
   if (k->ring_stages)
     tl_buf_printf(o, "// Warp-specialized: threads 0..%lld compute, threads %lld..%lld (one warpgroup) "
                      "load tiles by TMA\n", (long long)T - 1, (long long)T, (long long)launched - 1);
@@ -1058,7 +1047,7 @@ static void kernel(Emit *e, const TlKernel *k) {
   tl_buf_printf(o, "  const size_t smem = %lld;\n", (long long)k->shared_bytes);
   // A warp-specialized kernel's barriers are static shared memory on top
   // (1 KB once aligned), which counts towards the same 48 KB default.
-  if (k->shared_bytes + (k->ring_stages ? 1024 : 0) > 48 * 1024) {
+  if (k->shared_bytes + (k->ring_stages ? TL_RING_BARRIER_BYTES : 0) > 48 * 1024) {
     tl_buf_printf(o, "  // Above 48 KB a kernel must opt in to more dynamic shared memory.\n");
     tl_buf_printf(o, "  cudaError_t err = cudaFuncSetAttribute(%s_kernel, "
                      "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);\n",
@@ -1083,7 +1072,7 @@ static void kernel(Emit *e, const TlKernel *k) {
     launch_grid(e, k);
   }
   tl_buf_printf(o, ", dim3(%lld, %lld, %lld), smem, stream>>>(",
-                (long long)(k->threads[0] + (launched - T)), (long long)k->threads[1],
+                (long long)(k->threads[0] + producer), (long long)k->threads[1],
                 (long long)k->threads[2]);
   arg_list(o, e, k);
   for (int i = 0; i < k->tma_maps.len; i++)

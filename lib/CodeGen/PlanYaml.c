@@ -181,7 +181,7 @@ static void warp_specialization(TlYaml *y, const TlKernel *k) {
   }
   tl_yaml_key_str(y, "applied", "yes");
   tl_yaml_key_int(y, "compute_threads", k->threads[0]);
-  tl_yaml_key_int(y, "producer_threads", 128);
+  tl_yaml_key_int(y, "producer_threads", TL_PRODUCER_THREADS);
   tl_yaml_key_str(y, "producer", "one elected thread issues the TMA loads of each stage");
   tl_yaml_key_int(y, "ring_stages", k->ring_stages);
   tl_yaml_key_int(y, "blocks_per_sm", k->blocks_per_sm);

@@ -248,6 +248,15 @@ bool tl_expr_loads(const TlExpr *e, const TlBuffer *b) {
   return false;
 }
 
+bool tl_body_uses_wgmma(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if ((s->kind == ST_GEMM && s->use_wgmma) || tl_body_uses_wgmma(&s->body) || tl_body_uses_wgmma(&s->else_body))
+      return true;
+  }
+  return false;
+}
+
 bool tl_expr_uses_var(const TlExpr *e, const TlVar *v) {
   if (!e)
     return false;

@@ -35,7 +35,7 @@ bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d) {
     // A warp-specialized kernel's mbarriers are static shared memory, which
     // the alignment of the dynamic block rounds up to 1 KB; it counts too.
     if (kn->ring_stages)
-      off += 1024;
+      off += TL_RING_BARRIER_BYTES;
     if (off > m->max_shared_bytes) {
       char used[32], lim[32];
       describe_kb(used, sizeof used, off);

@@ -21,7 +21,7 @@
 // pipeline pass (cp.async, one barrier per iteration).
 #include "tlc/Passes.h"
 
-enum { PRODUCER_THREADS = 128, MAX_PRODUCERS = 16 };
+enum { MAX_PRODUCERS = 16 };
 
 enum { MAX_LETS = 64 };
 
@@ -71,15 +71,6 @@ static int count_pipelined(const TlVec *body) {
     n += count_pipelined(&s->body) + count_pipelined(&s->else_body);
   }
   return n;
-}
-
-static bool has_wgmma_gemm(const TlVec *body) {
-  for (int i = 0; i < body->len; i++) {
-    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if ((s->kind == ST_GEMM && s->use_wgmma) || has_wgmma_gemm(&s->body) || has_wgmma_gemm(&s->else_body))
-      return true;
-  }
-  return false;
 }
 
 // Only block indices, the loop counter and constants: what the producer
@@ -251,13 +242,13 @@ static bool plan_kernel(Ctx *c, Plan *p) {
   if (loop->order.len || loop->stage.len)
     return refuse(c, "order= / stage= annotations keep the cp.async schedule");
   if (k->threads[1] != 1 || k->threads[2] != 1 || k->threads[0] % 128 ||
-      k->threads[0] + PRODUCER_THREADS > c->m->max_threads)
+      k->threads[0] + TL_PRODUCER_THREADS > c->m->max_threads)
     return refuse(c, "the compute threads are not whole warpgroups along x (or no room for a producer warpgroup)");
   collect_lets(c, loop);
   if (!producer_computable(inline_lets(c, loop->start), NULL) ||
       !producer_computable(inline_lets(c, loop->stop), NULL))
     return refuse(c, "the pipelined loop's bounds use values the producer warpgroup cannot compute");
-  if (!has_wgmma_gemm(&loop->body))
+  if (!tl_body_uses_wgmma(&loop->body))
     return refuse(c, "the pipelined loop has no gemm on wgmma");
   for (int i = 0; i < loop->body.len; i++) {
     TlStmt *st = TL_VEC_AT(loop->body, TlStmt, i);
@@ -291,7 +282,7 @@ static bool plan_kernel(Ctx *c, Plan *p) {
 // Shared memory the kernel's tiles take per block (stages included), each
 // rounded up to the 1 KB a swizzled tile is aligned to, plus the barriers.
 static int64_t shared_estimate(const TlKernel *k) {
-  int64_t total = 1024;
+  int64_t total = TL_RING_BARRIER_BYTES;
   for (int i = 0; i < k->buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
     if (b->scope == SCOPE_SHARED)
@@ -311,7 +302,7 @@ static void split_resources(TlKernel *k) {
   int64_t T = k->threads[0];
   k->blocks_per_sm = T == 128 && 2 * shared_estimate(k) <= 200 * 1024 ? 2 : 1;
   k->producer_regs = T >= 256 ? 24 : 40;
-  int64_t left = (65536 / k->blocks_per_sm - PRODUCER_THREADS * k->producer_regs) / T;
+  int64_t left = (65536 / k->blocks_per_sm - TL_PRODUCER_THREADS * k->producer_regs) / T;
   left -= left % 8;
   k->consumer_regs = (int)(left > 240 ? 240 : left);
 }
