@@ -11,7 +11,8 @@
 #                                runs each (check against the reference lowering, then
 #                                median timing with cuBLAS beside), prints one line per
 #                                harness (status, TFLOP/s, ratio to cuBLAS) and a table last.
-# Env: ITERS=50, NVCC=nvcc, SANITIZE=1 (compute-sanitizer memcheck on the small variants).
+# Env: ITERS=50, NVCC=nvcc, SANITIZE=1 (compute-sanitizer memcheck, synccheck and
+# racecheck on the small variants, a persistent two-warpgroup one included).
 set -u
 cd "$(dirname "$0")/.."
 GEN=bench/gen-hopper
@@ -24,13 +25,17 @@ prepare() {
   rm -rf "$GEN" && mkdir -p "$GEN/src"
   python3 bench/gemm_variants.py "$GEN/src" >/dev/null
   : >"$GEN/SKIPPED"
-  mk() { # NAME FILE TARGET
-    build/bin/tlc --harness --cublas --iters="$ITERS" --target="$3" "$2" -o "$GEN/$1.cu" 2>"$GEN/$1.err" &&
+  mk() { # NAME FILE TARGET [TLC FLAG]
+    build/bin/tlc --harness --cublas --iters="$ITERS" --target="$3" ${4:-} "$2" -o "$GEN/$1.cu" 2>"$GEN/$1.err" &&
       rm -f "$GEN/$1.err" || { echo "$1: $(head -1 "$GEN/$1.err")" >>"$GEN/SKIPPED"; rm -f "$GEN/$1.cu"; }
   }
   for f in "$GEN"/src/*.tl; do mk "$(basename "$f" .tl)" "$f" sm_90a; done
   for f in examples/*.tl; do mk "ex_$(basename "$f" .tl)" "$f" sm_90a; done
   for f in examples/gemm*.tl; do mk "mma_$(basename "$f" .tl)" "$f" sm_90; done
+  # The same kernels without thread-block clusters (TMA multicast), to see what clusters buy.
+  for f in "$GEN"/src/s_*.tl examples/gemm.tl examples/gemm_fast.tl; do
+    mk "nocl_$(basename "$f" .tl)" "$f" sm_90a --no-cluster
+  done
   for f in test/GPU/Inputs/*.tl; do
     n=$(basename "$f" .tl)
     case $n in name_clash | oob) continue ;; esac
@@ -65,7 +70,7 @@ run() {
   done
   if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
     # Small problems only: racecheck slows a kernel by orders of magnitude.
-    for b in v_64x64x16_f16 v_64x32x32_bf16 v_64x128x128_tatb; do
+    for b in v_64x64x16_f16 v_64x32x32_bf16 v_64x128x128_tatb v_128x256x64_2wg v_odd_1000; do
       [ -x "$R/$b" ] || continue
       for tool in memcheck synccheck racecheck; do
         timeout 60 compute-sanitizer --tool $tool "$R/$b" --iters 1 >"$R/$b.$tool.txt" 2>&1

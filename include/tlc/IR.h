@@ -237,6 +237,9 @@ struct TlExpr {
   X(ST_WGMMA_WAIT, "wgmma_wait") /* wait for every wgmma group; accumulator `buf` is readable */ \
   X(ST_TMA_LOAD, "tma_load")     /* src (global region) -> stage `stage_a` of dst.buf by TMA,  */ \
                                  /* through tensor map `tma_map`; completes on full[stage]     */ \
+  X(ST_TMA_STORE, "tma_store")   /* src.buf (a shared tile) -> dst (global region) by TMA through */ \
+                                 /* tensor map `tma_map`, issued and committed by thread 0      */ \
+  X(ST_TMA_STORE_WAIT, "tma_store_wait") /* thread 0: its TMA stores have read their tiles */       \
   X(ST_MBAR_WAIT, "mbar_wait")   /* wait until ring[stage_a] completes the phase of parity `value` */ \
   X(ST_MBAR_ARRIVE, "mbar_arrive") /* arrive on ring[stage_a]; width: TMA bytes to expect (full) */
 
@@ -354,6 +357,13 @@ typedef struct TlTmaMap {
   int64_t box[TL_MAX_DIMS];     // per global dimension: rows, panel_cols or 1
   int64_t panel_cols;           // columns one TMA load brings (tile cols / panel_cols loads)
   int swizzle_bytes;            // 0 (none), 32, 64 or 128: TMA's swizzle = the tile's layout
+  // Clusters: the tile is the same for both blocks of a cluster, so each
+  // loads half of its rows (box[row_dim] = rows / 2, the half of cluster
+  // rank r at row r * rows / 2) and multicasts it to both.
+  bool multicast;
+  // A store map: the tile (a staging copy of an accumulator, in the map's
+  // swizzled layout) is written to the tensor (TMA clips the box at its edges).
+  bool store;
 } TlTmaMap;
 
 // A warp-specialized kernel's producer warpgroup, launched after the
@@ -396,6 +406,10 @@ typedef struct TlKernel {
   // ring carries on across tiles at position tile_iter * n + (k - start).
   bool persistent;
   TlVar *tile_iter;
+  // Thread-block clusters (warp-specialized kernels): `cluster` blocks (2)
+  // that differ only in block index `cluster_dim` run together and share
+  // the tiles whose copies do not depend on it (TlTmaMap.multicast); 0: none.
+  int cluster, cluster_dim;
 } TlKernel;
 
 // An @autotune factory that a call left some tuned parameters to: tlc took
@@ -417,6 +431,7 @@ typedef struct TlModule {
   int sm;
   bool has_wgmma;        // the target has wgmma (sm_90a): T.gemm may use it
   bool has_tma;          // the target has TMA and mbarrier transactions (sm_90)
+  bool no_clusters;      // --no-cluster: warp-specialized kernels run without clusters
   int64_t max_shared_bytes;
   int64_t max_threads;
 } TlModule;

@@ -24,6 +24,9 @@ typedef struct Emit {
   bool kernel_wgmma; // this kernel's shared tiles are read by wgmma (the async proxy)
   bool need_mbar, need_tma_host;
   unsigned need_tma_ranks; // bit r: the TMA load helper of rank r
+  unsigned need_tma_mc_ranks; // bit r: its multicast form (clusters)
+  unsigned need_tma_store_ranks; // bit r: the TMA store of rank r; bit 0: the bulk-group waits
+  bool need_cluster;
   TlBuf helpers; // gemm helpers, printed before the kernels
 } Emit;
 
@@ -429,15 +432,22 @@ static void tma_load(Emit *e, const TlStmt *s, int level) {
   TlBuf *o = &e->body;
   const TlTmaMap *m = TL_VEC_AT(e->k->tma_maps, TlTmaMap, s->tma_map);
   int64_t rows = m->tile->shape[0], panels = m->tile->shape[1] / m->panel_cols;
+  // A multicast map's box is this cluster rank's half of the rows; the
+  // bytes land at the same offsets in both blocks of the cluster.
+  int64_t half = m->multicast ? m->box[m->row_dim] : 0;
   e->need_tma_ranks |= 1u << m->rank;
+  if (m->multicast)
+    e->need_tma_mc_ranks |= 1u << m->rank;
   e->need_mbar = true;
   for (int64_t p = 0; p < panels; p++) {
     tl_buf_indent(o, level);
-    tl_buf_printf(o, "tl_tma_load_%dd(&%s[", m->rank, buf_name(e, m->tile));
+    tl_buf_printf(o, "tl_tma_load_%s%dd(&%s[", m->multicast ? "mc_" : "", m->rank, buf_name(e, m->tile));
     expr_p(e, s->stage_a, 13);
     tl_buf_printf(o, " * %lld", (long long)tl_buffer_elems(m->tile));
     if (p)
       tl_buf_printf(o, " + %lld", (long long)(p * rows * m->panel_cols));
+    if (half)
+      tl_buf_printf(o, " + tl_cta_rank * %lld", (long long)(half * m->panel_cols));
     tl_buf_printf(o, "], &tl_tmap_%d, &tl_full[", s->tma_map);
     expr(e, s->stage_a);
     tl_buf_puts(o, "]");
@@ -446,9 +456,39 @@ static void tma_load(Emit *e, const TlStmt *s, int level) {
       expr(e, s->src.start[d]);
       if (d == m->col_dim && p)
         tl_buf_printf(o, " + %lld", (long long)(p * m->panel_cols));
+      if (d == m->row_dim && half)
+        tl_buf_printf(o, " + (int)tl_cta_rank * %lld", (long long)half);
     }
     tl_buf_puts(o, ");\n");
   }
+}
+
+// Thread 0 stores the staged tile, one TMA store per swizzle panel, and
+// commits them as one bulk group (the barrier before it made every thread's
+// writes to the tile visible to the TMA unit).
+static void tma_store(Emit *e, const TlStmt *s, int level) {
+  TlBuf *o = &e->body;
+  const TlTmaMap *m = TL_VEC_AT(e->k->tma_maps, TlTmaMap, s->tma_map);
+  int64_t rows = m->tile->shape[0], panels = m->tile->shape[1] / m->panel_cols;
+  e->need_tma_store_ranks |= 1u << m->rank;
+  tl_buf_indent(o, level);
+  tl_buf_puts(o, "if (threadIdx.x == 0) {\n");
+  for (int64_t p = 0; p < panels; p++) {
+    tl_buf_indent(o, level + 1);
+    tl_buf_printf(o, "tl_tma_store_%dd(&tl_tmap_%d, &%s[%lld]", m->rank, s->tma_map, buf_name(e, m->tile),
+                  (long long)(p * rows * m->panel_cols));
+    for (int d = m->rank - 1; d >= 0; d--) {
+      tl_buf_puts(o, ", ");
+      expr(e, s->dst.start[d]);
+      if (d == m->col_dim && p)
+        tl_buf_printf(o, " + %lld", (long long)(p * m->panel_cols));
+    }
+    tl_buf_puts(o, ");\n");
+  }
+  tl_buf_indent(o, level + 1);
+  tl_buf_puts(o, "tl_tma_store_commit();\n");
+  tl_buf_indent(o, level);
+  tl_buf_puts(o, "}\n");
 }
 
 static void stmt(Emit *e, const TlStmt *s, int level) {
@@ -667,6 +707,16 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
   case ST_TMA_LOAD:
     tma_load(e, s, level);
     return;
+  case ST_TMA_STORE:
+    tma_store(e, s, level);
+    return;
+  case ST_TMA_STORE_WAIT: // before the staging tile is written again
+    e->need_tma_store_ranks |= 1u;
+    tl_buf_indent(o, level);
+    tl_buf_puts(o, "if (threadIdx.x == 0)\n");
+    tl_buf_indent(o, level + 1);
+    tl_buf_puts(o, "tl_tma_store_wait_read();\n");
+    return;
   case ST_MBAR_WAIT:
   case ST_MBAR_ARRIVE:
     e->need_mbar = true;
@@ -675,10 +725,14 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
       tl_buf_printf(o, "tl_mbar_wait(&tl_%s[", tl_ring_name(s->ring));
     else if (s->width)
       tl_buf_printf(o, "tl_mbar_expect_tx(&tl_%s[", tl_ring_name(s->ring));
+    else if (e->k->cluster) // both blocks' producers wait for this slot (multicast)
+      tl_buf_printf(o, "tl_mbar_arrive_cluster(&tl_%s[", tl_ring_name(s->ring));
     else
       tl_buf_printf(o, "tl_mbar_arrive(&tl_%s[", tl_ring_name(s->ring));
     expr(e, s->stage_a);
     tl_buf_puts(o, "]");
+    if (s->kind == ST_MBAR_ARRIVE && !s->width && e->k->cluster)
+      tl_buf_puts(o, ", tl_cta_rank");
     if (s->kind == ST_MBAR_WAIT) {
       tl_buf_puts(o, ", ");
       expr(e, s->value);
@@ -825,13 +879,31 @@ static bool kernel_uses(const TlKernel *k, const TlVar *v) {
   return body_uses(&k->body, v) || body_uses(&k->producer, v);
 }
 
+// `const int name = value;` for block index d; in a cluster kernel the
+// decoded index along the cluster's dimension is the pair's, and the block's
+// own is 2 * pair + its rank in the cluster.
+static void bind_block_var(Emit *e, const TlKernel *k, int d, int level, const char *value) {
+  TlBuf *o = &e->body;
+  tl_buf_indent(o, level);
+  if (k->cluster && d == k->cluster_dim)
+    tl_buf_printf(o, "const int %s = 2 * (%s) + (int)tl_cta_rank;\n", k->block_vars[d]->cname, value);
+  else
+    tl_buf_printf(o, "const int %s = %s;\n", k->block_vars[d]->cname, value);
+}
+
 // The block indices the kernel's names stand for. `linear` is the block's
-// (or a persistent kernel's tile's) linear index, NULL for blockIdx itself.
+// (or a persistent kernel's tile's) linear index, NULL for blockIdx itself;
+// in a cluster kernel it counts pairs of tiles over a grid halved along the
+// cluster's dimension.
 static void block_indices(Emit *e, const TlKernel *k, const char *linear, int level) {
   TlBuf *o = &e->body;
+  TlArena *a = o->arena;
   static const char *dims = "xyz";
-  long long gx = k->grid_const[0], gy = k->grid_const[1];
-  if (k->swizzle_panel > 0 && k->grid_const[1] > 1) {
+  long long g[3] = {k->grid_const[0], k->grid_const[1], k->grid_const[2]};
+  if (k->cluster)
+    g[k->cluster_dim] /= 2;
+  long long gx = g[0], gy = g[1];
+  if (k->swizzle_panel > 0 && gy > 1) {
     // T.use_swizzle: blocks walk panels of `panel` columns so neighbours in
     // launch order share rows of A and columns of B in L2.
     long long p = k->swizzle_panel;
@@ -848,35 +920,26 @@ static void block_indices(Emit *e, const TlKernel *k, const char *linear, int le
     tl_buf_printf(o, "const int tl_in_panel = tl_linear %% (%lld * %lld);\n", p, gy);
     tl_buf_indent(o, level);
     tl_buf_printf(o, "const int tl_width = min(%lld, %lld - tl_panel * %lld);\n", p, gx, p);
-    if (k->block_vars[0]) {
-      tl_buf_indent(o, level);
-      tl_buf_printf(o, "const int %s = tl_panel * %lld + tl_in_panel %% tl_width;\n", k->block_vars[0]->cname, p);
-    }
-    if (k->block_vars[1]) {
-      tl_buf_indent(o, level);
-      tl_buf_printf(o, "const int %s = tl_in_panel / tl_width;\n", k->block_vars[1]->cname);
-    }
-    if (k->block_vars[2]) {
-      tl_buf_indent(o, level);
-      if (linear)
-        tl_buf_printf(o, "const int %s = %s / (%lld * %lld);\n", k->block_vars[2]->cname, linear, gx, gy);
-      else
-        tl_buf_printf(o, "const int %s = blockIdx.z;\n", k->block_vars[2]->cname);
-    }
+    if (k->block_vars[0])
+      bind_block_var(e, k, 0, level, tl_arena_printf(a, "tl_panel * %lld + tl_in_panel %% tl_width", p));
+    if (k->block_vars[1])
+      bind_block_var(e, k, 1, level, "tl_in_panel / tl_width");
+    if (k->block_vars[2])
+      bind_block_var(e, k, 2, level,
+                     linear ? tl_arena_printf(a, "%s / (%lld * %lld)", linear, gx, gy) : "blockIdx.z");
     return;
   }
   for (int d = 0; d < 3; d++) {
     if (!k->block_vars[d] || !kernel_uses(k, k->block_vars[d]))
       continue;
-    tl_buf_indent(o, level);
     if (!linear)
-      tl_buf_printf(o, "const int %s = blockIdx.%c;\n", k->block_vars[d]->cname, dims[d]);
+      bind_block_var(e, k, d, level, tl_arena_printf(a, "blockIdx.%c", dims[d]));
     else if (d == 0)
-      tl_buf_printf(o, "const int %s = %s %% %lld;\n", k->block_vars[d]->cname, linear, gx);
+      bind_block_var(e, k, d, level, tl_arena_printf(a, "%s %% %lld", linear, gx));
     else if (d == 1)
-      tl_buf_printf(o, "const int %s = %s / %lld %% %lld;\n", k->block_vars[d]->cname, linear, gx, gy);
+      bind_block_var(e, k, d, level, tl_arena_printf(a, "%s / %lld %% %lld", linear, gx, gy));
     else
-      tl_buf_printf(o, "const int %s = %s / (%lld * %lld);\n", k->block_vars[d]->cname, linear, gx, gy);
+      bind_block_var(e, k, d, level, tl_arena_printf(a, "%s / (%lld * %lld)", linear, gx, gy));
   }
 }
 
@@ -895,21 +958,31 @@ static void tables(Emit *e, const TlKernel *k) {
   }
 }
 
+// The tiles a launch covers; a cluster kernel's blocks walk pairs of them.
+static long long launch_tiles(const TlKernel *k) {
+  long long tiles = (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]);
+  return k->cluster ? tiles / 2 : tiles;
+}
+
 // One role's code; in a persistent kernel, once per tile of this block:
-// tiles blockIdx.x, blockIdx.x + gridDim.x, ... with their block indices.
+// tiles blockIdx.x, blockIdx.x + gridDim.x, ... with their block indices
+// (in a cluster kernel both blocks of a cluster walk the same pairs).
 static void role_code(Emit *e, const TlKernel *k, const TlVec *code, int level) {
   if (!k->persistent) {
     stmts(e, code, level);
     return;
   }
   TlBuf *o = &e->body;
-  long long tiles = (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]);
+  long long tiles = launch_tiles(k);
   tl_buf_indent(o, level);
   // (counted by the tile index of this block, whose range the bounds say)
   tl_buf_printf(o, "for (int %s = 0; %s < %lld; ++%s) {\n", k->tile_iter->cname, k->tile_iter->cname, tiles,
                 k->tile_iter->cname);
   tl_buf_indent(o, level + 1);
-  tl_buf_printf(o, "const int tl_tile = blockIdx.x + %s * gridDim.x;\n", k->tile_iter->cname);
+  if (k->cluster)
+    tl_buf_printf(o, "const int tl_tile = (blockIdx.x >> 1) + %s * (gridDim.x >> 1);\n", k->tile_iter->cname);
+  else
+    tl_buf_printf(o, "const int tl_tile = blockIdx.x + %s * gridDim.x;\n", k->tile_iter->cname);
   tl_buf_indent(o, level + 1);
   tl_buf_printf(o, "if (tl_tile >= %lld)\n", tiles);
   tl_buf_indent(o, level + 2);
@@ -920,31 +993,71 @@ static void role_code(Emit *e, const TlKernel *k, const TlVec *code, int level) 
   tl_buf_puts(o, "}\n");
 }
 
+// A cluster's block must not leave while the other block's compute warps
+// may still arrive on its barriers: its producer waits, after its last load,
+// until every slot of the ring has been released by both blocks (positions
+// P .. P + S - 1 of its ring, P the positions it filled).
+static void producer_tail(Emit *e, const TlKernel *k) {
+  TlBuf *o = &e->body;
+  TlArena *a = o->arena;
+  const TlStmt *loop = TL_VEC_AT(k->producer, TlStmt, 0);
+  TlExpr *n = tl_simplify(a, tl_expr_binary(a, loop->loc, OP_SUB, tl_expr_clone(a, loop->stop),
+                                            tl_expr_clone(a, loop->start), loop->var->dtype));
+  int S = k->ring_stages;
+  tl_buf_puts(o, "      // Before this block leaves: every slot released by the compute warps of both blocks.\n");
+  tl_buf_puts(o, "      const int tl_positions = max(");
+  expr(e, n);
+  if (k->persistent) // times the tiles this block walked
+    tl_buf_printf(o, ", 0) * ((%lld - 1 - (int)(blockIdx.x >> 1)) / (int)(gridDim.x >> 1) + 1);\n",
+                  launch_tiles(k));
+  else
+    tl_buf_puts(o, ", 0);\n");
+  tl_buf_printf(o, "      for (int q = tl_positions; q < tl_positions + %d; ++q)\n", S);
+  tl_buf_printf(o, "        tl_mbar_wait(&tl_empty[q %% %d], (q / %d + 1) %% 2);\n", S, S);
+}
+
 // A warp-specialized kernel's body: the ring's barriers, then the producer
 // warpgroup's loop (one elected thread issues the TMA loads) and the compute
-// threads' code, each with its register budget (setmaxnreg).
+// threads' code, each with its register budget (setmaxnreg). In a cluster
+// the barriers of both blocks are initialized before either block's loads
+// or arrivals reach them (a cluster barrier), and neither block leaves while
+// the other may still arrive on its barriers (producer_tail).
 static void warp_roles(Emit *e, const TlKernel *k) {
   TlBuf *o = &e->body;
   long long T = (long long)k->threads[0];
   int S = k->ring_stages;
   e->need_mbar = true;
-  tl_buf_printf(o, "  // full[s]: stage s's tiles have landed (TMA bytes); empty[s]: all %lld compute threads\n"
-                   "  // are done reading stage s.\n", T);
+  if (k->cluster)
+    tl_buf_printf(o, "  // full[s]: stage s's tiles have landed (TMA bytes, this block's and the multicast\n"
+                     "  // halves); empty[s]: every compute warp of both blocks of the cluster is done with\n"
+                     "  // stage s (a multicast load writes both blocks' stage s).\n");
+  else
+    tl_buf_printf(o, "  // full[s]: stage s's tiles have landed (TMA bytes); empty[s]: all %lld compute threads\n"
+                     "  // are done reading stage s.\n", T);
   tl_buf_printf(o, "  __shared__ __align__(8) uint64_t tl_full[%d], tl_empty[%d];\n", S, S);
   tl_buf_puts(o, "  if (threadIdx.x == 0) {\n");
   tl_buf_printf(o, "    for (int s = 0; s < %d; ++s) {\n", S);
   tl_buf_puts(o, "      tl_mbar_init(&tl_full[s], 1);\n");
-  tl_buf_printf(o, "      tl_mbar_init(&tl_empty[s], %lld);\n    }\n", T);
-  tl_buf_puts(o, "    tl_mbar_fence_init();\n  }\n  __syncthreads();\n");
+  tl_buf_printf(o, "      tl_mbar_init(&tl_empty[s], %lld);\n    }\n", k->cluster ? 2 * T / 32 : T);
+  e->need_cluster = e->need_cluster || k->cluster;
+  tl_buf_printf(o, "    tl_mbar_fence_init();\n  }\n  %s\n", k->cluster ? "tl_cluster_sync();" : "__syncthreads();");
   tl_buf_printf(o, "  if (threadIdx.x >= %lld) { // the producer warpgroup\n", T);
   if (k->producer_regs)
     tl_buf_printf(o, "    asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %d;\\n\");\n", k->producer_regs);
   tl_buf_printf(o, "    if (threadIdx.x == %lld) {\n", T);
   role_code(e, k, &k->producer, 3);
+  if (k->cluster)
+    producer_tail(e, k);
   tl_buf_puts(o, "    }\n    return;\n  }\n");
   if (k->consumer_regs)
     tl_buf_printf(o, "  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %d;\\n\");\n", k->consumer_regs);
   role_code(e, k, &k->body, 1);
+  for (int i = 0; i < k->tma_maps.len; i++)
+    if (TL_VEC_AT(k->tma_maps, TlTmaMap, i)->store) { // the block's shared memory outlives its last store
+      e->need_tma_store_ranks |= 1u;
+      tl_buf_puts(o, "  if (threadIdx.x == 0)\n    tl_tma_store_wait_all();\n");
+      break;
+    }
 }
 
 static const char *tma_dtype(TlDtype t) {
@@ -1007,14 +1120,20 @@ static void kernel(Emit *e, const TlKernel *k) {
   if (k->ring_stages)
     tl_buf_printf(o, "// Warp-specialized: threads 0..%lld compute, threads %lld..%lld (one warpgroup) "
                      "load tiles by TMA\n", (long long)T - 1, (long long)T, (long long)launched - 1);
-  tl_buf_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld, %d) %s_kernel(", (long long)launched,
+  if (k->cluster)
+    tl_buf_printf(o, "// Clusters of 2 blocks along %c: the tiles both blocks need are loaded half by each and\n"
+                     "// multicast to both (TMA .multicast::cluster)\n", "xyz"[k->cluster_dim]);
+  tl_buf_printf(o, "extern \"C\" __global__ void %s__launch_bounds__(%lld, %d) %s_kernel(",
+                k->cluster ? "__cluster_dims__(2, 1, 1) " : "", (long long)launched,
                 k->blocks_per_sm > 1 ? k->blocks_per_sm : 1, k->name);
   param_list(e, o, k, true);
   for (int i = 0; i < k->tma_maps.len; i++)
     tl_buf_printf(o, ", const __grid_constant__ CUtensorMap tl_tmap_%d", i);
   tl_buf_puts(o, ") {\n");
+  if (k->cluster) // a 1-D launch: blocks 2i and 2i+1 form cluster i, which computes pair i
+    tl_buf_puts(o, "  const unsigned tl_cta_rank = tl_cluster_rank();\n");
   if (!k->persistent)
-    block_indices(e, k, NULL, 1);
+    block_indices(e, k, k->cluster ? "(blockIdx.x >> 1)" : NULL, 1);
   bool has_shared = false;
   for (int i = 0; i < k->buffers.len; i++) {
     TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
@@ -1056,16 +1175,34 @@ static void kernel(Emit *e, const TlKernel *k) {
   }
   for (int i = 0; i < k->tma_maps.len; i++)
     tensor_map(e, k, i);
-  if (k->persistent) {
+  if (k->persistent && k->cluster) {
+    // One cluster per pair of SMs that can hold one (at most one per pair
+    // of tiles); each walks its share of the pairs.
+    long long pairs = launch_tiles(k);
+    tl_buf_puts(o, "  static int tl_clusters = 0;\n  if (!tl_clusters) {\n"
+                   "    cudaLaunchConfig_t cfg = {};\n    cudaLaunchAttribute attr = {};\n"
+                   "    attr.id = cudaLaunchAttributeClusterDimension;\n"
+                   "    attr.val.clusterDim.x = 2;\n    attr.val.clusterDim.y = 1;\n    attr.val.clusterDim.z = 1;\n");
+    tl_buf_printf(o, "    cfg.gridDim = dim3(2, 1, 1);\n    cfg.blockDim = dim3(%lld, 1, 1);\n",
+                  (long long)(k->threads[0] + producer));
+    tl_buf_printf(o, "    cfg.dynamicSmemBytes = smem;\n    cfg.attrs = &attr;\n    cfg.numAttrs = 1;\n"
+                     "    if (cudaOccupancyMaxActiveClusters(&tl_clusters, (const void *)%s_kernel, &cfg) != cudaSuccess ||\n"
+                     "        tl_clusters < 1)\n      return cudaErrorInvalidValue;\n  }\n", k->name);
+    tl_buf_printf(o, "  const unsigned tl_blocks = 2u * (unsigned)(tl_clusters < %lld ? tl_clusters : %lld);\n", pairs,
+                  pairs);
+    tl_buf_printf(o, "  %s_kernel<<<dim3(tl_blocks, 1, 1)", k->name);
+  } else if (k->persistent) {
     // One block per SM (at most one per tile); each walks its share of the
     // tiles. (Warp specialization needs compile-time sizes: no runtime grid.)
-    long long tiles = (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]);
+    long long tiles = launch_tiles(k);
     tl_buf_puts(o, "  static int tl_sms = 0;\n  if (!tl_sms) {\n    int dev = 0;\n"
                    "    if (cudaGetDevice(&dev) != cudaSuccess ||\n"
                    "        cudaDeviceGetAttribute(&tl_sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)\n"
                    "      return cudaErrorInvalidValue;\n  }\n");
     tl_buf_printf(o, "  const unsigned tl_blocks = (unsigned)(tl_sms < %lld ? tl_sms : %lld);\n", tiles, tiles);
     tl_buf_printf(o, "  %s_kernel<<<dim3(tl_blocks, 1, 1)", k->name);
+  } else if (k->cluster) {
+    tl_buf_printf(o, "  %s_kernel<<<dim3(%lld, 1, 1)", k->name, 2 * launch_tiles(k));
   } else {
     declare_runtime_grid(e, k);
     tl_buf_printf(o, "  %s_kernel<<<", k->name);
@@ -1122,6 +1259,75 @@ static void tma_load_prelude(TlBuf *out, int rank) {
   for (int d = 0; d < rank; d++)
     tl_buf_printf(out, ", \"r\"(c%d)", d);
   tl_buf_puts(out, " : \"memory\");\n}\n\n");
+}
+
+// The multicast form: the box lands at the same shared-memory offset, and
+// completes its bytes on the barrier at the same offset, in every block of
+// the cluster named by the mask.
+static void tma_load_mc_prelude(TlBuf *out, int rank) {
+  tl_buf_printf(out, "// TMA multicast: the %d-D box is written to both blocks of the cluster.\n", rank);
+  tl_buf_printf(out, "__device__ __forceinline__ void tl_tma_load_mc_%dd(void *smem, const CUtensorMap *map, uint64_t *bar",
+                rank);
+  for (int d = 0; d < rank; d++)
+    tl_buf_printf(out, ", int c%d", d);
+  tl_buf_printf(out, ") {\n  asm volatile(\"cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes"
+                     ".multicast::cluster [%%0], [%%1, {", rank);
+  for (int d = 0; d < rank; d++)
+    tl_buf_printf(out, "%s%%%d", d ? ", " : "", d + 4);
+  tl_buf_puts(out, "}], [%2], %3;\\n\"\n               :: \"r\"(tl_smem_addr(smem)), \"l\"(map), \"r\"(tl_smem_addr(bar)), "
+                   "\"h\"((unsigned short)3)");
+  for (int d = 0; d < rank; d++)
+    tl_buf_printf(out, ", \"r\"(c%d)", d);
+  tl_buf_puts(out, " : \"memory\");\n}\n\n");
+}
+
+// TMA stores (PTX ISA, cp.async.bulk.tensor .global.shared::cta, bulk groups).
+static void tma_store_prelude(TlBuf *out, unsigned ranks) {
+  tl_buf_puts(out, "// TMA stores: a box of shared memory (in the map's swizzled layout) to the tensor at\n"
+                   "// the given coordinates (innermost first); out-of-bounds elements are not written.\n");
+  for (int r = 1; r <= 5; r++) {
+    if (!(ranks & (1u << r)))
+      continue;
+    tl_buf_printf(out, "__device__ __forceinline__ void tl_tma_store_%dd(const CUtensorMap *map, const void *smem", r);
+    for (int d = 0; d < r; d++)
+      tl_buf_printf(out, ", int c%d", d);
+    tl_buf_printf(out, ") {\n  asm volatile(\"cp.async.bulk.tensor.%dd.global.shared::cta.bulk_group [%%0, {", r);
+    for (int d = 0; d < r; d++)
+      tl_buf_printf(out, "%s%%%d", d ? ", " : "", d + 2);
+    tl_buf_puts(out, "}], [%1];\\n\"\n               :: \"l\"(map), \"r\"(tl_smem_addr(smem))");
+    for (int d = 0; d < r; d++)
+      tl_buf_printf(out, ", \"r\"(c%d)", d);
+    tl_buf_puts(out, " : \"memory\");\n}\n");
+  }
+  tl_buf_puts(out, "__device__ __forceinline__ void tl_tma_store_commit() {\n"
+                   "  asm volatile(\"cp.async.bulk.commit_group;\\n\" ::: \"memory\");\n}\n"
+                   "// This thread's stores have read their shared memory (it may be written again).\n"
+                   "__device__ __forceinline__ void tl_tma_store_wait_read() {\n"
+                   "  asm volatile(\"cp.async.bulk.wait_group.read 0;\\n\" ::: \"memory\");\n}\n"
+                   "// This thread's stores are complete.\n"
+                   "__device__ __forceinline__ void tl_tma_store_wait_all() {\n"
+                   "  asm volatile(\"cp.async.bulk.wait_group 0;\\n\" ::: \"memory\");\n}\n\n");
+}
+
+// Clusters (PTX ISA: barrier.cluster, mapa, %cluster_ctarank).
+static void cluster_prelude(TlBuf *out) {
+  tl_buf_puts(out,
+              "// Thread-block clusters: every thread of both blocks meets here.\n"
+              "__device__ __forceinline__ void tl_cluster_sync() {\n"
+              "  asm volatile(\"barrier.cluster.arrive.release;\\nbarrier.cluster.wait.acquire;\\n\" ::: \"memory\");\n}\n"
+              "__device__ __forceinline__ unsigned tl_cluster_rank() {\n"
+              "  unsigned r;\n  asm volatile(\"mov.u32 %0, %%cluster_ctarank;\\n\" : \"=r\"(r));\n  return r;\n}\n"
+              "// A warp's release of a ring slot, on the barrier at the same offset in both\n"
+              "// blocks of the cluster (the lanes' reads are ordered before it by __syncwarp;\n"
+              "// the reads are complete, so no cluster-scope release fence is needed).\n"
+              "__device__ __forceinline__ void tl_mbar_arrive_cluster(uint64_t *bar, unsigned rank) {\n"
+              "  __syncwarp();\n"
+              "  if ((threadIdx.x & 31) == 0) {\n"
+              "    asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" :: \"r\"(tl_smem_addr(bar)) : \"memory\");\n"
+              "    asm volatile(\"{\\n.reg .b32 remote;\\nmapa.shared::cluster.u32 remote, %0, %1;\\n\"\n"
+              "                 \"mbarrier.arrive.shared::cluster.b64 _, [remote];\\n}\\n\"\n"
+              "                 :: \"r\"(tl_smem_addr(bar)), \"r\"(rank ^ 1u) : \"memory\");\n"
+              "  }\n}\n\n");
 }
 
 static void tensor_map_prelude(TlBuf *out) {
@@ -1287,6 +1493,13 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
   for (int r = 1; r <= 5; r++)
     if (e.need_tma_ranks & (1u << r))
       tma_load_prelude(out, r);
+  for (int r = 1; r <= 5; r++)
+    if (e.need_tma_mc_ranks & (1u << r))
+      tma_load_mc_prelude(out, r);
+  if (e.need_cluster)
+    cluster_prelude(out);
+  if (e.need_tma_store_ranks)
+    tma_store_prelude(out, e.need_tma_store_ranks);
   if (e.need_tma_host)
     tensor_map_prelude(out);
   tl_buf_write(out, e.helpers.data, e.helpers.len);

@@ -185,7 +185,10 @@ static void warp_specialization(TlYaml *y, const TlKernel *k) {
   tl_yaml_key_str(y, "producer", "one elected thread issues the TMA loads of each stage");
   tl_yaml_key_int(y, "ring_stages", k->ring_stages);
   tl_yaml_key_int(y, "blocks_per_sm", k->blocks_per_sm);
-  tl_yaml_key_str(y, "persistent", k->persistent ? "yes: one block per SM walks tiles blockIdx.x + i * gridDim.x" : "no");
+  tl_yaml_key_str(y, "persistent",
+                  !k->persistent ? "no"
+                  : k->cluster   ? "yes: one block per SM; cluster c walks the pairs of tiles c + i * (gridDim.x / 2)"
+                                 : "yes: one block per SM walks tiles blockIdx.x + i * gridDim.x");
   int64_t bytes = 0;
   for (int i = 0; i < k->tma_maps.len; i++) {
     const TlTmaMap *t = TL_VEC_AT(k->tma_maps, TlTmaMap, i);
@@ -193,8 +196,19 @@ static void warp_specialization(TlYaml *y, const TlKernel *k) {
   }
   tl_yaml_key_str(y, "full_barrier", tl_arena_printf(y->out->arena, "1 arrival + %lld bytes of TMA transactions per stage",
                                              (long long)bytes));
-  tl_yaml_key_str(y, "empty_barrier", tl_arena_printf(y->out->arena, "%lld arrivals (every compute thread)",
-                                              (long long)k->threads[0]));
+  if (k->cluster) {
+    tl_yaml_key_str(y, "cluster",
+                    tl_arena_printf(y->out->arena, "2 blocks along %c (blocks 2i and 2i+1 of a 1-D launch): tiles "
+                                    "that do not depend on that block index are loaded half by each block and "
+                                    "multicast to both", "xyz"[k->cluster_dim]));
+    tl_yaml_key_str(y, "empty_barrier",
+                    tl_arena_printf(y->out->arena, "%lld arrivals (every compute warp of both blocks)",
+                                    (long long)(2 * k->threads[0] / 32)));
+  } else {
+    tl_yaml_key_str(y, "cluster", "no");
+    tl_yaml_key_str(y, "empty_barrier", tl_arena_printf(y->out->arena, "%lld arrivals (every compute thread)",
+                                                        (long long)k->threads[0]));
+  }
   tl_yaml_scalar(y, "registers");
   tl_yaml_map(y, true);
   tl_yaml_key_int(y, "compute", k->consumer_regs);
@@ -211,6 +225,10 @@ static void warp_specialization(TlYaml *y, const TlKernel *k) {
     tl_yaml_ints(y, t->box, t->rank);
     tl_yaml_key_int(y, "loads_per_stage", t->tile->shape[1] / t->panel_cols);
     tl_yaml_key_int(y, "swizzle_bytes", t->swizzle_bytes);
+    if (t->multicast)
+      tl_yaml_key_str(y, "multicast", "yes: each block of the cluster loads half of the rows for both");
+    if (t->store)
+      tl_yaml_key_str(y, "store", "yes: the epilogue, by thread 0, while the next tile computes");
     tl_yaml_map_end(y);
   }
   tl_yaml_seq_end(y);

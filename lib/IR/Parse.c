@@ -947,6 +947,17 @@ static void tma_load_operands(Parser *p, TlStmt *s) {
   if (s->tma_map >= p->k->tma_maps.len) error_at(p, mt, "tensor map %d is not declared", s->tma_map);
 }
 
+static void tma_store_operands(Parser *p, TlStmt *s) {
+  s->src.buf = buffer(p);
+  s->src.ndims = s->src.buf->ndims;
+  expect(p, "->");
+  parse_region(p, &s->dst);
+  expect_word(p, "map");
+  Tok *mt = peek(p);
+  s->tma_map = small_int(p, "a tensor map index");
+  if (s->tma_map >= p->k->tma_maps.len) error_at(p, mt, "tensor map %d is not declared", s->tma_map);
+}
+
 static void ring(Parser *p, TlStmt *s) {
   Tok *rt = peek(p);
   if (accept_word(p, "full"))
@@ -1000,6 +1011,8 @@ static const struct StmtForm {
     {"async_wait", ST_ASYNC_WAIT, async_wait_operands, false, DECLARES_NONE},
     {"cp_async", ST_CP_ASYNC, cp_async_operands, false, DECLARES_NONE},
     {"tma_load", ST_TMA_LOAD, tma_load_operands, false, DECLARES_NONE},
+    {"tma_store", ST_TMA_STORE, tma_store_operands, false, DECLARES_NONE},
+    {"tma_store_wait", ST_TMA_STORE_WAIT, no_operands, false, DECLARES_NONE},
     {"mbar_wait", ST_MBAR_WAIT, mbar_wait_operands, false, DECLARES_NONE},
     {"mbar_arrive", ST_MBAR_ARRIVE, mbar_arrive_operands, false, DECLARES_NONE},
 };
@@ -1397,6 +1410,15 @@ static void parse_kernel(Parser *p) {
     k->blocks_per_sm = small_int(p, "a block count");
   }
   k->persistent = accept_word(p, "persistent");
+  if (accept_word(p, "cluster")) {
+    Tok *ct = peek(p);
+    k->cluster = small_int(p, "a cluster size");
+    if (k->cluster != 2) error_at(p, ct, "clusters are of 2 blocks");
+    Tok *dt = peek(p);
+    const char *dim = ident(p, "a block dimension (x, y or z)");
+    if (strlen(dim) != 1 || !strchr("xyz", dim[0])) error_at(p, dt, "a cluster runs along x, y or z");
+    k->cluster_dim = dim[0] - 'x';
+  }
   if (accept_word(p, "ws_why")) {
     if (peek(p)->kind != TK_STRING) error_at(p, peek(p), "ws_why takes a quoted reason");
     k->ws_why = next(p)->text;
@@ -1455,6 +1477,8 @@ static void parse_kernel(Parser *p) {
     t->panel_cols = count(p, "a column count");
     expect_word(p, "swizzle");
     t->swizzle_bytes = small_int(p, "a swizzle span in bytes");
+    t->multicast = accept_word(p, "multicast");
+    t->store = accept_word(p, "store");
     expect_newline(p);
     tl_vec_push(p->a, &k->tma_maps, t);
   }
@@ -1502,6 +1526,8 @@ TlModule *tl_ir_parse(TlArena *a, const TlSource *src, TlDiag *d) {
     m->has_wgmma = true;
   if (accept_word(&p, "has_tma"))
     m->has_tma = true;
+  if (accept_word(&p, "no_clusters"))
+    m->no_clusters = true;
   if (accept_word(&p, "nvcc_arch")) {
     if (peek(&p)->kind != TK_STRING) error_at(&p, peek(&p), "nvcc_arch takes a quoted flag");
     m->nvcc_arch = next(&p)->text;

@@ -528,6 +528,16 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     tl_buf_printf(out, " -> %s map %d", s->dst.buf->name, s->tma_map);
     end_line(p, s);
     return;
+  case ST_TMA_STORE:
+    tl_buf_printf(out, "tma_store %s -> ", s->src.buf->name);
+    print_region(p, &s->dst);
+    tl_buf_printf(out, " map %d", s->tma_map);
+    end_line(p, s);
+    return;
+  case ST_TMA_STORE_WAIT:
+    tl_buf_puts(out, "tma_store_wait");
+    end_line(p, s);
+    return;
   case ST_MBAR_WAIT:
     tl_buf_printf(out, "mbar_wait %s parity ", tl_ring_name(s->ring));
     expr(p, s->value);
@@ -648,6 +658,7 @@ static void collect_stmt(TlArena *a, TlVec *seen, const TlStmt *s) {
   collect_expr(a, seen, s->stage_a);
   collect_expr(a, seen, s->stage_b);
   if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_TMA_LOAD) collect_region(a, seen, &s->src);
+  if (s->kind == ST_TMA_STORE) collect_region(a, seen, &s->dst);
   if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_FILL)
     collect_region(a, seen, &s->dst);
   collect_body(a, seen, &s->body);
@@ -712,6 +723,7 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
     tl_buf_printf(out, " ring_stages %d regs %d %d blocks_per_sm %d", kn->ring_stages, kn->consumer_regs,
                   kn->producer_regs, kn->blocks_per_sm);
   if (kn->persistent) tl_buf_puts(out, " persistent");
+  if (kn->cluster) tl_buf_printf(out, " cluster %d %c", kn->cluster, "xyz"[kn->cluster_dim]);
   if (kn->ws_why) // a fixed sentence of warp-specialize: no quotes or backslashes
     tl_buf_printf(out, " ws_why \"%s\"", kn->ws_why);
   if (kn->launcher) tl_buf_printf(out, " launcher %s", kn->launcher);
@@ -755,7 +767,8 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
                   t->row_dim, t->col_dim);
     for (int d = 0; d < t->rank; d++)
       tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)t->box[d]);
-    tl_buf_printf(out, "] panel_cols %lld swizzle %d\n", (long long)t->panel_cols, t->swizzle_bytes);
+    tl_buf_printf(out, "] panel_cols %lld swizzle %d%s%s\n", (long long)t->panel_cols, t->swizzle_bytes,
+                  t->multicast ? " multicast" : "", t->store ? " store" : "");
   }
   P p = {out, kn, {0}, a};
   if (kn->ring_stages) { // the producer warpgroup's code, then the compute threads'
@@ -778,6 +791,7 @@ void tl_ir_print_module(TlBuf *out, const TlModule *m) {
                 (long long)m->max_threads);
   if (m->has_wgmma) tl_buf_puts(out, " has_wgmma");
   if (m->has_tma) tl_buf_puts(out, " has_tma");
+  if (m->no_clusters) tl_buf_puts(out, " no_clusters");
   if (m->nvcc_arch) tl_buf_printf(out, " nvcc_arch \"%s\"", m->nvcc_arch);
   tl_buf_putc(out, '\n');
   for (int k = 0; k < m->kernels.len; k++)

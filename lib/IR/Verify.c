@@ -242,6 +242,19 @@ static void check_stmt(V *v, const TlStmt *s) {
     else
       check_region(v, s, &s->src);
     break;
+  case ST_TMA_STORE:
+    if (s->tma_map < 0 || s->tma_map >= v->k->tma_maps.len || !s->src.buf || !s->dst.buf ||
+        !TL_VEC_AT(v->k->tma_maps, TlTmaMap, s->tma_map)->store ||
+        TL_VEC_AT(v->k->tma_maps, TlTmaMap, s->tma_map)->tile != s->src.buf ||
+        TL_VEC_AT(v->k->tma_maps, TlTmaMap, s->tma_map)->global != s->dst.buf)
+      fail(v, s->loc, "TMA store without its store tensor map");
+    else
+      check_region(v, s, &s->dst);
+    break;
+  case ST_TMA_STORE_WAIT:
+    if (!v->k->ring_stages)
+      fail(v, s->loc, "TMA store wait outside a warp-specialized kernel");
+    break;
   case ST_MBAR_WAIT:
   case ST_MBAR_ARRIVE:
     if (!v->k->ring_stages || s->ring == RING_NONE || !s->stage_a || (s->kind == ST_MBAR_WAIT && !s->value))
@@ -412,6 +425,14 @@ bool tl_ir_verify(const TlModule *m, const char *after, TlDiag *d) {
     check_kernel(&v);
     if (v.k->producer.len && !v.k->ring_stages)
       fail(&v, v.k->loc, "producer code in a kernel without a barrier ring");
+    if (v.k->cluster && (v.k->cluster != 2 || !v.k->ring_stages || v.k->cluster_dim < 0 || v.k->cluster_dim > 2 ||
+                         v.k->grid_const[v.k->cluster_dim] % 2))
+      fail(&v, v.k->loc, "a cluster of 2 blocks needs a barrier ring and an even grid along its dimension");
+    for (int i = 0; i < v.k->tma_maps.len; i++) {
+      const TlTmaMap *t = TL_VEC_AT(v.k->tma_maps, TlTmaMap, i);
+      if (t->multicast && (!v.k->cluster || t->box[t->row_dim] * 2 != t->tile->shape[0]))
+        fail(&v, v.k->loc, "a multicast tensor map needs a cluster and a box of half the tile's rows");
+    }
     check_body(&v, &v.k->producer);
     check_body(&v, &v.k->body);
     ok = ok && v.ok;

@@ -62,6 +62,8 @@ static void effects(const TlStmt *s, Set *r, Set *w) {
     set_add(w, s->buf);
   if (s->kind == ST_VLOAD)
     set_add(r, s->buf);
+  if (s->kind == ST_TMA_STORE) // the TMA unit reads the staged tile
+    set_add(r, s->src.buf);
   if (s->kind == ST_STORE && s->update_op != OP_EQ)
     set_add(r, s->buf);
   if (s->kind == ST_GEMM) {

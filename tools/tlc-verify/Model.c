@@ -264,7 +264,10 @@ bool tv_single_assignment(const TvVar *v) {
 
 bool tv_is_barrier_call(const TvExpr *e) {
   static const char *const names[] = {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
-                                      "__syncthreads_or", "__barrier_sync", NULL};
+                                      "__syncthreads_or", "__barrier_sync",
+                                      // tlc's cluster barrier (barrier.cluster.arrive + wait): every
+                                      // thread of both blocks of a cluster, so a block barrier too
+                                      "tl_cluster_sync", NULL};
   if (e->kind != EX_CALL || !e->name)
     return false;
   for (int i = 0; names[i]; i++)

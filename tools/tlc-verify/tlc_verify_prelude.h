@@ -26,6 +26,7 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
 #define __grid_constant__ // clang 14 does not know it; it only affects parameters' storage
+#define __cluster_dims__(...) // clang 14 does not know it; the launcher's grid is checked as usual
 
 /* ---- <stdint.h>, <stddef.h> ---- */
 typedef __SIZE_TYPE__ size_t;
@@ -414,6 +415,29 @@ typedef CUresult (*PFN_cuTensorMapEncodeTiled_v12000)(
     CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);
 enum cudaDriverEntryPointQueryResult { cudaDriverEntryPointSuccess = 0 };
 enum { cudaEnableDefault = 0 };
+/* Thread-block clusters: the launcher asks how many 2-block clusters fit at once. */
+enum cudaLaunchAttributeID { cudaLaunchAttributeClusterDimension = 4 };
+union cudaLaunchAttributeValue {
+  char pad[64];
+  struct {
+    unsigned int x, y, z;
+  } clusterDim;
+};
+typedef struct cudaLaunchAttribute_st {
+  enum cudaLaunchAttributeID id;
+  char pad[8 - sizeof(enum cudaLaunchAttributeID)];
+  union cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_st {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned int numAttrs;
+} cudaLaunchConfig_t;
+extern "C" __host__ cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                                               const cudaLaunchConfig_t *config);
 extern "C" __host__ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
                                                                  unsigned int cudaVersion,
                                                                  unsigned long long flags,

@@ -229,6 +229,35 @@ static cudaError_t tensor_map(CUtensorMap *map, const void *base, const cuuint64
   return cudaSuccess;
 }
 
+extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(128, 1) clustered_kernel(float* __restrict__ out) {
+  out[blockIdx.x * 128 + threadIdx.x] = 0.0f;
+}
+
+extern "C" cudaError_t uses_cluster(float* out, cudaStream_t stream) {
+  static_assert(cudaLaunchAttributeClusterDimension == 4 && sizeof(cudaLaunchAttribute) == 72,
+                "cluster launch attributes as in the toolkit");
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr = {};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = 2;
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cfg.gridDim = dim3(2, 1, 1);
+  cfg.blockDim = dim3(128, 1, 1);
+  cfg.dynamicSmemBytes = 0;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  int clusters = 0;
+  const struct cudaLaunchConfig_st *cfgp = &cfg;
+  const struct cudaLaunchAttribute_st *attrp = &attr;
+  const enum cudaLaunchAttributeID aid = attrp->id;
+  if (aid != cudaLaunchAttributeClusterDimension ||
+      cudaOccupancyMaxActiveClusters(&clusters, (const void *)clustered_kernel, cfgp) != cudaSuccess)
+    return cudaErrorInvalidValue;
+  clustered_kernel<<<dim3(2, 1, 1), dim3(128, 1, 1), 0, stream>>>(out);
+  return cudaGetLastError();
+}
+
 extern "C" cudaError_t uses(float* out, const __half* hp, const __nv_bfloat16* bp, const float4* f4, const uint4* u4, const int* ip, const double* dp, int* ai, unsigned* au, unsigned long long* aull, float* af, double* ad, const CUtensorMap tmap, cudaStream_t stream) {
   const size_t smem = 65536;
   int dev = 0, sms = 0;
