@@ -24,24 +24,19 @@
 #include "PartitionInternal.h"
 
 static bool expr_has_fragment(const TlExpr *e) {
-  if (!e)
-    return false;
-  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT)
-    return true;
+  if (!e) return false;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) return true;
   for (int i = 0; i < e->nargs; i++)
-    if (expr_has_fragment(e->args[i]))
-      return true;
+    if (expr_has_fragment(e->args[i])) return true;
   return false;
 }
 
 static bool body_has_fragment(const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT)
-      return true;
+    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT) return true;
     for (int d = 0; d < s->nindices; d++)
-      if (expr_has_fragment(s->indices[d]))
-        return true;
+      if (expr_has_fragment(s->indices[d])) return true;
     if (expr_has_fragment(s->value) || expr_has_fragment(s->cond) || body_has_fragment(&s->body) ||
         body_has_fragment(&s->else_body))
       return true;
@@ -54,14 +49,11 @@ bool tl_nest_touches_fragment(const TlStmt *nest) {
 }
 
 static const TlExpr *find_fragment(const TlExpr *e) {
-  if (!e)
-    return NULL;
-  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT)
-    return e;
+  if (!e) return NULL;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) return e;
   for (int i = 0; i < e->nargs; i++) {
     const TlExpr *f = find_fragment(e->args[i]);
-    if (f)
-      return f;
+    if (f) return f;
   }
   return NULL;
 }
@@ -75,10 +67,10 @@ bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d) {
     bad = bad || expr_has_fragment(s->indices[i]);
   if (bad) {
     const TlExpr *f = find_fragment(s->value);
-    if (!f)
-      f = find_fragment(s->cond);
-    tl_error(d, f ? f->loc : s->loc, "a fragment is distributed over the threads: access it inside a "
-                                     "T.Parallel loop or with a tile operator");
+    if (!f) f = find_fragment(s->cond);
+    tl_error(d, f ? f->loc : s->loc,
+             "a fragment is distributed over the threads: access it inside a "
+             "T.Parallel loop or with a tile operator");
   }
   return !bad;
 }
@@ -91,11 +83,9 @@ typedef struct Rewrite {
 } Rewrite;
 
 static bool is_direct(const TlExpr *const *idx, int n, const TlStmt *nest) {
-  if (n != nest->nvars)
-    return false;
+  if (n != nest->nvars) return false;
   for (int i = 0; i < n; i++)
-    if (idx[i]->kind != EX_VAR || idx[i]->var != nest->vars[i])
-      return false;
+    if (idx[i]->kind != EX_VAR || idx[i]->var != nest->vars[i]) return false;
   return true;
 }
 
@@ -104,14 +94,14 @@ static TlExpr *register_index(Rewrite *r, const TlBuffer *b, TlExpr *const *idx,
   if (is_direct((const TlExpr *const *)idx, n, r->nest) && tl_layout_equal(b->layout, r->layout))
     return r->local;
   if (n == 1 && r->nest->nvars == 2 && idx[0]->kind == EX_VAR && idx[0]->var == r->nest->vars[0] &&
-      b->layout && b->layout->kind == LAYOUT_ROW_OF && tl_layout_same_rows(b->layout->parent, r->layout))
+      b->layout && b->layout->kind == LAYOUT_ROW_OF &&
+      tl_layout_same_rows(b->layout->parent, r->layout))
     return tl_layout_row_local(r->arena, r->layout, r->local, idx[0]->loc);
   return NULL;
 }
 
 static TlExpr *rewrite_expr(Rewrite *r, TlExpr *e) {
-  if (!e)
-    return e;
+  if (!e) return e;
   if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) {
     TlExpr *reg = register_index(r, e->buf, e->args, e->nargs);
     TL_ASSERT("partition", reg != NULL); // layout-inference checked every access
@@ -154,8 +144,7 @@ static void rewrite_body(Rewrite *r, TlVec *body, TlExpr *replica_guard) {
 // the nest's variables in order; with `rows`, the parent tile of a
 // replicated row R[i] read by a 2-D nest.
 static const TlFragLayout *load_layout(const TlExpr *e, const TlStmt *nest, bool rows) {
-  if (e->kind != EX_LOAD || e->buf->scope != SCOPE_FRAGMENT || !e->buf->layout)
-    return NULL;
+  if (e->kind != EX_LOAD || e->buf->scope != SCOPE_FRAGMENT || !e->buf->layout) return NULL;
   if (!rows)
     return is_direct((const TlExpr *const *)e->args, e->nargs, nest) ? e->buf->layout : NULL;
   bool row = e->buf->layout->kind == LAYOUT_ROW_OF && nest->nvars == 2 && e->nargs == 1 &&
@@ -174,25 +163,20 @@ static const TlFragLayout *source_layout(const TlVec *body, const TlStmt *nest, 
       return s->buf->layout;
     const TlExpr *stack[256];
     int n = 0;
-    if (s->value)
-      stack[n++] = s->value;
-    if (s->cond)
-      stack[n++] = s->cond;
+    if (s->value) stack[n++] = s->value;
+    if (s->cond) stack[n++] = s->cond;
     for (int d = 0; d < s->nindices && n < 256; d++)
       stack[n++] = s->indices[d];
     while (n > 0) {
       const TlExpr *e = stack[--n];
       const TlFragLayout *l = load_layout(e, nest, rows);
-      if (l)
-        return l;
+      if (l) return l;
       for (int k = 0; k < e->nargs && n < 256; k++)
         stack[n++] = e->args[k];
     }
     const TlFragLayout *l = source_layout(&s->body, nest, rows);
-    if (!l)
-      l = source_layout(&s->else_body, nest, rows);
-    if (l)
-      return l;
+    if (!l) l = source_layout(&s->else_body, nest, rows);
+    if (l) return l;
   }
   return NULL;
 }
@@ -213,8 +197,7 @@ static TlStmt *unrolled_loop(TlArena *a, TlKernel *k, const char *name, int64_t 
 TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d) {
   TlLoc loc = nest->loc;
   const TlFragLayout *L = source_layout(&nest->body, nest, false);
-  if (!L)
-    L = source_layout(&nest->body, nest, true);
+  if (!L) L = source_layout(&nest->body, nest, true);
   if (!L) {
     tl_error(d, loc, "internal error: no fragment layout for this T.Parallel (partition)");
     return NULL;
@@ -268,8 +251,7 @@ TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag
   } else {
     inner->body = nest->body;
   }
-  if (lanes)
-    tl_vec_push(a, &loop->body, lanes);
+  if (lanes) tl_vec_push(a, &loop->body, lanes);
   TlStmt *seq = tl_stmt_new(a, ST_SEQ, loc);
   seq->per_thread = true;
   // Recorded for --emit=plan and explain-partition, which map elements to
@@ -322,7 +304,9 @@ static void add_shuffles(TlArena *a, TlReduceKind kind, TlVar *acc, TlVar *lr, c
     sh->args[0] = elem(a, acc, tl_expr_var(a, loc, lr), loc);
     sh->args[1] = tl_expr_int(a, loc, offs[i], TY_INT32);
     TlExpr *cur = elem(a, acc, tl_expr_var(a, loc, lr), loc);
-    tl_vec_push(a, out, set_elem(a, acc, tl_expr_var(a, loc, lr), tl_reduce_combine(a, kind, cur, sh, loc), loc));
+    tl_vec_push(
+        a, out,
+        set_elem(a, acc, tl_expr_var(a, loc, lr), tl_reduce_combine(a, kind, cur, sh, loc), loc));
   }
 }
 
@@ -357,10 +341,13 @@ static void cross_warp_step(TlArena *a, TlKernel *k, const TlStmt *red, TlVar *a
   TlExpr *warp = ibin(a, loc, OP_FLOORDIV, tid, I32(a, loc, 32));
 
   TlStmt *lane0 = tl_stmt_new(a, ST_IF, loc);
-  lane0->cond = tl_expr_binary(a, loc, OP_EQ, ibin(a, loc, OP_FLOORMOD, tid, I32(a, loc, 32)), I32(a, loc, 0), TY_BOOL);
+  lane0->cond = tl_expr_binary(a, loc, OP_EQ, ibin(a, loc, OP_FLOORMOD, tid, I32(a, loc, 32)),
+                               I32(a, loc, 0), TY_BOOL);
   TlVar *lr;
   TlStmt *put = unrolled_loop(a, k, "r", rlocals, loc, &lr);
-  TlExpr *at = tl_simplify(a, ibin(a, loc, OP_ADD, ibin(a, loc, OP_MUL, tl_expr_var(a, loc, lr), I32(a, loc, warps)), warp));
+  TlExpr *at =
+      tl_simplify(a, ibin(a, loc, OP_ADD,
+                          ibin(a, loc, OP_MUL, tl_expr_var(a, loc, lr), I32(a, loc, warps)), warp));
   TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
   st->buf = W;
   st->indices = TL_NEW_ARRAY(a, TlExpr *, 1);
@@ -375,10 +362,14 @@ static void cross_warp_step(TlArena *a, TlKernel *k, const TlStmt *red, TlVar *a
   tl_vec_push(a, out, tl_stmt_new(a, ST_SYNC, loc));
 
   TlStmt *get = unrolled_loop(a, k, "r", rlocals, loc, &lr);
-  TlExpr *first = ibin(a, loc, OP_MUL, ibin(a, loc, OP_FLOORDIV, warp, I32(a, loc, nwarps)), I32(a, loc, nwarps));
+  TlExpr *first = ibin(a, loc, OP_MUL, ibin(a, loc, OP_FLOORDIV, warp, I32(a, loc, nwarps)),
+                       I32(a, loc, nwarps));
   TlExpr *mine = ibin(a, loc, OP_ADD, first, ibin(a, loc, OP_FLOORMOD, tid, I32(a, loc, nwarps)));
-  TlExpr *idx = tl_simplify(a, ibin(a, loc, OP_ADD, ibin(a, loc, OP_MUL, tl_expr_var(a, loc, lr), I32(a, loc, warps)), mine));
-  tl_vec_push(a, &get->body, set_elem(a, acc, tl_expr_var(a, loc, lr), tl_expr_load(a, loc, W, &idx, 1), loc));
+  TlExpr *idx =
+      tl_simplify(a, ibin(a, loc, OP_ADD,
+                          ibin(a, loc, OP_MUL, tl_expr_var(a, loc, lr), I32(a, loc, warps)), mine));
+  tl_vec_push(a, &get->body,
+              set_elem(a, acc, tl_expr_var(a, loc, lr), tl_expr_load(a, loc, W, &idx, 1), loc));
   tl_vec_push(a, out, get);
 }
 
@@ -391,9 +382,13 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   seq->per_thread = true;
   static const char *names[] = {"sum", "max", "min", "abssum", "absmax"};
   TlStmt *note = tl_stmt_new(a, ST_COMMENT, loc);
-  note->text = tl_arena_printf(a, "T.reduce_%s at line %d: %lld registers per thread, then lane shuffles%s",
-                               names[red->reduce], loc.line, (long long)P->locals,
-                               P->kind == LAYOUT_ROWS && P->g > 32 ? tl_arena_printf(a, ", then across %lld warps through shared memory", (long long)(P->g / 32)) : "");
+  note->text =
+      tl_arena_printf(a, "T.reduce_%s at line %d: %lld registers per thread, then lane shuffles%s",
+                      names[red->reduce], loc.line, (long long)P->locals,
+                      P->kind == LAYOUT_ROWS && P->g > 32
+                          ? tl_arena_printf(a, ", then across %lld warps through shared memory",
+                                            (long long)(P->g / 32))
+                          : "");
   tl_vec_push(a, &seq->body, note);
   TlVar *acc = tl_var_new(a, k, "acc", VAR_ARRAY, t, loc);
   acc->lanes = R->locals;
@@ -403,7 +398,9 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   // acc[lr] = init
   TlVar *lr;
   TlStmt *init = unrolled_loop(a, k, "r", R->locals, loc, &lr);
-  tl_vec_push(a, &init->body, set_elem(a, acc, tl_expr_var(a, loc, lr), tl_reduce_init(a, red->reduce, t, loc), loc));
+  tl_vec_push(
+      a, &init->body,
+      set_elem(a, acc, tl_expr_var(a, loc, lr), tl_reduce_init(a, red->reduce, t, loc), loc));
   tl_vec_push(a, &seq->body, init);
   // acc[row_local(l)] = op(acc[row_local(l)], src[l])
   TlVar *l;
@@ -416,7 +413,9 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
     abs->args[0] = x;
     x = abs;
   }
-  tl_vec_push(a, &fold->body, set_elem(a, acc, rl, tl_reduce_combine(a, red->reduce, elem(a, acc, rl, loc), x, loc), loc));
+  tl_vec_push(
+      a, &fold->body,
+      set_elem(a, acc, rl, tl_reduce_combine(a, red->reduce, elem(a, acc, rl, loc), x, loc), loc));
   tl_vec_push(a, &seq->body, fold);
   // Combine the lanes that share a row.
   int64_t offs[8];
@@ -443,7 +442,9 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   // dst[lr] = acc[lr] (clear) or op(dst[lr], acc[lr])
   TlExpr *res = elem(a, acc, tl_expr_var(a, loc, lr2), loc);
   if (!red->reduce_clear) {
-    TlReduceKind k2 = red->reduce == REDUCE_ABSSUM ? REDUCE_SUM : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX : red->reduce;
+    TlReduceKind k2 = red->reduce == REDUCE_ABSSUM   ? REDUCE_SUM
+                      : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX
+                                                     : red->reduce;
     res = tl_reduce_combine(a, k2, reg(a, dst, tl_expr_var(a, loc, lr2), loc), res, loc);
   }
   TlStmt *st = tl_stmt_new(a, ST_STORE, loc);

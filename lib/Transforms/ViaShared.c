@@ -52,8 +52,7 @@ TlExpr *tl_reduce_init(TlArena *a, TlReduceKind kind, TlDtype t, TlLoc loc) {
   if (kind == REDUCE_SUM || kind == REDUCE_ABSSUM || kind == REDUCE_ABSMAX)
     return f ? tl_expr_float(a, loc, 0, t) : tl_expr_int(a, loc, 0, t);
   bool mx = kind == REDUCE_MAX;
-  if (f)
-    return tl_expr_float(a, loc, mx ? -INFINITY : INFINITY, t);
+  if (f) return tl_expr_float(a, loc, mx ? -INFINITY : INFINITY, t);
   int bits = tl_dtype_bits(t);
   int64_t lo = tl_dtype_is_signed(t) ? -(int64_t)((~0ULL) >> (65 - bits)) - 1 : 0;
   int64_t hi = tl_dtype_is_signed(t) ? (int64_t)((~0ULL) >> (65 - bits))
@@ -68,8 +67,7 @@ static TlStmt *nest(TlArena *a, TlKernel *k, const int64_t *extents, int n, TlLo
   TlStmt *p = tl_stmt_new(a, ST_PARALLEL, loc);
   p->origin = ORIGIN_REDUCE;
   for (int d = 0; d < n; d++) {
-    if (extents[d] == 1)
-      continue;
+    if (extents[d] == 1) continue;
     TlVar *v = tl_var_new(a, k, VAR_NAMES[p->nvars], VAR_LOOP, TY_INT32, loc);
     v->extent = extents[d];
     p->vars[p->nvars] = v;
@@ -88,8 +86,7 @@ static TlStmt *nest(TlArena *a, TlKernel *k, const int64_t *extents, int n, TlLo
 static TlExpr *coord(TlArena *a, const TlStmt *p, const int64_t *extents, int d, TlLoc loc) {
   if (p->nvars == 1 && p->extents[0] == 1 && d == 0) // all unit: the nest's one variable
     return tl_expr_var(a, loc, p->vars[0]);
-  if (extents[d] == 1)
-    return tl_expr_int(a, loc, 0, TY_INT32);
+  if (extents[d] == 1) return tl_expr_int(a, loc, 0, TY_INT32);
   int v = 0;
   for (int e = 0; e < d; e++)
     v += extents[e] != 1;
@@ -119,8 +116,7 @@ static int64_t tree_width(const TlKernel *k, const TlStmt *red) {
   int64_t threads = k->threads[0] * k->threads[1] * k->threads[2];
   int64_t outputs = 1, extent = red->src.extent[red->reduce_dim];
   for (int d = 0; d < red->src.ndims; d++)
-    if (d != red->reduce_dim)
-      outputs *= red->src.extent[d];
+    if (d != red->reduce_dim) outputs *= red->src.extent[d];
   int64_t g = 1;
   while (g * 2 <= extent && outputs * g < threads)
     g *= 2;
@@ -152,8 +148,8 @@ static void nest_coords(TlArena *a, const TlStmt *p, const int64_t *ext, int n, 
 //   for h in G/2, G/4, .., 1:
 //       for c.., t in T.Parallel(.., h, ..): P[c.., t] = op(P[c.., t], P[c.., t + h])
 //   for j in T.Parallel(dst): D[j] = clear ? P[j.., 0] : op(D[j], P[j.., 0])
-static void reduce_tree(TlArena *a, TlKernel *k, const TlStmt *red, TlBuffer *S, TlExpr *const *sbase,
-                        TlVec *out) {
+static void reduce_tree(TlArena *a, TlKernel *k, const TlStmt *red, TlBuffer *S,
+                        TlExpr *const *sbase, TlVec *out) {
   TlLoc loc = red->loc;
   const TlRegion *src = &red->src, *dst = &red->dst;
   TlBuffer *D = dst->buf;
@@ -192,9 +188,9 @@ static void reduce_tree(TlArena *a, TlKernel *k, const TlStmt *red, TlBuffer *S,
   loop->start = tl_expr_int(a, loc, 0, TY_INT32);
   loop->stop = tl_expr_int(a, loc, (R + G - 1) / G, TY_INT32);
   loop->step = tl_expr_int(a, loc, 1, TY_INT32);
-  TlExpr *along = tl_simplify(a, tl_expr_binary(a, loc, OP_ADD, pc[dim],
-                                                int_binary(a, loc, OP_MUL, tl_expr_var(a, loc, loop->var), G),
-                                                TY_INT32));
+  TlExpr *along = tl_simplify(
+      a, tl_expr_binary(a, loc, OP_ADD, pc[dim],
+                        int_binary(a, loc, OP_MUL, tl_expr_var(a, loc, loop->var), G), TY_INT32));
   for (int d = 0; d < n; d++)
     at[d] = offset(a, sbase[d], d == dim ? along : pc[d], loc);
   TlExpr *x = tl_expr_cast(a, loc, tl_expr_load(a, loc, S, at, n), t);
@@ -219,7 +215,9 @@ static void reduce_tree(TlArena *a, TlKernel *k, const TlStmt *red, TlBuffer *S,
   tl_vec_push(a, out, part);
 
   // 2. halving steps over the shared partials
-  TlReduceKind fold = red->reduce == REDUCE_ABSSUM ? REDUCE_SUM : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX : red->reduce;
+  TlReduceKind fold = red->reduce == REDUCE_ABSSUM   ? REDUCE_SUM
+                      : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX
+                                                     : red->reduce;
   for (int64_t h = G / 2; h >= 1; h /= 2) {
     int64_t hext[TL_MAX_DIMS] = {0};
     for (int d = 0; d < n; d++)
@@ -229,7 +227,8 @@ static void reduce_tree(TlArena *a, TlKernel *k, const TlStmt *red, TlBuffer *S,
     nest_coords(a, half, hext, n, hc, loc);
     for (int d = 0; d < n; d++)
       far[d] = d == dim ? tl_simplify(a, int_binary(a, loc, OP_ADD, hc[d], h)) : hc[d];
-    TlExpr *v = tl_reduce_combine(a, fold, tl_expr_load(a, loc, P, hc, n), tl_expr_load(a, loc, P, far, n), loc);
+    TlExpr *v = tl_reduce_combine(a, fold, tl_expr_load(a, loc, P, hc, n),
+                                  tl_expr_load(a, loc, P, far, n), loc);
     tl_vec_push(a, &half->body, store(a, P, hc, n, v, loc));
     tl_vec_push(a, out, half);
   }
@@ -247,7 +246,7 @@ static void reduce_tree(TlArena *a, TlKernel *k, const TlStmt *red, TlBuffer *S,
     // as in the serial lowering: dst dimension e holds src dimension d,
     // or is a unit dimension (a one-element destination)
     at[d] = e < dst->ndims && dst->extent[e] == src->extent[d] ? coord(a, fin, dst->extent, e, loc)
-                                                              : tl_expr_int(a, loc, 0, TY_INT32);
+                                                               : tl_expr_int(a, loc, 0, TY_INT32);
     e++;
   }
   TlExpr *res = tl_expr_load(a, loc, P, at, n);
@@ -331,8 +330,7 @@ reduce_rows:;
   int64_t kept[TL_MAX_DIMS];
   int nk = 0;
   for (int d = 0; d < src->ndims; d++)
-    if (d != dim)
-      kept[nk++] = src->extent[d];
+    if (d != dim) kept[nk++] = src->extent[d];
   for (int d = 0, e = 0; d < src->ndims; d++) {
     if (d == dim) {
       at[d] = tl_expr_var(a, loc, loop->var);
@@ -390,7 +388,8 @@ TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc,
   TlExpr *idx[TL_MAX_DIMS];
   for (int d = 0; d < frag->ndims; d++)
     idx[d] = coord(a, copy, frag->shape, d, loc);
-  tl_vec_push(a, &copy->body, store(a, t, idx, frag->ndims, tl_expr_load(a, loc, frag, idx, frag->ndims), loc));
+  tl_vec_push(a, &copy->body,
+              store(a, t, idx, frag->ndims, tl_expr_load(a, loc, frag, idx, frag->ndims), loc));
   tl_vec_push(a, out, copy);
   return t;
 }
