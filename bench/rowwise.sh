@@ -13,6 +13,9 @@
 #                                 bench/rowwise_check.py checks against torch
 #                                 and times everything (CUDA events, medians,
 #                                 fresh random inputs), then prints the table
+#                                 (the _t512 lines: the same examples with
+#                                 threads=512, for the register/occupancy
+#                                 trade-off)
 set -eu
 cd "$(dirname "$0")/.."
 GEN=bench/gen-rowwise
@@ -23,12 +26,15 @@ prepare)
   rm -rf "$GEN"
   mkdir -p "$GEN"
   : >"$GEN/manifest.txt"
-  # NAME EXAMPLE KIND DTYPE: KIND is what torch computes (rowwise_check.py)
-  while read -r name example kind dtype; do
+  # NAME EXAMPLE KIND DTYPE [NAME=VALUE]: KIND is what torch computes
+  # (rowwise_check.py); the optional define overrides another constant
+  while read -r name example kind dtype define; do
     [ -n "$name" ] || continue
-    "$TLC" "examples/$example.tl" -D "dtype=$dtype" -o "$GEN/$name.cu"
-    "$TLC" "examples/$example.tl" -D "dtype=$dtype" --harness -o "$GEN/${name}_harness.cu"
-    "$TLC" "examples/$example.tl" -D "dtype=$dtype" --emit=signature -o "$GEN/$name.json"
+    set -- -D "dtype=$dtype"
+    [ -z "$define" ] || set -- "$@" -D "$define"
+    "$TLC" "examples/$example.tl" "$@" -o "$GEN/$name.cu"
+    "$TLC" "examples/$example.tl" "$@" --harness -o "$GEN/${name}_harness.cu"
+    "$TLC" "examples/$example.tl" "$@" --emit=signature -o "$GEN/$name.json"
     echo "$name $example $kind $dtype" >>"$GEN/manifest.txt"
   done <<'LIST'
 softmax_fp16 softmax_rows softmax float16
@@ -39,6 +45,9 @@ rms_norm_fp16 rms_norm rms_norm float16
 rms_norm_bf16 rms_norm rms_norm bfloat16
 layer_norm_fp16 layer_norm layer_norm float16
 layer_norm_bf16 layer_norm layer_norm bfloat16
+softmax_fp16_t512 softmax_rows softmax float16 threads=512
+rms_norm_fp16_t512 rms_norm rms_norm float16 threads=512
+layer_norm_fp16_t512 layer_norm layer_norm float16 threads=512
 LIST
   # the small softmax of examples/softmax.tl (8192 x 1024, fp16 only)
   "$TLC" examples/softmax.tl -o "$GEN/softmax_1024_fp16.cu"
