@@ -99,21 +99,27 @@ TlFragLayout *tl_layout_row_of(TlArena *a, const TlFragLayout *parent) {
 }
 
 bool tl_layout_equal(const TlFragLayout *x, const TlFragLayout *y) {
-  if (x == y) return true;
+  if (x == y)
+    return true;
   if (!x || !y || x->kind != y->kind || x->rows != y->rows || x->cols != y->cols ||
       x->threads != y->threads)
     return false;
-  if (x->kind == LAYOUT_GEMM_C) return x->wm == y->wm && x->wn == y->wn && x->wgmma == y->wgmma;
-  if (x->kind == LAYOUT_ROW_OF) return tl_layout_equal(x->parent, y->parent);
+  if (x->kind == LAYOUT_GEMM_C)
+    return x->wm == y->wm && x->wn == y->wn && x->wgmma == y->wgmma;
+  if (x->kind == LAYOUT_ROW_OF)
+    return tl_layout_equal(x->parent, y->parent);
   return x->g == y->g && x->vec == y->vec;
 }
 
 bool tl_layout_same_rows(const TlFragLayout *x, const TlFragLayout *y) {
-  if (tl_layout_equal(x, y)) return true;
+  if (tl_layout_equal(x, y))
+    return true;
   if (!x || !y || x->kind != y->kind || x->rows != y->rows || x->threads != y->threads)
     return false;
-  if (x->kind == LAYOUT_GEMM_C) return x->wm == y->wm && x->wn == y->wn && x->wgmma == y->wgmma;
-  if (x->kind == LAYOUT_ROWS) return x->g == y->g;
+  if (x->kind == LAYOUT_GEMM_C)
+    return x->wm == y->wm && x->wn == y->wn && x->wgmma == y->wgmma;
+  if (x->kind == LAYOUT_ROWS)
+    return x->g == y->g;
   return false;
 }
 
@@ -121,16 +127,14 @@ const char *tl_layout_describe(TlArena *a, const TlFragLayout *l) {
   switch (l->kind) {
   case LAYOUT_GEMM_C:
     if (l->wgmma)
-      return tl_arena_printf(a, "wgmma_c(%lldx%lld, %lld warpgroup%s, %lld regs)",
-                             (long long)l->rows, (long long)l->cols, (long long)(l->wm / 4),
-                             l->wm > 4 ? "s" : "", (long long)l->locals);
+      return tl_arena_printf(a, "wgmma_c(%lldx%lld, %lld warpgroup%s, %lld regs)", (long long)l->rows,
+                             (long long)l->cols, (long long)(l->wm / 4), l->wm > 4 ? "s" : "", (long long)l->locals);
     return tl_arena_printf(a, "gemm_c(%lldx%lld, warps %lldx%lld, %lld regs)", (long long)l->rows,
-                           (long long)l->cols, (long long)l->wm, (long long)l->wn,
-                           (long long)l->locals);
+                           (long long)l->cols, (long long)l->wm, (long long)l->wn, (long long)l->locals);
   case LAYOUT_ROWS:
     return tl_arena_printf(a, "rows(%lldx%lld, %lld threads per row, runs of %lld, %lld regs)",
-                           (long long)l->rows, (long long)l->cols, (long long)l->g,
-                           (long long)l->vec, (long long)l->locals);
+                           (long long)l->rows, (long long)l->cols, (long long)l->g, (long long)l->vec,
+                           (long long)l->locals);
   case LAYOUT_ROW_OF:
     return tl_arena_printf(a, "row_of(%s, %lld regs)", tl_layout_describe(a, l->parent),
                            (long long)l->locals);
@@ -164,12 +168,10 @@ void tl_layout_coords(TlArena *a, const TlFragLayout *l, TlExpr *tid, TlExpr *lo
     TlExpr *wi, *wj, *lane;
     gemm_c_parts(a, l, tid, loc, &wi, &wj, &lane);
     TlExpr *atom = divc(a, loc, local, 4), *r = modc(a, loc, local, 4);
-    TlExpr *row =
-        add(a, loc, add(a, loc, mulc(a, loc, wi, WS), mulc(a, loc, divc(a, loc, atom, NI), SS)),
-            add(a, loc, divc(a, loc, lane, 4), mulc(a, loc, divc(a, loc, r, 2), 8)));
-    TlExpr *col =
-        add(a, loc, add(a, loc, mulc(a, loc, wj, WN), mulc(a, loc, modc(a, loc, atom, NI), 8)),
-            add(a, loc, mulc(a, loc, modc(a, loc, lane, 4), 2), modc(a, loc, r, 2)));
+    TlExpr *row = add(a, loc, add(a, loc, mulc(a, loc, wi, WS), mulc(a, loc, divc(a, loc, atom, NI), SS)),
+                      add(a, loc, divc(a, loc, lane, 4), mulc(a, loc, divc(a, loc, r, 2), 8)));
+    TlExpr *col = add(a, loc, add(a, loc, mulc(a, loc, wj, WN), mulc(a, loc, modc(a, loc, atom, NI), 8)),
+                      add(a, loc, mulc(a, loc, modc(a, loc, lane, 4), 2), modc(a, loc, r, 2)));
     coords[0] = tl_simplify(a, row);
     coords[1] = tl_simplify(a, col);
     return;
@@ -180,9 +182,8 @@ void tl_layout_coords(TlArena *a, const TlFragLayout *l, TlExpr *tid, TlExpr *lo
     gemm_c_row_strides(p, &WS, &SS);
     TlExpr *wi, *wj, *lane;
     gemm_c_parts(a, p, tid, loc, &wi, &wj, &lane);
-    TlExpr *row =
-        add(a, loc, add(a, loc, mulc(a, loc, wi, WS), mulc(a, loc, divc(a, loc, local, 2), SS)),
-            add(a, loc, divc(a, loc, lane, 4), mulc(a, loc, modc(a, loc, local, 2), 8)));
+    TlExpr *row = add(a, loc, add(a, loc, mulc(a, loc, wi, WS), mulc(a, loc, divc(a, loc, local, 2), SS)),
+                      add(a, loc, divc(a, loc, lane, 4), mulc(a, loc, modc(a, loc, local, 2), 8)));
     coords[0] = tl_simplify(a, row);
     return;
   }
@@ -190,12 +191,12 @@ void tl_layout_coords(TlArena *a, const TlFragLayout *l, TlExpr *tid, TlExpr *lo
   TlExpr *rr = l->kind == LAYOUT_ROW_OF ? local : divc(a, loc, local, cpr);
   TlExpr *row = add(a, loc, mulc(a, loc, rr, P), divc(a, loc, tid, g));
   coords[0] = tl_simplify(a, row);
-  if (l->kind == LAYOUT_ROWS) {
+  if (l->kind == LAYOUT_ROWS)
+  {
     int64_t v = p->vec > 0 ? p->vec : 1;
     TlExpr *w = modc(a, loc, local, cpr);
-    coords[1] = tl_simplify(a, add(a, loc,
-                                   add(a, loc, mulc(a, loc, divc(a, loc, w, v), g * v),
-                                       mulc(a, loc, modc(a, loc, tid, g), v)),
+    coords[1] = tl_simplify(a, add(a, loc, add(a, loc, mulc(a, loc, divc(a, loc, w, v), g * v),
+                                                mulc(a, loc, modc(a, loc, tid, g), v)),
                                    modc(a, loc, w, v)));
   }
   if (p->rows % P != 0)
@@ -207,8 +208,7 @@ TlExpr *tl_layout_row_local(TlArena *a, const TlFragLayout *parent, TlExpr *pare
   if (parent->kind == LAYOUT_GEMM_C) {
     int64_t NI = parent->cols / parent->wn / 8;
     TlExpr *mi = divc(a, loc, divc(a, loc, parent_local, 4), NI);
-    return tl_simplify(
-        a, add(a, loc, mulc(a, loc, mi, 2), divc(a, loc, modc(a, loc, parent_local, 4), 2)));
+    return tl_simplify(a, add(a, loc, mulc(a, loc, mi, 2), divc(a, loc, modc(a, loc, parent_local, 4), 2)));
   }
   return tl_simplify(a, divc(a, loc, parent_local, parent->cols / parent->g));
 }
@@ -220,11 +220,11 @@ TlExpr *tl_layout_primary_replica(TlArena *a, const TlFragLayout *row_of, TlExpr
     gemm_c_parts(a, p, tid, loc, &wi, &wj, &lane);
     TlExpr *c = tl_expr_binary(a, loc, OP_EQ, modc(a, loc, lane, 4), I(a, loc, 0), TY_BOOL);
     if (p->wn > 1)
-      c = tl_expr_binary(a, loc, OP_AND, c,
-                         tl_expr_binary(a, loc, OP_EQ, wj, I(a, loc, 0), TY_BOOL), TY_BOOL);
+      c = tl_expr_binary(a, loc, OP_AND, c, tl_expr_binary(a, loc, OP_EQ, wj, I(a, loc, 0), TY_BOOL), TY_BOOL);
     return c;
   }
-  if (p->g == 1) return NULL;
+  if (p->g == 1)
+    return NULL;
   return tl_expr_binary(a, loc, OP_EQ, modc(a, loc, tid, p->g), I(a, loc, 0), TY_BOOL);
 }
 
@@ -232,7 +232,8 @@ int tl_layout_row_shuffles(const TlFragLayout *parent, int64_t *offsets, bool *o
   *ok = true;
   int n = 0;
   if (parent->kind == LAYOUT_GEMM_C) {
-    if (parent->wn > 1) *ok = false;
+    if (parent->wn > 1)
+      *ok = false;
     offsets[n++] = 2;
     offsets[n++] = 1;
     return n;

@@ -24,7 +24,7 @@ typedef struct Emit {
   bool kernel_wgmma; // this kernel's shared tiles are read by wgmma (the async proxy)
   bool need_mbar, need_tma_host;
   unsigned need_tma_ranks; // bit r: the TMA load helper of rank r
-  TlBuf helpers;           // gemm helpers, printed before the kernels
+  TlBuf helpers; // gemm helpers, printed before the kernels
 } Emit;
 
 void tl_emit_gemm_ptx(TlBuf *out);
@@ -33,7 +33,8 @@ void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
                          void (*print_expr)(TlBuf *, const TlExpr *));
 
 static const char *buf_name(Emit *e, const TlBuffer *b) {
-  if (b->table) return b->name; // tlc's own name
+  if (b->table)
+    return b->name; // tlc's own name
   // One spelling in every output (CIdent.h).
   return tl_cident(e->body.arena, b->name, TL_CIDENT_LOCAL);
 }
@@ -65,7 +66,8 @@ static void float_literal(Emit *e, double v, TlDtype t) {
   if (t == TY_FLOAT32) {
     snprintf(num, sizeof num, "%.9g", v);
   }
-  if (!strpbrk(num, ".eEn")) strcat(num, ".0");
+  if (!strpbrk(num, ".eEn"))
+    strcat(num, ".0");
   if (t == TY_FLOAT32)
     tl_buf_printf(o, "%sf", num);
   else if (t == TY_FLOAT64)
@@ -113,28 +115,13 @@ static void cast(Emit *e, const TlExpr *x, TlDtype to) {
 // C precedence of the infix operators the emitter prints.
 static int c_precedence(TlOp op) {
   switch (op) {
-  case OP_MUL:
-  case OP_DIV:
-  case OP_FLOORDIV:
-  case OP_FLOORMOD:
-    return 13;
-  case OP_ADD:
-  case OP_SUB:
-    return 12;
-  case OP_LT:
-  case OP_LE:
-  case OP_GT:
-  case OP_GE:
-    return 10;
-  case OP_EQ:
-  case OP_NE:
-    return 9;
-  case OP_AND:
-    return 5;
-  case OP_OR:
-    return 4;
-  default:
-    return 15;
+  case OP_MUL: case OP_DIV: case OP_FLOORDIV: case OP_FLOORMOD: return 13;
+  case OP_ADD: case OP_SUB: return 12;
+  case OP_LT: case OP_LE: case OP_GT: case OP_GE: return 10;
+  case OP_EQ: case OP_NE: return 9;
+  case OP_AND: return 5;
+  case OP_OR: return 4;
+  default: return 15;
   }
 }
 
@@ -147,10 +134,10 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
   case OP_MIN:
   case OP_MAX:
     if (fl) {
-      if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
-      tl_buf_printf(o, "%s(",
-                    x->op == OP_MIN ? (t == TY_FLOAT64 ? "fmin" : "fminf")
-                                    : (t == TY_FLOAT64 ? "fmax" : "fmaxf"));
+      if (is_half(t))
+        tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+      tl_buf_printf(o, "%s(", x->op == OP_MIN ? (t == TY_FLOAT64 ? "fmin" : "fminf")
+                                              : (t == TY_FLOAT64 ? "fmax" : "fmaxf"));
       as_float(e, l);
       tl_buf_puts(o, ", ");
       as_float(e, r);
@@ -166,7 +153,8 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
   case OP_FLOORDIV:
   case OP_FLOORMOD:
     if (fl) {
-      if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+      if (is_half(t))
+        tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
       if (x->op == OP_FLOORDIV) {
         tl_buf_puts(o, t == TY_FLOAT64 ? "floor(" : "floorf(");
         as_float(e, l);
@@ -186,11 +174,13 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
     if (tl_expr_nonneg(l) && tl_expr_nonneg(r)) {
       // Both sides are known non-negative: C's / and % are Python's.
       bool paren = 13 < min_prec;
-      if (paren) tl_buf_putc(o, '(');
+      if (paren)
+        tl_buf_putc(o, '(');
       expr_p(e, l, 13);
       tl_buf_puts(o, x->op == OP_FLOORDIV ? " / " : " % ");
       expr_p(e, r, 14);
-      if (paren) tl_buf_putc(o, ')');
+      if (paren)
+        tl_buf_putc(o, ')');
       return;
     }
     if (x->op == OP_FLOORDIV)
@@ -205,7 +195,8 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
     return;
   case OP_FMOD:
     e->need_fmod = true;
-    if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+    if (is_half(t))
+      tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
     tl_buf_puts(o, "tl_pymod(");
     as_float(e, l);
     tl_buf_puts(o, ", ");
@@ -213,7 +204,8 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
     tl_buf_putc(o, ')');
     return;
   case OP_POW:
-    if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+    if (is_half(t))
+      tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
     tl_buf_puts(o, t == TY_FLOAT64 ? "pow(" : "powf(");
     as_float(e, l);
     tl_buf_puts(o, ", ");
@@ -231,11 +223,13 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
   const char *op = x->op == OP_AND ? "&&" : x->op == OP_OR ? "||" : ops[x->op];
   int p = c_precedence(x->op);
   bool paren = p < min_prec;
-  if (paren) tl_buf_putc(o, '(');
+  if (paren)
+    tl_buf_putc(o, '(');
   expr_p(e, l, p);
   tl_buf_printf(o, " %s ", op);
   expr_p(e, r, p + 1);
-  if (paren) tl_buf_putc(o, ')');
+  if (paren)
+    tl_buf_putc(o, ')');
 }
 
 static void call(Emit *e, const TlExpr *x) {
@@ -256,8 +250,8 @@ static void call(Emit *e, const TlExpr *x) {
     int64_t C = b->shape[b->ndims - 1], V = 128 / tl_dtype_bits(b->dtype);
     if (b->wgmma_operand && C > V * b->swizzle) { // panels of V * swizzle columns
       e->need_swz_wg = e->need_swz = true;
-      tl_buf_printf(o, "tl_swz_wg<%lld, %lld, %lld, %d>(", (long long)(tl_buffer_elems(b) / C),
-                    (long long)C, (long long)V, b->swizzle);
+      tl_buf_printf(o, "tl_swz_wg<%lld, %lld, %lld, %d>(", (long long)(tl_buffer_elems(b) / C), (long long)C,
+                    (long long)V, b->swizzle);
     } else {
       e->need_swz = true;
       tl_buf_printf(o, "tl_swz<%lld, %lld, %d>(", (long long)C, (long long)V, b->swizzle);
@@ -274,7 +268,8 @@ static void call(Emit *e, const TlExpr *x) {
     tl_buf_putc(o, ')');
     return;
   }
-  if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+  if (is_half(t))
+    tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
   switch (x->fn) {
   case FN_SIGMOID:
     tl_buf_puts(o, dbl ? "(1.0 / (1.0 + exp(-(" : "(1.0f / (1.0f + __expf(-(");
@@ -285,8 +280,7 @@ static void call(Emit *e, const TlExpr *x) {
     tl_buf_puts(o, dbl ? "rsqrt(" : "rsqrtf(");
     break;
   default: {
-    static const char *names[] = {"exp",   "exp2", "log",     "log2", "sqrt",
-                                  "rsqrt", "tanh", "sigmoid", "fabs"};
+    static const char *names[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh", "sigmoid", "fabs"};
     tl_buf_printf(o, "%s%s(", names[x->fn], dbl ? "" : "f");
     break;
   }
@@ -365,14 +359,15 @@ static void expr_p(Emit *e, const TlExpr *x, int min_prec) {
 // The CUDA type that moves `width` elements of t in one access.
 static const char *vector_type(TlDtype t, int64_t width) {
   int bytes = (int)(tl_dtype_bits(t) / 8 * width);
-  if (t == TY_FLOAT32) return width == 4 ? "float4" : width == 2 ? "float2" : "float";
-  if (t == TY_FLOAT16 && width == 2) return "__half2";
-  if (t == TY_BFLOAT16 && width == 2) return "__nv_bfloat162";
-  if (t == TY_FLOAT64 && width == 2) return "double2";
-  return bytes == 16  ? "uint4"
-         : bytes == 8 ? "uint2"
-         : bytes == 4 ? "unsigned int"
-                      : "unsigned short";
+  if (t == TY_FLOAT32)
+    return width == 4 ? "float4" : width == 2 ? "float2" : "float";
+  if (t == TY_FLOAT16 && width == 2)
+    return "__half2";
+  if (t == TY_BFLOAT16 && width == 2)
+    return "__nv_bfloat162";
+  if (t == TY_FLOAT64 && width == 2)
+    return "double2";
+  return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : bytes == 4 ? "unsigned int" : "unsigned short";
 }
 
 static void stmts(Emit *e, const TlVec *body, int level);
@@ -435,9 +430,7 @@ static void update(Emit *e, const TlStmt *s, const char *target) {
   default: {
     // floor ops: target = op(target, value)
     tl_buf_printf(o, "%s = ", target);
-    const char *fn = s->update_op == OP_FLOORDIV ? "tl_floordiv"
-                     : s->update_op == OP_FMOD   ? "tl_pymod"
-                                                 : "tl_floormod";
+    const char *fn = s->update_op == OP_FLOORDIV ? "tl_floordiv" : s->update_op == OP_FMOD ? "tl_pymod" : "tl_floormod";
     if (s->update_op == OP_FLOORDIV)
       e->need_floordiv = true;
     else if (s->update_op == OP_FMOD)
@@ -467,14 +460,16 @@ static void tma_load(Emit *e, const TlStmt *s, int level) {
     tl_buf_printf(o, "tl_tma_load_%dd(&%s[", m->rank, buf_name(e, m->tile));
     expr_p(e, s->stage_a, 13);
     tl_buf_printf(o, " * %lld", (long long)tl_buffer_elems(m->tile));
-    if (p) tl_buf_printf(o, " + %lld", (long long)(p * rows * m->panel_cols));
+    if (p)
+      tl_buf_printf(o, " + %lld", (long long)(p * rows * m->panel_cols));
     tl_buf_printf(o, "], &tl_tmap_%d, &tl_full[", s->tma_map);
     expr(e, s->stage_a);
     tl_buf_puts(o, "]");
     for (int d = m->rank - 1; d >= 0; d--) {
       tl_buf_puts(o, ", ");
       expr(e, s->src.start[d]);
-      if (d == m->col_dim && p) tl_buf_printf(o, " + %lld", (long long)(p * m->panel_cols));
+      if (d == m->col_dim && p)
+        tl_buf_printf(o, " + %lld", (long long)(p * m->panel_cols));
     }
     tl_buf_puts(o, ");\n");
   }
@@ -510,8 +505,7 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     expr(e, s->start);
     int64_t step = 1;
     tl_expr_is_const(s->step, &step);
-    tl_buf_printf(o, "; %s %s ", s->var->cname,
-                  step < 0 ? ">" : "<"); // range(15, -1, -1) counts down
+    tl_buf_printf(o, "; %s %s ", s->var->cname, step < 0 ? ">" : "<"); // range(15, -1, -1) counts down
     expr(e, s->stop);
     if (step == 1)
       tl_buf_printf(o, "; ++%s) {\n", s->var->cname);
@@ -618,8 +612,7 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
       tl_buf_indent(o, level);
       tl_buf_puts(o, "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");\n");
       tl_buf_indent(o, level);
-      tl_buf_printf(o, "asm volatile(\"bar.sync 1, %lld;\\n\" ::: \"memory\");\n",
-                    (long long)e->k->threads[0]);
+      tl_buf_printf(o, "asm volatile(\"bar.sync 1, %lld;\\n\" ::: \"memory\");\n", (long long)e->k->threads[0]);
       return;
     }
     if (e->kernel_wgmma) {
@@ -667,8 +660,10 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_printf(o, "asm volatile(\"cp.async.wait_group %lld;\\n\" ::);\n", (long long)s->width);
     return;
   case ST_GEMM:
-    if (s->use_mma) e->need_mma = e->need_swz = true;
-    if (s->use_wgmma) e->need_wgmma = true;
+    if (s->use_mma)
+      e->need_mma = e->need_swz = true;
+    if (s->use_wgmma)
+      e->need_wgmma = true;
     tl_emit_gemm_helper(&e->helpers, o->arena, s, print_expr_to);
     tl_buf_indent(o, level);
     tl_buf_printf(o, "tl_gemm_%d(%s", s->gemm_id, buf_name(e, s->a));
@@ -732,8 +727,8 @@ static void stmts(Emit *e, const TlVec *body, int level) {
 static void param_list(Emit *e, TlBuf *o, const TlKernel *k, bool restrict_) {
   for (int i = 0; i < k->params.len; i++) {
     TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
-    tl_buf_printf(o, "%s%s%s*%s %s", i ? ", " : "", b->written ? "" : "const ",
-                  tl_dtype_cuda(b->dtype), restrict_ ? " __restrict__" : "", buf_name(e, b));
+    tl_buf_printf(o, "%s%s%s*%s %s", i ? ", " : "", b->written ? "" : "const ", tl_dtype_cuda(b->dtype),
+                  restrict_ ? " __restrict__" : "", buf_name(e, b));
   }
   for (int i = 0; i < k->sizes.len; i++) {
     const TlVar *v = TL_VEC_AT(k->sizes, TlVar, i);
@@ -840,9 +835,11 @@ static bool body_uses(const TlVec *body, const TlVar *v) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     for (int j = 0; j < s->nindices; j++)
-      if (expr_uses(s->indices[j], v)) return true;
+      if (expr_uses(s->indices[j], v))
+        return true;
     for (int d = 0; d < s->src.ndims; d++) // a TMA load's box origin
-      if (expr_uses(s->src.start[d], v)) return true;
+      if (expr_uses(s->src.start[d], v))
+        return true;
     if (expr_uses(s->value, v) || expr_uses(s->cond, v) || expr_uses(s->start, v) ||
         expr_uses(s->stop, v) || body_uses(&s->body, v) || body_uses(&s->else_body, v))
       return true;
@@ -879,8 +876,7 @@ static void block_indices(Emit *e, const TlKernel *k, const char *linear, int le
     tl_buf_printf(o, "const int tl_width = min(%lld, %lld - tl_panel * %lld);\n", p, gx, p);
     if (k->block_vars[0]) {
       tl_buf_indent(o, level);
-      tl_buf_printf(o, "const int %s = tl_panel * %lld + tl_in_panel %% tl_width;\n",
-                    k->block_vars[0]->cname, p);
+      tl_buf_printf(o, "const int %s = tl_panel * %lld + tl_in_panel %% tl_width;\n", k->block_vars[0]->cname, p);
     }
     if (k->block_vars[1]) {
       tl_buf_indent(o, level);
@@ -889,26 +885,24 @@ static void block_indices(Emit *e, const TlKernel *k, const char *linear, int le
     if (k->block_vars[2]) {
       tl_buf_indent(o, level);
       if (linear)
-        tl_buf_printf(o, "const int %s = %s / (%lld * %lld);\n", k->block_vars[2]->cname, linear,
-                      gx, gy);
+        tl_buf_printf(o, "const int %s = %s / (%lld * %lld);\n", k->block_vars[2]->cname, linear, gx, gy);
       else
         tl_buf_printf(o, "const int %s = blockIdx.z;\n", k->block_vars[2]->cname);
     }
     return;
   }
   for (int d = 0; d < 3; d++) {
-    if (!k->block_vars[d] || !kernel_uses(k, k->block_vars[d])) continue;
+    if (!k->block_vars[d] || !kernel_uses(k, k->block_vars[d]))
+      continue;
     tl_buf_indent(o, level);
     if (!linear)
       tl_buf_printf(o, "const int %s = blockIdx.%c;\n", k->block_vars[d]->cname, dims[d]);
     else if (d == 0)
       tl_buf_printf(o, "const int %s = %s %% %lld;\n", k->block_vars[d]->cname, linear, gx);
     else if (d == 1)
-      tl_buf_printf(o, "const int %s = %s / %lld %% %lld;\n", k->block_vars[d]->cname, linear, gx,
-                    gy);
+      tl_buf_printf(o, "const int %s = %s / %lld %% %lld;\n", k->block_vars[d]->cname, linear, gx, gy);
     else
-      tl_buf_printf(o, "const int %s = %s / (%lld * %lld);\n", k->block_vars[d]->cname, linear, gx,
-                    gy);
+      tl_buf_printf(o, "const int %s = %s / (%lld * %lld);\n", k->block_vars[d]->cname, linear, gx, gy);
   }
 }
 
@@ -917,9 +911,9 @@ static void tables(Emit *e, const TlKernel *k) {
   TlBuf *o = &e->body;
   for (int i = 0; i < k->buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
-    if (!b->table) continue;
-    tl_buf_printf(o, "// %s[slot * threads + thread] = point * replicas + replica, -1: no point\n",
-                  b->name);
+    if (!b->table)
+      continue;
+    tl_buf_printf(o, "// %s[slot * threads + thread] = point * replicas + replica, -1: no point\n", b->name);
     tl_buf_printf(o, "__device__ const int %s[%lld] = {", b->name, (long long)b->table_len);
     for (int64_t j = 0; j < b->table_len; j++)
       tl_buf_printf(o, "%s%d", j % 16 ? ", " : (j ? ",\n  " : "\n  "), b->table[j]);
@@ -938,8 +932,8 @@ static void role_code(Emit *e, const TlKernel *k, const TlVec *code, int level) 
   long long tiles = (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]);
   tl_buf_indent(o, level);
   // (counted by the tile index of this block, whose range the bounds say)
-  tl_buf_printf(o, "for (int %s = 0; %s < %lld; ++%s) {\n", k->tile_iter->cname,
-                k->tile_iter->cname, tiles, k->tile_iter->cname);
+  tl_buf_printf(o, "for (int %s = 0; %s < %lld; ++%s) {\n", k->tile_iter->cname, k->tile_iter->cname, tiles,
+                k->tile_iter->cname);
   tl_buf_indent(o, level + 1);
   tl_buf_printf(o, "const int tl_tile = blockIdx.x + %s * gridDim.x;\n", k->tile_iter->cname);
   tl_buf_indent(o, level + 1);
@@ -960,11 +954,8 @@ static void warp_roles(Emit *e, const TlKernel *k) {
   long long T = (long long)k->threads[0];
   int S = k->ring_stages;
   e->need_mbar = true;
-  tl_buf_printf(
-      o,
-      "  // full[s]: stage s's tiles have landed (TMA bytes); empty[s]: all %lld compute threads\n"
-      "  // are done reading stage s.\n",
-      T);
+  tl_buf_printf(o, "  // full[s]: stage s's tiles have landed (TMA bytes); empty[s]: all %lld compute threads\n"
+                   "  // are done reading stage s.\n", T);
   tl_buf_printf(o, "  __shared__ __align__(8) uint64_t tl_full[%d], tl_empty[%d];\n", S, S);
   tl_buf_puts(o, "  if (threadIdx.x == 0) {\n");
   tl_buf_printf(o, "    for (int s = 0; s < %d; ++s) {\n", S);
@@ -973,37 +964,26 @@ static void warp_roles(Emit *e, const TlKernel *k) {
   tl_buf_puts(o, "    tl_mbar_fence_init();\n  }\n  __syncthreads();\n");
   tl_buf_printf(o, "  if (threadIdx.x >= %lld) { // the producer warpgroup\n", T);
   if (k->producer_regs)
-    tl_buf_printf(o, "    asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %d;\\n\");\n",
-                  k->producer_regs);
+    tl_buf_printf(o, "    asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %d;\\n\");\n", k->producer_regs);
   tl_buf_printf(o, "    if (threadIdx.x == %lld) {\n", T);
   role_code(e, k, &k->producer, 3);
   tl_buf_puts(o, "    }\n    return;\n  }\n");
   if (k->consumer_regs)
-    tl_buf_printf(o, "  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %d;\\n\");\n",
-                  k->consumer_regs);
+    tl_buf_printf(o, "  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %d;\\n\");\n", k->consumer_regs);
   role_code(e, k, &k->body, 1);
 }
 
 static const char *tma_dtype(TlDtype t) {
   switch (t) {
-  case TY_FLOAT16:
-    return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
-  case TY_BFLOAT16:
-    return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
-  case TY_FLOAT32:
-    return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
-  case TY_FLOAT64:
-    return "CU_TENSOR_MAP_DATA_TYPE_FLOAT64";
-  case TY_INT32:
-    return "CU_TENSOR_MAP_DATA_TYPE_INT32";
-  case TY_UINT32:
-    return "CU_TENSOR_MAP_DATA_TYPE_UINT32";
-  case TY_INT64:
-    return "CU_TENSOR_MAP_DATA_TYPE_INT64";
-  case TY_INT16:
-    return "CU_TENSOR_MAP_DATA_TYPE_UINT16";
-  default:
-    return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
+  case TY_FLOAT16: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+  case TY_BFLOAT16: return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
+  case TY_FLOAT32: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+  case TY_FLOAT64: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT64";
+  case TY_INT32: return "CU_TENSOR_MAP_DATA_TYPE_INT32";
+  case TY_UINT32: return "CU_TENSOR_MAP_DATA_TYPE_UINT32";
+  case TY_INT64: return "CU_TENSOR_MAP_DATA_TYPE_INT64";
+  case TY_INT16: return "CU_TENSOR_MAP_DATA_TYPE_UINT16";
+  default: return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
   }
 }
 
@@ -1014,8 +994,8 @@ static void tensor_map(Emit *e, const TlKernel *k, int i) {
   const TlTmaMap *m = TL_VEC_AT(k->tma_maps, TlTmaMap, i);
   e->need_tma_host = true;
   int64_t eb = tl_dtype_bits(m->global->dtype) / 8, stride = eb;
-  tl_buf_printf(o, "  CUtensorMap tl_tmap_%d; // %s -> %s\n  {\n    const cuuint64_t dims[%d] = {",
-                i, m->global->name, m->tile->name, m->rank);
+  tl_buf_printf(o, "  CUtensorMap tl_tmap_%d; // %s -> %s\n  {\n    const cuuint64_t dims[%d] = {", i,
+                m->global->name, m->tile->name, m->rank);
   for (int d = m->rank - 1; d >= 0; d--)
     tl_buf_printf(o, "%s%lld", d == m->rank - 1 ? "" : ", ", (long long)m->global->shape[d]);
   tl_buf_printf(o, "};\n    const cuuint64_t strides[%d] = {", m->rank > 1 ? m->rank - 1 : 1);
@@ -1023,18 +1003,16 @@ static void tensor_map(Emit *e, const TlKernel *k, int i) {
     stride *= m->global->shape[d];
     tl_buf_printf(o, "%s%lld", d == m->rank - 1 ? "" : ", ", (long long)stride);
   }
-  if (m->rank == 1) tl_buf_puts(o, "0");
+  if (m->rank == 1)
+    tl_buf_puts(o, "0");
   tl_buf_printf(o, "};\n    const cuuint32_t box[%d] = {", m->rank);
   for (int d = m->rank - 1; d >= 0; d--)
     tl_buf_printf(o, "%s%lld", d == m->rank - 1 ? "" : ", ", (long long)m->box[d]);
-  tl_buf_printf(o,
-                "};\n    cudaError_t err = tl_tma_map(&tl_tmap_%d, %s, %s, %d, dims, strides, box, "
-                "CU_TENSOR_MAP_SWIZZLE_%s);\n",
+  tl_buf_printf(o, "};\n    cudaError_t err = tl_tma_map(&tl_tmap_%d, %s, %s, %d, dims, strides, box, "
+                   "CU_TENSOR_MAP_SWIZZLE_%s);\n",
                 i, buf_name(e, m->global), tma_dtype(m->global->dtype), m->rank,
-                m->swizzle_bytes == 128  ? "128B"
-                : m->swizzle_bytes == 64 ? "64B"
-                : m->swizzle_bytes == 32 ? "32B"
-                                         : "NONE");
+                m->swizzle_bytes == 128 ? "128B" : m->swizzle_bytes == 64 ? "64B"
+                                              : m->swizzle_bytes == 32 ? "32B" : "NONE");
   tl_buf_puts(o, "    if (err != cudaSuccess)\n      return err;\n  }\n");
 }
 
@@ -1053,18 +1031,16 @@ static void kernel(Emit *e, const TlKernel *k) {
                 (long long)k->shared_bytes);
   int64_t producer = k->ring_stages ? TL_PRODUCER_THREADS : 0, launched = T + producer;
   if (k->ring_stages)
-    tl_buf_printf(
-        o,
-        "// Warp-specialized: threads 0..%lld compute, threads %lld..%lld (one warpgroup) "
-        "load tiles by TMA\n",
-        (long long)T - 1, (long long)T, (long long)launched - 1);
-  tl_buf_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld, %d) %s_kernel(",
-                (long long)launched, k->blocks_per_sm > 1 ? k->blocks_per_sm : 1, k->name);
+    tl_buf_printf(o, "// Warp-specialized: threads 0..%lld compute, threads %lld..%lld (one warpgroup) "
+                     "load tiles by TMA\n", (long long)T - 1, (long long)T, (long long)launched - 1);
+  tl_buf_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld, %d) %s_kernel(", (long long)launched,
+                k->blocks_per_sm > 1 ? k->blocks_per_sm : 1, k->name);
   param_list(e, o, k, true);
   for (int i = 0; i < k->tma_maps.len; i++)
     tl_buf_printf(o, ", const __grid_constant__ CUtensorMap tl_tmap_%d", i);
   tl_buf_puts(o, ") {\n");
-  if (!k->persistent) block_indices(e, k, NULL, 1);
+  if (!k->persistent)
+    block_indices(e, k, NULL, 1);
   bool has_shared = false;
   for (int i = 0; i < k->buffers.len; i++) {
     TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
@@ -1099,9 +1075,8 @@ static void kernel(Emit *e, const TlKernel *k) {
   // (1 KB once aligned), which counts towards the same 48 KB default.
   if (k->shared_bytes + (k->ring_stages ? TL_RING_BARRIER_BYTES : 0) > 48 * 1024) {
     tl_buf_printf(o, "  // Above 48 KB a kernel must opt in to more dynamic shared memory.\n");
-    tl_buf_printf(o,
-                  "  cudaError_t err = cudaFuncSetAttribute(%s_kernel, "
-                  "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);\n",
+    tl_buf_printf(o, "  cudaError_t err = cudaFuncSetAttribute(%s_kernel, "
+                     "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);\n",
                   k->name);
     tl_buf_puts(o, "  if (err != cudaSuccess)\n    return err;\n");
   }
@@ -1113,11 +1088,9 @@ static void kernel(Emit *e, const TlKernel *k) {
     long long tiles = (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]);
     tl_buf_puts(o, "  static int tl_sms = 0;\n  if (!tl_sms) {\n    int dev = 0;\n"
                    "    if (cudaGetDevice(&dev) != cudaSuccess ||\n"
-                   "        cudaDeviceGetAttribute(&tl_sms, cudaDevAttrMultiProcessorCount, dev) "
-                   "!= cudaSuccess)\n"
+                   "        cudaDeviceGetAttribute(&tl_sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)\n"
                    "      return cudaErrorInvalidValue;\n  }\n");
-    tl_buf_printf(o, "  const unsigned tl_blocks = (unsigned)(tl_sms < %lld ? tl_sms : %lld);\n",
-                  tiles, tiles);
+    tl_buf_printf(o, "  const unsigned tl_blocks = (unsigned)(tl_sms < %lld ? tl_sms : %lld);\n", tiles, tiles);
     tl_buf_printf(o, "  %s_kernel<<<dim3(tl_blocks, 1, 1)", k->name);
   } else {
     declare_runtime_grid(e, k);
@@ -1141,8 +1114,7 @@ static void mbarrier_prelude(TlBuf *out) {
               "__device__ __forceinline__ unsigned tl_smem_addr(const void *p) {\n"
               "  return (unsigned)__cvta_generic_to_shared(p);\n}\n"
               "__device__ __forceinline__ void tl_mbar_init(uint64_t *bar, unsigned count) {\n"
-              "  asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" :: "
-              "\"r\"(tl_smem_addr(bar)), \"r\"(count));\n}\n"
+              "  asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" :: \"r\"(tl_smem_addr(bar)), \"r\"(count));\n}\n"
               "// The initialized barriers become visible to the TMA unit (the async proxy).\n"
               "__device__ __forceinline__ void tl_mbar_fence_init() {\n"
               "  asm volatile(\"fence.mbarrier_init.release.cluster;\\n\" ::: \"memory\");\n"
@@ -1150,74 +1122,55 @@ static void mbarrier_prelude(TlBuf *out) {
               "__device__ __forceinline__ void tl_mbar_wait(uint64_t *bar, unsigned parity) {\n"
               "  unsigned done;\n"
               "  do {\n"
-              "    asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, "
-              "[%1], %2;\\n\"\n"
-              "                 \"selp.u32 %0, 1, 0, p;\\n}\\n\" : \"=r\"(done) : "
-              "\"r\"(tl_smem_addr(bar)), \"r\"(parity) : \"memory\");\n"
+              "    asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\"\n"
+              "                 \"selp.u32 %0, 1, 0, p;\\n}\\n\" : \"=r\"(done) : \"r\"(tl_smem_addr(bar)), \"r\"(parity) : \"memory\");\n"
               "  } while (!done);\n}\n"
               "__device__ __forceinline__ void tl_mbar_arrive(uint64_t *bar) {\n"
-              "  asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" :: "
-              "\"r\"(tl_smem_addr(bar)) : \"memory\");\n}\n"
+              "  asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" :: \"r\"(tl_smem_addr(bar)) : \"memory\");\n}\n"
               "// The producer's arrival, announcing the bytes its TMA loads will bring.\n"
               "__device__ __forceinline__ void tl_mbar_expect_tx(uint64_t *bar, unsigned bytes) {\n"
-              "  asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\\n\" :: "
-              "\"r\"(tl_smem_addr(bar)), \"r\"(bytes) : \"memory\");\n}\n\n");
+              "  asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\\n\" :: \"r\"(tl_smem_addr(bar)), \"r\"(bytes) : \"memory\");\n}\n\n");
 }
 
 // cp.async.bulk.tensor of one box into shared memory, completing on an
 // mbarrier; coordinates innermost first.
 static void tma_load_prelude(TlBuf *out, int rank) {
-  tl_buf_printf(out,
-                "// TMA (PTX ISA, cp.async.bulk.tensor): a %d-D box of the tensor map at the\n"
-                "// given coordinates (innermost first; out-of-bounds elements read as zero).\n",
-                rank);
-  tl_buf_printf(out,
-                "__device__ __forceinline__ void tl_tma_load_%dd(void *smem, const CUtensorMap "
-                "*map, uint64_t *bar",
-                rank);
+  tl_buf_printf(out, "// TMA (PTX ISA, cp.async.bulk.tensor): a %d-D box of the tensor map at the\n"
+                     "// given coordinates (innermost first; out-of-bounds elements read as zero).\n", rank);
+  tl_buf_printf(out, "__device__ __forceinline__ void tl_tma_load_%dd(void *smem, const CUtensorMap *map, uint64_t *bar", rank);
   for (int d = 0; d < rank; d++)
     tl_buf_printf(out, ", int c%d", d);
-  tl_buf_printf(
-      out,
-      ") {\n  asm "
-      "volatile(\"cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes "
-      "[%%0], [%%1, {",
-      rank);
+  tl_buf_printf(out, ") {\n  asm volatile(\"cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes "
+                     "[%%0], [%%1, {", rank);
   for (int d = 0; d < rank; d++)
     tl_buf_printf(out, "%s%%%d", d ? ", " : "", d + 3);
-  tl_buf_puts(out, "}], [%2];\\n\"\n               :: \"r\"(tl_smem_addr(smem)), \"l\"(map), "
-                   "\"r\"(tl_smem_addr(bar))");
+  tl_buf_puts(out, "}], [%2];\\n\"\n               :: \"r\"(tl_smem_addr(smem)), \"l\"(map), \"r\"(tl_smem_addr(bar))");
   for (int d = 0; d < rank; d++)
     tl_buf_printf(out, ", \"r\"(c%d)", d);
   tl_buf_puts(out, " : \"memory\");\n}\n\n");
 }
 
 static void tensor_map_prelude(TlBuf *out) {
-  tl_buf_puts(
-      out, "// Host: encodes a tiled tensor map through the driver entry point the runtime\n"
-           "// hands out (nothing new to link). Zero fill out of bounds, 256-byte L2 promotion.\n"
-           "static cudaError_t tl_tma_map(CUtensorMap *map, const void *base, CUtensorMapDataType "
-           "type, unsigned rank,\n"
-           "                              const cuuint64_t *dims, const cuuint64_t *strides, const "
-           "cuuint32_t *box,\n"
-           "                              CUtensorMapSwizzle swizzle) {\n"
-           "  static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;\n"
-           "  if (!encode) {\n"
-           "    void *fn = NULL;\n"
-           "    cudaDriverEntryPointQueryResult found;\n"
-           "    if (cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn, 12000, "
-           "cudaEnableDefault, &found) !=\n"
-           "            cudaSuccess || found != cudaDriverEntryPointSuccess || !fn)\n"
-           "      return cudaErrorNotSupported;\n"
-           "    encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;\n"
-           "  }\n"
-           "  const cuuint32_t unit[5] = {1, 1, 1, 1, 1};\n"
-           "  CUresult r = encode(map, type, rank, (void *)base, dims, strides, box, unit, "
-           "CU_TENSOR_MAP_INTERLEAVE_NONE,\n"
-           "                      swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, "
-           "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
-           "  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;\n"
-           "}\n\n");
+  tl_buf_puts(out,
+              "// Host: encodes a tiled tensor map through the driver entry point the runtime\n"
+              "// hands out (nothing new to link). Zero fill out of bounds, 256-byte L2 promotion.\n"
+              "static cudaError_t tl_tma_map(CUtensorMap *map, const void *base, CUtensorMapDataType type, unsigned rank,\n"
+              "                              const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,\n"
+              "                              CUtensorMapSwizzle swizzle) {\n"
+              "  static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;\n"
+              "  if (!encode) {\n"
+              "    void *fn = NULL;\n"
+              "    cudaDriverEntryPointQueryResult found;\n"
+              "    if (cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn, 12000, cudaEnableDefault, &found) !=\n"
+              "            cudaSuccess || found != cudaDriverEntryPointSuccess || !fn)\n"
+              "      return cudaErrorNotSupported;\n"
+              "    encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;\n"
+              "  }\n"
+              "  const cuuint32_t unit[5] = {1, 1, 1, 1, 1};\n"
+              "  CUresult r = encode(map, type, rank, (void *)base, dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,\n"
+              "                      swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n"
+              "  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;\n"
+              "}\n\n");
 }
 
 // The launcher of a prim_func with several T.Kernel blocks (TileLang's
@@ -1299,15 +1252,13 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
   tl_buf_puts(out, "#endif\n\n");
   tl_buf_puts(out, "typedef __half half_t;\ntypedef __nv_bfloat16 bfloat16_t;\n\n");
   if (e.need_floordiv)
-    tl_buf_puts(
-        out, "// Python's floor division on integers (C's / truncates toward zero).\n"
-             "template <typename T> __device__ __forceinline__ T tl_floordiv(T a, T b) {\n"
-             "  T q = a / b;\n  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n\n");
+    tl_buf_puts(out, "// Python's floor division on integers (C's / truncates toward zero).\n"
+                     "template <typename T> __device__ __forceinline__ T tl_floordiv(T a, T b) {\n"
+                     "  T q = a / b;\n  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n}\n\n");
   if (e.need_floormod)
-    tl_buf_puts(out,
-                "// Python's modulo on integers: the result has the sign of b.\n"
-                "template <typename T> __device__ __forceinline__ T tl_floormod(T a, T b) {\n"
-                "  T r = a % b;\n  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n\n");
+    tl_buf_puts(out, "// Python's modulo on integers: the result has the sign of b.\n"
+                     "template <typename T> __device__ __forceinline__ T tl_floormod(T a, T b) {\n"
+                     "  T r = a % b;\n  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n}\n\n");
   if (e.need_fmod)
     tl_buf_puts(out, "// Python's % on floats: a - floor(a / b) * b.\n"
                      "__device__ __forceinline__ float tl_pymod(float a, float b) {\n"
@@ -1315,61 +1266,55 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
                      "__device__ __forceinline__ double tl_pymod(double a, double b) {\n"
                      "  return a - floor(a / b) * b;\n}\n\n");
   if (e.need_swz)
-    tl_buf_puts(out,
-                "// The XOR swizzle of shared tiles read by ldmatrix: 16-byte chunk c of row r\n"
-                "// moves to chunk c ^ key(r), so the 8 rows of an 8x8 matrix hit 8 bank groups.\n"
-                "// Unsigned: offsets are never negative, and / and % become shifts and masks.\n"
-                "template <unsigned C, unsigned V, unsigned S>\n"
-                "__device__ __forceinline__ unsigned tl_swz(unsigned row, unsigned col) {\n"
-                "  const unsigned chunk = col / V;\n"
-                "  return row * C + ((chunk / S) * S + ((chunk % S) ^ ((row / (8 / S)) % S))) * V "
-                "+ col % V;\n"
-                "}\n\n");
+    tl_buf_puts(out, "// The XOR swizzle of shared tiles read by ldmatrix: 16-byte chunk c of row r\n"
+                     "// moves to chunk c ^ key(r), so the 8 rows of an 8x8 matrix hit 8 bank groups.\n"
+                     "// Unsigned: offsets are never negative, and / and % become shifts and masks.\n"
+                     "template <unsigned C, unsigned V, unsigned S>\n"
+                     "__device__ __forceinline__ unsigned tl_swz(unsigned row, unsigned col) {\n"
+                     "  const unsigned chunk = col / V;\n"
+                     "  return row * C + ((chunk / S) * S + ((chunk % S) ^ ((row / (8 / S)) % S))) * V + col % V;\n"
+                     "}\n\n");
   if (e.need_swz_wg)
-    tl_buf_puts(out,
-                "// wgmma's canonical layout of a tile wider than one swizzle panel: panels of\n"
-                "// S*V columns stored one after the other, each swizzled like tl_swz. A row\n"
-                "// past R is in a later pipeline stage of R x C elements.\n"
-                "template <unsigned R, unsigned C, unsigned V, unsigned S>\n"
-                "__device__ __forceinline__ unsigned tl_swz_wg(unsigned row, unsigned col) {\n"
-                "  const unsigned chunk = col % (S * V) / V, r = row % R;\n"
-                "  return row / R * (R * C) + col / (S * V) * (R * S * V) + r * (S * V) + (chunk ^ "
-                "((r / (8 / S)) % S)) * V +\n"
-                "         col % V;\n"
-                "}\n\n");
-  if (e.need_mma) tl_emit_gemm_ptx(out);
-  if (e.need_wgmma) tl_emit_wgmma_ptx(out);
+    tl_buf_puts(out, "// wgmma's canonical layout of a tile wider than one swizzle panel: panels of\n"
+                     "// S*V columns stored one after the other, each swizzled like tl_swz. A row\n"
+                     "// past R is in a later pipeline stage of R x C elements.\n"
+                     "template <unsigned R, unsigned C, unsigned V, unsigned S>\n"
+                     "__device__ __forceinline__ unsigned tl_swz_wg(unsigned row, unsigned col) {\n"
+                     "  const unsigned chunk = col % (S * V) / V, r = row % R;\n"
+                     "  return row / R * (R * C) + col / (S * V) * (R * S * V) + r * (S * V) + (chunk ^ ((r / (8 / S)) % S)) * V +\n"
+                     "         col % V;\n"
+                     "}\n\n");
+  if (e.need_mma)
+    tl_emit_gemm_ptx(out);
+  if (e.need_wgmma)
+    tl_emit_wgmma_ptx(out);
   if (e.need_cp_async)
-    tl_buf_puts(
-        out,
-        "// cp.async: copy N bytes global -> shared without staging in registers; the\n"
-        "// data lands after cp.async.wait_group (PTX ISA, cp.async). .cg (L2 only) for 16 B.\n"
-        "template <int N> __device__ __forceinline__ void tl_cp_async(void *smem, const void "
-        "*gmem) {\n"
-        "  unsigned s = (unsigned)__cvta_generic_to_shared(smem);\n"
-        "  if (N == 16)\n"
-        "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" :: \"r\"(s), "
-        "\"l\"(gmem));\n"
-        "  else\n"
-        "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2;\\n\" :: \"r\"(s), "
-        "\"l\"(gmem), \"n\"(N));\n"
-        "}\n"
-        "// The same with zero fill: when !full no byte is read and the destination is zeroed.\n"
-        "template <int N> __device__ __forceinline__ void tl_cp_async_zfill(void *smem, const void "
-        "*gmem, bool full) {\n"
-        "  unsigned s = (unsigned)__cvta_generic_to_shared(smem);\n"
-        "  int src = full ? N : 0;\n"
-        "  if (N == 16)\n"
-        "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" :: \"r\"(s), "
-        "\"l\"(gmem), \"r\"(src));\n"
-        "  else\n"
-        "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2, %3;\\n\" :: \"r\"(s), "
-        "\"l\"(gmem), \"n\"(N), \"r\"(src));\n"
-        "}\n\n");
-  if (e.need_mbar) mbarrier_prelude(out);
+    tl_buf_puts(out,
+                "// cp.async: copy N bytes global -> shared without staging in registers; the\n"
+                "// data lands after cp.async.wait_group (PTX ISA, cp.async). .cg (L2 only) for 16 B.\n"
+                "template <int N> __device__ __forceinline__ void tl_cp_async(void *smem, const void *gmem) {\n"
+                "  unsigned s = (unsigned)__cvta_generic_to_shared(smem);\n"
+                "  if (N == 16)\n"
+                "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" :: \"r\"(s), \"l\"(gmem));\n"
+                "  else\n"
+                "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2;\\n\" :: \"r\"(s), \"l\"(gmem), \"n\"(N));\n"
+                "}\n"
+                "// The same with zero fill: when !full no byte is read and the destination is zeroed.\n"
+                "template <int N> __device__ __forceinline__ void tl_cp_async_zfill(void *smem, const void *gmem, bool full) {\n"
+                "  unsigned s = (unsigned)__cvta_generic_to_shared(smem);\n"
+                "  int src = full ? N : 0;\n"
+                "  if (N == 16)\n"
+                "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" :: \"r\"(s), \"l\"(gmem), \"r\"(src));\n"
+                "  else\n"
+                "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2, %3;\\n\" :: \"r\"(s), \"l\"(gmem), \"n\"(N), \"r\"(src));\n"
+                "}\n\n");
+  if (e.need_mbar)
+    mbarrier_prelude(out);
   for (int r = 1; r <= 5; r++)
-    if (e.need_tma_ranks & (1u << r)) tma_load_prelude(out, r);
-  if (e.need_tma_host) tensor_map_prelude(out);
+    if (e.need_tma_ranks & (1u << r))
+      tma_load_prelude(out, r);
+  if (e.need_tma_host)
+    tensor_map_prelude(out);
   tl_buf_write(out, e.helpers.data, e.helpers.len);
   tl_buf_write(out, e.body.data, e.body.len);
 }

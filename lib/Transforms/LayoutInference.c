@@ -42,7 +42,8 @@ typedef struct Accesses {
 } Accesses;
 
 static void collect_expr(const TlExpr *e, Accesses *acc) {
-  if (!e) return;
+  if (!e)
+    return;
   if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT && acc->n < 64)
     acc->items[acc->n++] = (Access){e->buf, e->args, e->nargs, e->loc};
   for (int i = 0; i < e->nargs; i++)
@@ -65,9 +66,11 @@ static void collect(const TlVec *body, Accesses *acc) {
 
 // Is the access exactly (v0, v1, ...) of the nest, in order?
 static bool direct(const Access *a, const TlStmt *nest) {
-  if (a->n != nest->nvars) return false;
+  if (a->n != nest->nvars)
+    return false;
   for (int i = 0; i < a->n; i++)
-    if (a->idx[i]->kind != EX_VAR || a->idx[i]->var != nest->vars[i]) return false;
+    if (a->idx[i]->kind != EX_VAR || a->idx[i]->var != nest->vars[i])
+      return false;
   return true;
 }
 
@@ -89,7 +92,8 @@ static void assign(Ctx *c, TlBuffer *b, const TlFragLayout *l) {
 // the tile R's rows came from (RMSNorm's `x[i, j] * inv_rms[i]`).
 static const TlFragLayout *nest_source(const TlStmt *nest, const Accesses *acc) {
   for (int i = 0; i < acc->n; i++)
-    if (direct(&acc->items[i], nest) && acc->items[i].buf->layout) return acc->items[i].buf->layout;
+    if (direct(&acc->items[i], nest) && acc->items[i].buf->layout)
+      return acc->items[i].buf->layout;
   for (int i = 0; i < acc->n; i++) {
     const TlFragLayout *l = acc->items[i].buf->layout;
     if (row_access(&acc->items[i], nest) && l && l->kind == LAYOUT_ROW_OF &&
@@ -103,7 +107,8 @@ static void propagate_nest(Ctx *c, TlStmt *nest) {
   Accesses acc = {0};
   collect(&nest->body, &acc);
   const TlFragLayout *src = nest_source(nest, &acc);
-  if (!src) return;
+  if (!src)
+    return;
   for (int i = 0; i < acc.n; i++) {
     Access *a = &acc.items[i];
     // Only a fragment of the layout's own shape can take it.
@@ -154,8 +159,10 @@ static int swizzle_for(const TlBuffer *b) {
 static bool reduced_later(const TlVec *body, const TlBuffer *b) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_REDUCE && s->src.buf == b) return true;
-    if (reduced_later(&s->body, b) || reduced_later(&s->else_body, b)) return true;
+    if (s->kind == ST_REDUCE && s->src.buf == b)
+      return true;
+    if (reduced_later(&s->body, b) || reduced_later(&s->else_body, b))
+      return true;
   }
   return false;
 }
@@ -166,7 +173,8 @@ static bool reduced_later(const TlVec *body, const TlBuffer *b) {
 // modes), and its rows come in whole 8-row swizzle atoms.
 static bool wgmma_operand_ok(const TlBuffer *b) {
   int64_t cols = b->shape[b->ndims - 1], rows = tl_buffer_elems(b) / cols;
-  if (b->wgmma_operand) return true;
+  if (b->wgmma_operand)
+    return true;
   if (b->swizzle) // already an ldmatrix operand of an mma.sync gemm
     return false;
   return rows % 8 == 0 && (cols == 16 || cols == 32 || cols % 64 == 0);
@@ -189,13 +197,17 @@ static void mark_wgmma_operand(TlBuffer *b) {
 static const char *wgmma_refusal(const Ctx *c, const TlStmt *s) {
   int64_t M = s->c->shape[0], N = s->c->shape[1];
   int64_t K = s->trans_a ? s->a->shape[0] : s->a->shape[1];
-  if (!c->has_wgmma) return "the target has no wgmma";
+  if (!c->has_wgmma)
+    return "the target has no wgmma";
   if (!mma_dtypes(s) || s->a->dtype != s->b->dtype)
     return "wgmma takes float16/bfloat16 shared operands into a float32 fragment";
-  if (c->threads % 128 != 0) return "the block is not whole warpgroups (128 threads)";
-  if (M % (64 * (c->threads / 128)) != 0) return "M is not a multiple of 64 per warpgroup";
+  if (c->threads % 128 != 0)
+    return "the block is not whole warpgroups (128 threads)";
+  if (M % (64 * (c->threads / 128)) != 0)
+    return "M is not a multiple of 64 per warpgroup";
   int64_t chunks = (N + 255) / 256;
-  if (K % 16 != 0 || N % (8 * chunks) != 0) return "K is not a multiple of 16 or N of 8";
+  if (K % 16 != 0 || N % (8 * chunks) != 0)
+    return "K is not a multiple of 16 or N of 8";
   if (!wgmma_operand_ok(s->a) || !wgmma_operand_ok(s->b))
     return "an operand's rows do not fit the wgmma swizzle modes";
   if (!s->trans_b && chunks > 1 && (N / chunks) % 64 != 0)
@@ -213,8 +225,10 @@ static const char *wgmma_rs_refusal(const Ctx *c, const TlStmt *s) {
   const TlFragLayout *A = s->a->layout;
   int64_t M = s->c->shape[0], N = s->c->shape[1], K = s->a->shape[1];
   int64_t chunks = (N + 255) / 256;
-  if (!c->has_wgmma) return "the target has no wgmma";
-  if (s->trans_a) return "transpose_A=True with a fragment A";
+  if (!c->has_wgmma)
+    return "the target has no wgmma";
+  if (s->trans_a)
+    return "transpose_A=True with a fragment A";
   if ((s->a->dtype != TY_FLOAT16 && s->a->dtype != TY_BFLOAT16) || s->a->dtype != s->b->dtype ||
       s->c->dtype != TY_FLOAT32 || s->b->scope != SCOPE_SHARED)
     return "a fragment A must be float16/bfloat16 like a shared B, with a float32 accumulator";
@@ -244,14 +258,12 @@ static void gemm_shared_layout(Ctx *c, TlStmt *s) {
     int64_t K = s->trans_a ? s->a->shape[0] : s->a->shape[1];
     int64_t warps = c->threads / 32;
     if (c->threads % 32 != 0 || warps < 1) {
-      tl_error(c->diag, s->loc,
-               "T.gemm needs a multiple of 32 threads (whole warps), the kernel has %lld",
+      tl_error(c->diag, s->loc, "T.gemm needs a multiple of 32 threads (whole warps), the kernel has %lld",
                (long long)c->threads);
       c->ok = false;
       return;
     }
-    TL_ASSERT("layout-inference",
-              s->b->scope != SCOPE_FRAGMENT); // lower-tile-ops staged it in shared memory
+    TL_ASSERT("layout-inference", s->b->scope != SCOPE_FRAGMENT); // lower-tile-ops staged it in shared memory
     // Warp tiling: when the accumulator's rows are reduced later, all warps
     // go along M (a row stays inside one warp: lane shuffles suffice);
     // otherwise the tiling with the fewest ldmatrix per mma, i.e. the
@@ -266,9 +278,11 @@ static void gemm_shared_layout(Ctx *c, TlStmt *s) {
     double best = 1e30;
     bool best_fits = false;
     for (int64_t m = warps; m >= 1; m--) {
-      if (warps % m) continue;
+      if (warps % m)
+        continue;
       int64_t n = warps / m;
-      if (M % (16 * m) != 0 || N % ((mma ? 16 : 8) * n) != 0 || (rows_reduced && n != 1)) continue;
+      if (M % (16 * m) != 0 || N % ((mma ? 16 : 8) * n) != 0 || (rows_reduced && n != 1))
+        continue;
       double cost = 1.0 / (double)(N / n / 8) + 0.5 / (double)(M / m / 16);
       bool fits = (M / m) * (N / n) / 32 <= 128;
       if ((fits && !best_fits) || (fits == best_fits && cost < best - 1e-12)) {
@@ -288,9 +302,8 @@ static void gemm_shared_layout(Ctx *c, TlStmt *s) {
           wm = m, wn = warps / m;
     }
     if (!wm) {
-      tl_error(c->diag, s->loc,
-               "the %lldx%lld accumulator of T.gemm cannot be tiled over %lld warps "
-               "with 16x8 atoms; make M a multiple of 16 and N of 8 per warp",
+      tl_error(c->diag, s->loc, "the %lldx%lld accumulator of T.gemm cannot be tiled over %lld warps "
+                                "with 16x8 atoms; make M a multiple of 16 and N of 8 per warp",
                (long long)M, (long long)N, (long long)warps);
       c->ok = false;
       return;
@@ -298,8 +311,7 @@ static void gemm_shared_layout(Ctx *c, TlStmt *s) {
     TlFragLayout *l = tl_layout_gemm_c(c->arena, M, N, c->threads, wm, wn);
     if (s->c->layout && !tl_layout_equal(s->c->layout, l)) {
       tl_error(c->diag, s->loc, "accumulator '%s' already has the layout %s; this T.gemm needs %s",
-               s->c->name, tl_layout_describe(c->arena, s->c->layout),
-               tl_layout_describe(c->arena, l));
+               s->c->name, tl_layout_describe(c->arena, s->c->layout), tl_layout_describe(c->arena, l));
       c->ok = false;
       return;
     }
@@ -318,7 +330,8 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
     gemm_layouts(c, &s->body);
     gemm_layouts(c, &s->else_body);
     // A fragment A waits for gemm_rs_layouts, once it has its layout.
-    if (s->kind == ST_GEMM && s->a->scope != SCOPE_FRAGMENT) gemm_shared_layout(c, s);
+    if (s->kind == ST_GEMM && s->a->scope != SCOPE_FRAGMENT)
+      gemm_shared_layout(c, s);
   }
 }
 
@@ -332,8 +345,7 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     gemm_rs_layouts(c, &s->body);
     gemm_rs_layouts(c, &s->else_body);
-    if (s->kind != ST_GEMM || s->a->scope != SCOPE_FRAGMENT ||
-        (s->c->layout && (s->use_mma || s->use_wgmma)))
+    if (s->kind != ST_GEMM || s->a->scope != SCOPE_FRAGMENT || (s->c->layout && (s->use_mma || s->use_wgmma)))
       continue;
     const TlFragLayout *A = s->a->layout;
     int64_t M = s->c->shape[0], N = s->c->shape[1], K = s->a->shape[1];
@@ -341,7 +353,8 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
     const char *why = NULL;
     if (A && A->kind == LAYOUT_GEMM_C && A->wgmma && !(why = wgmma_rs_refusal(c, s))) {
       // Register-A wgmma: A's accumulator registers are the A operand.
-      if (!s->c->layout) c->changed = true;
+      if (!s->c->layout)
+        c->changed = true;
       s->c->layout = tl_layout_wgmma_c(c->arena, M, N, c->threads);
       s->use_wgmma = true;
       s->engine_why = NULL;
@@ -356,14 +369,13 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
       why = "its fragment A does not hold another T.gemm's accumulator layout";
     else if (A->wn != 1)
       why = "the rows of its fragment A are split across warps";
-    else if ((s->a->dtype != TY_FLOAT16 && s->a->dtype != TY_BFLOAT16) ||
-             s->a->dtype != s->b->dtype || s->c->dtype != TY_FLOAT32)
+    else if ((s->a->dtype != TY_FLOAT16 && s->a->dtype != TY_BFLOAT16) || s->a->dtype != s->b->dtype ||
+             s->c->dtype != TY_FLOAT32)
       why = "a fragment A must be float16/bfloat16 like B, with a float32 accumulator";
     else if (K % 16 != 0 || N % (16 * (warps / A->wm)) != 0)
       why = "the tile shape does not fit the mma atoms";
     if (!why)
-      s->engine_why =
-          c->has_wgmma ? "a fragment A that is an mma.sync accumulator" : "the target has no wgmma";
+      s->engine_why = c->has_wgmma ? "a fragment A that is an mma.sync accumulator" : "the target has no wgmma";
     if (why) {
       // Registers cannot feed mma.sync here: stage A in a shared tile
       // right before the gemm (a copy nest that follows A's layout).
@@ -379,12 +391,12 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
     TlFragLayout *l = tl_layout_gemm_c(c->arena, M, N, c->threads, A->wm, warps / A->wm);
     if (s->c->layout && !tl_layout_equal(s->c->layout, l)) {
       tl_error(c->diag, s->loc, "accumulator '%s' already has the layout %s; this T.gemm needs %s",
-               s->c->name, tl_layout_describe(c->arena, s->c->layout),
-               tl_layout_describe(c->arena, l));
+               s->c->name, tl_layout_describe(c->arena, s->c->layout), tl_layout_describe(c->arena, l));
       c->ok = false;
       return;
     }
-    if (!s->c->layout) c->changed = true;
+    if (!s->c->layout)
+      c->changed = true;
     s->c->layout = l;
     s->use_mma = true;
     s->b->swizzle = swizzle_for(s->b);
@@ -394,7 +406,8 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
 static void defaults(Ctx *c, int ndims) {
   for (int i = 0; i < c->kernel->buffers.len; i++) {
     TlBuffer *b = TL_VEC_AT(c->kernel->buffers, TlBuffer, i);
-    if (b->scope != SCOPE_FRAGMENT || b->layout || b->ndims != ndims) continue;
+    if (b->scope != SCOPE_FRAGMENT || b->layout || b->ndims != ndims)
+      continue;
     b->layout = tl_layout_rows(c->arena, b->shape[0], ndims == 2 ? b->shape[1] : 1, c->threads);
     c->changed = true;
   }
@@ -405,42 +418,37 @@ static void check_nests(Ctx *c, TlVec *body) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     check_nests(c, &s->body);
     check_nests(c, &s->else_body);
-    if (s->kind != ST_PARALLEL) continue;
+    if (s->kind != ST_PARALLEL)
+      continue;
     Accesses acc = {0};
     collect(&s->body, &acc);
-    if (acc.n == 0) continue;
+    if (acc.n == 0)
+      continue;
     if (s->layout) {
-      tl_error(c->diag, s->loc,
-               "loop_layout= on a T.Parallel over fragments; the loop follows the "
-               "fragment's layout");
+      tl_error(c->diag, s->loc, "loop_layout= on a T.Parallel over fragments; the loop follows the "
+                                "fragment's layout");
       c->ok = false;
       return;
     }
     const TlFragLayout *src = nest_source(s, &acc);
     for (int k = 0; k < acc.n && c->ok; k++) {
       Access *a = &acc.items[k];
-      bool fits =
-          src && ((direct(a, s) && tl_layout_equal(a->buf->layout, src)) ||
-                  (row_access(a, s) && a->buf->layout && a->buf->layout->kind == LAYOUT_ROW_OF &&
-                   tl_layout_same_rows(a->buf->layout->parent, src)));
+      bool fits = src && ((direct(a, s) && tl_layout_equal(a->buf->layout, src)) ||
+                          (row_access(a, s) && a->buf->layout && a->buf->layout->kind == LAYOUT_ROW_OF &&
+                           tl_layout_same_rows(a->buf->layout->parent, src)));
       if (!fits) {
-        tl_error(c->diag, a->loc,
-                 "fragment '%s' is accessed in a way no single layout of this "
-                 "T.Parallel fits",
-                 a->buf->name);
+        tl_error(c->diag, a->loc, "fragment '%s' is accessed in a way no single layout of this "
+                                  "T.Parallel fits", a->buf->name);
         if (src && a->buf->layout && tl_layout_equal(src, a->buf->layout))
-          tl_note(c->diag, s->loc,
-                  "the loop follows the layout %s of its loop variables in order; "
-                  "'%s' has that layout but is indexed in another order",
+          tl_note(c->diag, s->loc, "the loop follows the layout %s of its loop variables in order; "
+                                   "'%s' has that layout but is indexed in another order",
                   tl_layout_describe(c->arena, src), a->buf->name);
         else if (src)
           tl_note(c->diag, s->loc, "the loop follows the layout %s; '%s' has %s",
                   tl_layout_describe(c->arena, src), a->buf->name,
                   a->buf->layout ? tl_layout_describe(c->arena, a->buf->layout) : "none");
-        tl_note(c->diag, a->buf->loc,
-                "index fragments by the loop variables in order, or stage "
-                "'%s' through a T.alloc_shared tile",
-                a->buf->name);
+        tl_note(c->diag, a->buf->loc, "index fragments by the loop variables in order, or stage "
+                                      "'%s' through a T.alloc_shared tile", a->buf->name);
         c->ok = false;
       }
     }
@@ -452,14 +460,13 @@ static void check_reduces(Ctx *c, TlVec *body) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     check_reduces(c, &s->body);
     check_reduces(c, &s->else_body);
-    if (s->kind != ST_REDUCE) continue;
+    if (s->kind != ST_REDUCE)
+      continue;
     if (s->src.buf->scope != SCOPE_FRAGMENT || s->dst.buf->scope != SCOPE_FRAGMENT ||
         s->src.buf->ndims != 2 || s->reduce_dim != 1) {
       static const char *names[] = {"sum", "max", "min", "abssum", "absmax"};
-      tl_error(c->diag, s->loc,
-               "T.reduce_%s is supported from a 2-D fragment along dim=1 into a "
-               "1-D fragment; copy other tiles into fragments first",
-               names[s->reduce]);
+      tl_error(c->diag, s->loc, "T.reduce_%s is supported from a 2-D fragment along dim=1 into a "
+                                "1-D fragment; copy other tiles into fragments first", names[s->reduce]);
       c->ok = false;
       return;
     }
@@ -509,14 +516,16 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
       check_reduces(&c, &c.kernel->body);
       continue;
     }
-    if (!c.ok) continue;
+    if (!c.ok)
+      continue;
     c.has_wgmma = m->has_wgmma;
     gemm_layouts(&c, &c.kernel->body);
     for (int phase = 0; phase < 3 && c.ok; phase++) {
       do {
         c.changed = false;
         propagate(&c, &c.kernel->body);
-        if (phase == 0) gemm_rs_layouts(&c, &c.kernel->body);
+        if (phase == 0)
+          gemm_rs_layouts(&c, &c.kernel->body);
       } while (c.changed && c.ok);
       if (phase == 0)
         defaults(&c, 2);
@@ -525,7 +534,8 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
     }
     if (c.ok) // first: it may turn reductions into nests, which check_nests checks
       check_reduces(&c, &c.kernel->body);
-    if (c.ok) check_nests(&c, &c.kernel->body);
+    if (c.ok)
+      check_nests(&c, &c.kernel->body);
   }
   return c.ok;
 }

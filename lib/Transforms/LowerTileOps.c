@@ -155,13 +155,11 @@ static TlStmt *lower_fill(Ctx *c, TlStmt *op) {
 // fragment, whose unit dimension sema dropped, by the nest's first
 // variable, as layout inference expects. A loop_layout= keeps its arity.
 static void drop_unit_vars(Ctx *c, TlStmt *nest) {
-  if (nest->layout || nest->nvars < 2)
-    return;
+  if (nest->layout || nest->nvars < 2) return;
   int kept = 0;
   for (int d = 0; d < nest->nvars; d++)
     kept += nest->extents[d] != 1;
-  if (kept == nest->nvars || kept == 0)
-    return;
+  if (kept == nest->nvars || kept == 0) return;
   int n = 0;
   for (int d = 0; d < nest->nvars; d++) {
     if (nest->extents[d] != 1) {
@@ -179,8 +177,7 @@ static void drop_unit_vars(Ctx *c, TlStmt *nest) {
 static void lower_body(Ctx *c, TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_PARALLEL)
-      drop_unit_vars(c, s);
+    if (s->kind == ST_PARALLEL) drop_unit_vars(c, s);
     switch (s->kind) {
     case ST_COPY: {
       TlStmt *n = lower_copy(c, s);

@@ -52,7 +52,8 @@ TlExpr *tl_reduce_init(TlArena *a, TlReduceKind kind, TlDtype t, TlLoc loc) {
   if (kind == REDUCE_SUM || kind == REDUCE_ABSSUM || kind == REDUCE_ABSMAX)
     return f ? tl_expr_float(a, loc, 0, t) : tl_expr_int(a, loc, 0, t);
   bool mx = kind == REDUCE_MAX;
-  if (f) return tl_expr_float(a, loc, mx ? -INFINITY : INFINITY, t);
+  if (f)
+    return tl_expr_float(a, loc, mx ? -INFINITY : INFINITY, t);
   int bits = tl_dtype_bits(t);
   int64_t lo = tl_dtype_is_signed(t) ? -(int64_t)((~0ULL) >> (65 - bits)) - 1 : 0;
   int64_t hi = tl_dtype_is_signed(t) ? (int64_t)((~0ULL) >> (65 - bits))
@@ -67,7 +68,8 @@ static TlStmt *nest(TlArena *a, TlKernel *k, const int64_t *extents, int n, TlLo
   TlStmt *p = tl_stmt_new(a, ST_PARALLEL, loc);
   p->origin = ORIGIN_REDUCE;
   for (int d = 0; d < n; d++) {
-    if (extents[d] == 1) continue;
+    if (extents[d] == 1)
+      continue;
     TlVar *v = tl_var_new(a, k, VAR_NAMES[p->nvars], VAR_LOOP, TY_INT32, loc);
     v->extent = extents[d];
     p->vars[p->nvars] = v;
@@ -86,7 +88,8 @@ static TlStmt *nest(TlArena *a, TlKernel *k, const int64_t *extents, int n, TlLo
 static TlExpr *coord(TlArena *a, const TlStmt *p, const int64_t *extents, int d, TlLoc loc) {
   if (p->nvars == 1 && p->extents[0] == 1 && d == 0) // all unit: the nest's one variable
     return tl_expr_var(a, loc, p->vars[0]);
-  if (extents[d] == 1) return tl_expr_int(a, loc, 0, TY_INT32);
+  if (extents[d] == 1)
+    return tl_expr_int(a, loc, 0, TY_INT32);
   int v = 0;
   for (int e = 0; e < d; e++)
     v += extents[e] != 1;
@@ -330,7 +333,8 @@ reduce_rows:;
   int64_t kept[TL_MAX_DIMS];
   int nk = 0;
   for (int d = 0; d < src->ndims; d++)
-    if (d != dim) kept[nk++] = src->extent[d];
+    if (d != dim)
+      kept[nk++] = src->extent[d];
   for (int d = 0, e = 0; d < src->ndims; d++) {
     if (d == dim) {
       at[d] = tl_expr_var(a, loc, loop->var);
@@ -388,8 +392,7 @@ TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc,
   TlExpr *idx[TL_MAX_DIMS];
   for (int d = 0; d < frag->ndims; d++)
     idx[d] = coord(a, copy, frag->shape, d, loc);
-  tl_vec_push(a, &copy->body,
-              store(a, t, idx, frag->ndims, tl_expr_load(a, loc, frag, idx, frag->ndims), loc));
+  tl_vec_push(a, &copy->body, store(a, t, idx, frag->ndims, tl_expr_load(a, loc, frag, idx, frag->ndims), loc));
   tl_vec_push(a, out, copy);
   return t;
 }
