@@ -15,7 +15,8 @@
 //   row = mi*(16*wm) + wi*16 + lane/4 + 8*(r/2),  col as above
 // (PTX ISA, "Register fragments: wgmma .m64nNk16", accumulator D).
 //
-// ROWS (R x C, T threads, g threads per row, P = T / g row groups, CPR =
+// ROWS (R x C, T threads, g threads per row (g > 32 only when R < T / 32:
+// a row then spans g / 32 warps), P = T / g row groups, CPR =
 // C / g registers per row, runs of V consecutive columns per thread):
 // register l of thread tid holds, with w = l % CPR,
 //   row = (l / CPR) * P + tid / g,
@@ -66,11 +67,18 @@ TlFragLayout *tl_layout_rows(TlArena *a, int64_t rows, int64_t cols, int64_t thr
   TlFragLayout *l = TL_NEW(a, TlFragLayout);
   l->kind = LAYOUT_ROWS;
   l->rows = rows, l->cols = cols, l->threads = threads;
-  // Runs of 4 columns (16 bytes of fp32 registers, 8 bytes of fp16 memory)
-  // when the row allows, then as many threads per row as divide the rest.
-  int64_t v = cols % 4 == 0 ? 4 : cols % 2 == 0 ? 2 : 1;
+  // Runs of 8 columns when the row allows (16 bytes of fp16/bf16 memory,
+  // two 16-byte accesses of fp32), else 4, 2, 1; then as many threads per
+  // row as divide the rest, up to a warp.
+  int64_t v = cols % 8 == 0 ? 8 : cols % 4 == 0 ? 4 : cols % 2 == 0 ? 2 : 1;
   int64_t g = 1;
   while (g * 2 <= 32 && (cols / v) % (g * 2) == 0 && threads % (g * 2) == 0)
+    g *= 2;
+  // Fewer rows than row groups would leave warps idle (one 8192-wide row
+  // over 128 threads): widen the groups past a warp while rows are short
+  // of groups. A row then spans g / 32 warps, and its reduction ends with
+  // a step through shared memory (PartitionFragment.c).
+  while (g >= 32 && threads / g > rows && (cols / v) % (g * 2) == 0 && threads % (g * 2) == 0)
     g *= 2;
   l->g = g;
   l->vec = v;
@@ -230,7 +238,10 @@ int tl_layout_row_shuffles(const TlFragLayout *parent, int64_t *offsets, bool *o
     offsets[n++] = 1;
     return n;
   }
-  for (int64_t o = parent->g / 2; o >= 1; o /= 2)
+  // A row over g > 32 threads: the shuffles combine each warp's share;
+  // the warps are combined through shared memory by the caller.
+  if (parent->g > 32) *ok = false;
+  for (int64_t o = (parent->g > 32 ? 32 : parent->g) / 2; o >= 1; o /= 2)
     offsets[n++] = o;
   return n;
 }

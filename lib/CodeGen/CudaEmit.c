@@ -375,6 +375,30 @@ static const char *vector_type(TlDtype t, int64_t width) {
 
 static void stmts(Emit *e, const TlVec *body, int level);
 
+// A vector load or store of more than 16 bytes (a run of 8 fp32 registers)
+// is 16-byte pieces, `((uint4*)r)[i] = ((const uint4*)&A[base])[i]`: the
+// vectorizer checked that base is aligned to the whole run.
+static bool wide_access(Emit *e, const TlStmt *s, int level) {
+  int64_t bytes = tl_dtype_bits(s->buf->dtype) / 8 * s->width;
+  if (bytes <= 16) return false;
+  TlBuf *o = &e->body;
+  for (int64_t i = 0; i < bytes / 16; i++) {
+    tl_buf_indent(o, level);
+    if (s->kind == ST_VLOAD) {
+      tl_buf_printf(o, "((uint4*)%s)[%lld] = ((const uint4*)&%s[", s->var->cname, (long long)i,
+                    buf_name(e, s->buf));
+      expr(e, s->indices[0]);
+      tl_buf_printf(o, "])[%lld];\n", (long long)i);
+    } else {
+      tl_buf_printf(o, "((uint4*)&%s[", buf_name(e, s->buf));
+      expr(e, s->indices[0]);
+      tl_buf_printf(o, "])[%lld] = ((const uint4*)%s)[%lld];\n", (long long)i, s->var->cname,
+                    (long long)i);
+    }
+  }
+  return true;
+}
+
 // Prints an expression into another buffer (the gemm helpers use it).
 static void print_expr_to(TlBuf *out, const TlExpr *x) {
   Emit tmp = {0};
@@ -604,6 +628,7 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
                   (long long)s->var->lanes);
     return;
   case ST_VLOAD: {
+    if (wide_access(e, s, level)) return;
     const char *vt = vector_type(s->buf->dtype, s->width);
     tl_buf_indent(o, level);
     tl_buf_printf(o, "*(%s*)%s = *(const %s*)&%s[", vt, s->var->cname, vt, buf_name(e, s->buf));
@@ -612,6 +637,7 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     return;
   }
   case ST_VSTORE: {
+    if (wide_access(e, s, level)) return;
     const char *vt = vector_type(s->buf->dtype, s->width);
     tl_buf_indent(o, level);
     tl_buf_printf(o, "*(%s*)&%s[", vt, buf_name(e, s->buf));

@@ -471,17 +471,20 @@ static void check_reduces(Ctx *c, TlVec *body) {
       return;
     }
     // The register path needs the destination to hold the source's rows
-    // and each row in one warp; otherwise the reduction goes through shared
-    // memory (ViaShared.c), whose nests follow the layouts as they are.
-    // Its lane shuffles name all 32 lanes, so in a block with a partial
-    // last warp (threads=48) only a reduction without shuffles (one thread
-    // per row) stays in registers.
-    const TlFragLayout *d = s->dst.buf->layout;
+    // and each row in one warp, or in whole warps of a rows layout (shuffles,
+    // then a step through shared memory across the row's warps); otherwise
+    // the reduction goes through shared memory (ViaShared.c), whose nests
+    // follow the layouts as they are. Its lane shuffles name all 32 lanes,
+    // so in a block with a partial last warp (threads=48) only a reduction
+    // without shuffles (one thread per row) stays in registers.
+    const TlFragLayout *d = s->dst.buf->layout, *src = s->src.buf->layout;
     int64_t offs[8];
     bool in_warp = false;
-    if (d && d->kind == LAYOUT_ROW_OF && tl_layout_same_rows(d->parent, s->src.buf->layout)) {
-      int shuffles = tl_layout_row_shuffles(s->src.buf->layout, offs, &in_warp);
+    if (d && d->kind == LAYOUT_ROW_OF && tl_layout_same_rows(d->parent, src)) {
+      int shuffles = tl_layout_row_shuffles(src, offs, &in_warp);
       in_warp = in_warp && (c->threads % 32 == 0 || shuffles == 0);
+      if (src->kind == LAYOUT_ROWS && src->g > 32) // whole warps per row
+        in_warp = true;
     }
     if (!in_warp) {
       TlVec two = {0};

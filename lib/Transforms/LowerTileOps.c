@@ -150,9 +150,34 @@ static TlStmt *lower_fill(Ctx *c, TlStmt *op) {
   return nest;
 }
 
+// A unit dimension of a user T.Parallel (T.Parallel(block_M, N) with
+// block_M = 1) is the constant 0: dropping it lets the nest index a (1, N)
+// fragment, whose unit dimension sema dropped, by the nest's first
+// variable, as layout inference expects. A loop_layout= keeps its arity.
+static void drop_unit_vars(Ctx *c, TlStmt *nest) {
+  if (nest->layout || nest->nvars < 2) return;
+  int kept = 0;
+  for (int d = 0; d < nest->nvars; d++)
+    kept += nest->extents[d] != 1;
+  if (kept == nest->nvars || kept == 0) return;
+  int n = 0;
+  for (int d = 0; d < nest->nvars; d++) {
+    if (nest->extents[d] != 1) {
+      nest->vars[n] = nest->vars[d];
+      nest->extents[n++] = nest->extents[d];
+      continue;
+    }
+    TlExpr *zero = tl_expr_int(c->arena, nest->loc, 0, nest->vars[d]->dtype);
+    for (int i = 0; i < nest->body.len; i++)
+      tl_stmt_substitute(c->arena, TL_VEC_AT(nest->body, TlStmt, i), 1, &nest->vars[d], &zero);
+  }
+  nest->nvars = n;
+}
+
 static void lower_body(Ctx *c, TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_PARALLEL) drop_unit_vars(c, s);
     switch (s->kind) {
     case ST_COPY: {
       TlStmt *n = lower_copy(c, s);

@@ -13,6 +13,9 @@
 //   acc[lr] = init; for l: acc[row_local(l)] = op(acc[...], S[l])
 //   for each row-sharing lane offset o: acc = op(acc, shfl_xor(acc, o))
 //   R[lr] = acc[lr]  (or op(R[lr], acc[lr]) when clear=False)
+// A rows layout whose rows span several warps (g > 32) adds, between the
+// shuffles and the store, a step through a small shared tile (one value
+// per warp) and log2(warps per row) more shuffles: a tree, no serial loop.
 #include <math.h>
 
 #include "tlc/FragLayout.h"
@@ -309,6 +312,85 @@ static TlExpr *reg(TlArena *a, TlBuffer *b, TlExpr *idx, TlLoc loc) {
   return x;
 }
 
+// acc[lr] = op(acc[lr], shfl_xor(acc[lr], o)) for each offset o.
+static void add_shuffles(TlArena *a, TlReduceKind kind, TlVar *acc, TlVar *lr, const int64_t *offs,
+                         int n, TlVec *out, TlLoc loc) {
+  TlDtype t = acc->dtype;
+  for (int i = 0; i < n; i++) {
+    TlExpr *sh = tl_expr_new(a, EX_CALL, loc, t, 2);
+    sh->fn = FN_SHFL_XOR;
+    sh->args[0] = elem(a, acc, tl_expr_var(a, loc, lr), loc);
+    sh->args[1] = tl_expr_int(a, loc, offs[i], TY_INT32);
+    TlExpr *cur = elem(a, acc, tl_expr_var(a, loc, lr), loc);
+    tl_vec_push(
+        a, out,
+        set_elem(a, acc, tl_expr_var(a, loc, lr), tl_reduce_combine(a, kind, cur, sh, loc), loc));
+  }
+}
+
+static TlExpr *I32(TlArena *a, TlLoc loc, int64_t v) {
+  return tl_expr_int(a, loc, v, TY_INT32);
+}
+static TlExpr *ibin(TlArena *a, TlLoc loc, TlOp op, TlExpr *x, TlExpr *y) {
+  return tl_expr_binary(a, loc, op, x, y, TY_INT32);
+}
+
+// The cross-warp half of a row reduction whose rows span `nwarps` warps
+// (a power of two): a shared tile of one value per (row register, warp),
+//   if (tid % 32 == 0) for lr: W[lr * warps + tid / 32] = acc[lr]
+//   for lr: acc[lr] = W[lr * warps + (tid / 32) / nwarps * nwarps + tid % nwarps]
+// with a barrier between the two (thread-sync adds the one before the tile
+// is written again, in a loop); the caller's shuffles then fold the nwarps
+// values each lane group holds.
+static void cross_warp_step(TlArena *a, TlKernel *k, const TlStmt *red, TlVar *acc, int64_t rlocals,
+                            int64_t nwarps, TlVec *out, TlLoc loc) {
+  int64_t warps = k->threads[0] * k->threads[1] * k->threads[2] / 32;
+  TlBuffer *W = TL_NEW(a, TlBuffer);
+  W->name = tl_arena_printf(a, "%s_warps%d", red->src.buf->name, k->buffers.len);
+  W->loc = loc;
+  W->scope = SCOPE_SHARED;
+  W->dtype = acc->dtype;
+  W->stages = 1;
+  W->ndims = 1;
+  W->shape[0] = rlocals * warps;
+  W->read = W->written = true;
+  tl_vec_push(a, &k->buffers, W);
+  TlExpr *tid = tl_partition_thread_id(a, k, loc);
+  TlExpr *warp = ibin(a, loc, OP_FLOORDIV, tid, I32(a, loc, 32));
+
+  TlStmt *lane0 = tl_stmt_new(a, ST_IF, loc);
+  lane0->cond = tl_expr_binary(a, loc, OP_EQ, ibin(a, loc, OP_FLOORMOD, tid, I32(a, loc, 32)),
+                               I32(a, loc, 0), TY_BOOL);
+  TlVar *lr;
+  TlStmt *put = unrolled_loop(a, k, "r", rlocals, loc, &lr);
+  TlExpr *at =
+      tl_simplify(a, ibin(a, loc, OP_ADD,
+                          ibin(a, loc, OP_MUL, tl_expr_var(a, loc, lr), I32(a, loc, warps)), warp));
+  TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
+  st->buf = W;
+  st->indices = TL_NEW_ARRAY(a, TlExpr *, 1);
+  st->indices[0] = at;
+  st->nindices = 1;
+  st->value = elem(a, acc, tl_expr_var(a, loc, lr), loc);
+  tl_vec_push(a, &put->body, st);
+  tl_vec_push(a, &lane0->body, put);
+  tl_vec_push(a, out, lane0);
+  // Every thread reaches this barrier (the reduction is not under a
+  // per-thread condition); thread-sync sees it and adds none of its own.
+  tl_vec_push(a, out, tl_stmt_new(a, ST_SYNC, loc));
+
+  TlStmt *get = unrolled_loop(a, k, "r", rlocals, loc, &lr);
+  TlExpr *first = ibin(a, loc, OP_MUL, ibin(a, loc, OP_FLOORDIV, warp, I32(a, loc, nwarps)),
+                       I32(a, loc, nwarps));
+  TlExpr *mine = ibin(a, loc, OP_ADD, first, ibin(a, loc, OP_FLOORMOD, tid, I32(a, loc, nwarps)));
+  TlExpr *idx =
+      tl_simplify(a, ibin(a, loc, OP_ADD,
+                          ibin(a, loc, OP_MUL, tl_expr_var(a, loc, lr), I32(a, loc, warps)), mine));
+  tl_vec_push(a, &get->body,
+              set_elem(a, acc, tl_expr_var(a, loc, lr), tl_expr_load(a, loc, W, &idx, 1), loc));
+  tl_vec_push(a, out, get);
+}
+
 TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   TlLoc loc = red->loc;
   TlBuffer *src = red->src.buf, *dst = red->dst.buf;
@@ -318,8 +400,13 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   seq->per_thread = true;
   static const char *names[] = {"sum", "max", "min", "abssum", "absmax"};
   TlStmt *note = tl_stmt_new(a, ST_COMMENT, loc);
-  note->text = tl_arena_printf(a, "T.reduce_%s at line %d: %lld registers per thread, then lane shuffles",
-                               names[red->reduce], loc.line, (long long)P->locals);
+  note->text =
+      tl_arena_printf(a, "T.reduce_%s at line %d: %lld registers per thread, then lane shuffles%s",
+                      names[red->reduce], loc.line, (long long)P->locals,
+                      P->kind == LAYOUT_ROWS && P->g > 32
+                          ? tl_arena_printf(a, ", then across %lld warps through shared memory",
+                                            (long long)(P->g / 32))
+                          : "");
   tl_vec_push(a, &seq->body, note);
   TlVar *acc = tl_var_new(a, k, "acc", VAR_ARRAY, t, loc);
   acc->lanes = R->locals;
@@ -350,14 +437,21 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   int n = tl_layout_row_shuffles(P, offs, &in_warp);
   TlVar *lr2;
   TlStmt *shuf = unrolled_loop(a, k, "r", R->locals, loc, &lr2);
-  for (int i = 0; i < n; i++) {
-    TlExpr *cur = elem(a, acc, tl_expr_var(a, loc, lr2), loc);
-    TlExpr *sh = tl_expr_new(a, EX_CALL, loc, t, 2);
-    sh->fn = FN_SHFL_XOR;
-    sh->args[0] = cur;
-    sh->args[1] = tl_expr_int(a, loc, offs[i], TY_INT32);
-    tl_vec_push(a, &shuf->body, set_elem(a, acc, tl_expr_var(a, loc, lr2),
-                                         tl_reduce_combine(a, red->reduce, elem(a, acc, tl_expr_var(a, loc, lr2), loc), sh, loc), loc));
+  add_shuffles(a, red->reduce, acc, lr2, offs, n, &shuf->body, loc);
+  if (P->kind == LAYOUT_ROWS && P->g > 32) {
+    // The row spans g / 32 whole warps: each warp's lane 0 leaves its
+    // share in shared memory, and after the barrier lane l of every warp
+    // of the row takes share l % (g / 32) and a second round of shuffles
+    // combines them: log2(g / 32) steps, every lane gets the row.
+    tl_vec_push(a, &seq->body, shuf);
+    cross_warp_step(a, k, red, acc, R->locals, P->g / 32, &seq->body, loc);
+    seq->per_thread = false; // it holds a barrier: a region thread-sync enters
+    shuf = unrolled_loop(a, k, "r", R->locals, loc, &lr2);
+    int64_t offs2[8];
+    int n2 = 0;
+    for (int64_t o = P->g / 32 / 2; o >= 1; o /= 2)
+      offs2[n2++] = o;
+    add_shuffles(a, red->reduce, acc, lr2, offs2, n2, &shuf->body, loc);
   }
   // dst[lr] = acc[lr] (clear) or op(dst[lr], acc[lr])
   TlExpr *res = elem(a, acc, tl_expr_var(a, loc, lr2), loc);

@@ -1,5 +1,6 @@
 // vectorize: a lane loop `for lane in 0..V vectorized { ... }` becomes
-//   decl r[V]; r = vload A[base]          (for each stride-1 aligned load)
+//   decl r[V]; r = vload A[base]          (for each stride-1 aligned load;
+//                                          over 16 bytes: 16-byte pieces)
 //   for lane in 0..V unrolled { w[lane] = ...r[lane]... }
 //   vstore C[base] = w                    (for each stride-1 aligned store)
 // Only accesses at the top level of the lane body are widened: a load under
@@ -53,8 +54,12 @@ static bool body_loads(const TlVec *body, int from, const TlBuffer *b) {
 static TlExpr *vector_base(Ctx *c, Lanes *L, const TlBuffer *b, TlExpr *index) {
   if (b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT || in_vec(&L->ordered, b))
     return NULL; // a buffer written and read again in this loop keeps its per-lane order
-  if (tl_dtype_bits(b->dtype) * L->width > 128 || tl_dtype_bits(b->dtype) * L->width < 16)
-    return NULL;
+  // Up to 16 bytes in one access; wider runs (8 fp32 registers of a rows
+  // fragment whose runs are sized for 16-byte fp16 accesses) become several
+  // 16-byte accesses, on unswizzled tiles only (a swizzle moves 16-byte
+  // chunks independently).
+  int64_t bits = tl_dtype_bits(b->dtype) * L->width;
+  if (bits < 16 || (bits > 128 && (bits % 128 != 0 || bits > 512 || b->swizzle))) return NULL;
   TlExpr *base;
   int64_t coeff;
   if (!tl_affine_in(c->arena, index, L->lane, &base, &coeff) || coeff != 1)

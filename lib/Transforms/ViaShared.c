@@ -5,23 +5,30 @@
 //  * tl_reduce_via_shared: the general T.reduce_* lowering.
 //
 // The general T.reduce_* lowering, through shared memory. The fast path
-// (PartitionFragment.c) reduces a 2-D fragment along dim=1 in registers and
-// lane shuffles when each row lives in one warp. Every other reduction
-// (along dim 0, of a shared or 1-D tile, or of a fragment whose rows span
-// several warps) becomes two ordinary T.Parallel nests around a shared
-// scratch tile:
+// (PartitionFragment.c) reduces a 2-D fragment along dim=1 in registers,
+// lane shuffles and, for rows over several warps, one value per warp in
+// shared memory. Every other reduction (along dim 0, of a shared or 1-D
+// tile, of a gemm accumulator whose rows span warps, in a block with a
+// partial last warp) becomes ordinary T.Parallel nests around shared
+// scratch tiles:
 //
-//   S_red = shared tile of the source's extents
-//   for i, j in T.Parallel(M, N): S_red[i, j] = S[start + (i, j)]
+//   S_red = shared tile of the source's extents (a shared source is read
+//   for i, j in T.Parallel(M, N): S_red[i, j] = S[..]    in place instead)
+//
+// then, when the outputs are fewer than the threads, a tree (reduce_tree):
+// G threads per output fold strided parts of the reduced dimension into a
+// shared tile of partials, log2(G) halving steps combine them, and the
+// destination takes the first partial; with at least as many outputs as
+// threads (G = 1), each output's owner folds it serially:
+//
 //   for j in T.Parallel(N):                       # dst's extents
 //       acc = clear ? init : D[j]
 //       for r in T.serial(M): acc = op(acc, f(S_red[r, j]))
 //       D[j] = acc
 //
-// which the partition pass maps onto threads (following the fragments'
-// layouts) and the thread-sync pass separates with a barrier. Each output
-// element is reduced by its owner(s) serially: simple, any layout, any
-// dimension, at the cost of a shared tile and O(extent) steps per thread.
+// The partition pass maps the nests onto threads (following the fragments'
+// layouts) and thread-sync separates them with barriers: any layout, any
+// dimension, any thread count.
 #include "tlc/Passes.h"
 
 #include <math.h>
@@ -106,6 +113,152 @@ static TlStmt *store(TlArena *a, TlBuffer *b, TlExpr **idx, int n, TlExpr *v, Tl
   return s;
 }
 
+// The threads per output of the tree: a power of two up to the reduced
+// extent, doubled while the outputs leave threads idle.
+static int64_t tree_width(const TlKernel *k, const TlStmt *red) {
+  int64_t threads = k->threads[0] * k->threads[1] * k->threads[2];
+  int64_t outputs = 1, extent = red->src.extent[red->reduce_dim];
+  for (int d = 0; d < red->src.ndims; d++)
+    if (d != red->reduce_dim) outputs *= red->src.extent[d];
+  int64_t g = 1;
+  while (g * 2 <= extent && outputs * g < threads)
+    g *= 2;
+  return g;
+}
+
+static TlExpr *int_binary(TlArena *a, TlLoc loc, TlOp op, TlExpr *x, int64_t c) {
+  return tl_expr_binary(a, loc, op, x, tl_expr_int(a, loc, c, TY_INT32), TY_INT32);
+}
+
+// The scratch coordinates of a nest over `ext` (ext[dim] replaced by the
+// nest's own variable there or `at_dim`), offset by base.
+static void nest_coords(TlArena *a, const TlStmt *p, const int64_t *ext, int n, TlExpr **out,
+                        TlLoc loc) {
+  for (int d = 0; d < n; d++)
+    out[d] = coord(a, p, ext, d, loc);
+}
+
+// The tree: G threads per output (tree_width) each fold a strided part of
+// the reduced dimension, then log2(G) halving steps combine the partials in
+// a shared tile P (thread-sync separates the steps with barriers), and the
+// destination takes P[.., 0, ..]:
+//
+//   for c.., t in T.Parallel(.., G, ..):          # t along dim
+//       acc = init
+//       for r in T.serial(ceil(R / G)):
+//           if t + r * G < R: acc = op(acc, f(S[c.., t + r * G, ..]))
+//       P[c.., t, ..] = acc
+//   for h in G/2, G/4, .., 1:
+//       for c.., t in T.Parallel(.., h, ..): P[c.., t] = op(P[c.., t], P[c.., t + h])
+//   for j in T.Parallel(dst): D[j] = clear ? P[j.., 0] : op(D[j], P[j.., 0])
+static void reduce_tree(TlArena *a, TlKernel *k, const TlStmt *red, TlBuffer *S,
+                        TlExpr *const *sbase, TlVec *out) {
+  TlLoc loc = red->loc;
+  const TlRegion *src = &red->src, *dst = &red->dst;
+  TlBuffer *D = dst->buf;
+  TlDtype t = D->dtype;
+  int dim = red->reduce_dim, n = src->ndims;
+  int64_t G = tree_width(k, red), R = src->extent[dim];
+  int64_t ext[TL_MAX_DIMS] = {0};
+  for (int d = 0; d < n; d++)
+    ext[d] = d == dim ? G : src->extent[d];
+
+  TlBuffer *P = TL_NEW(a, TlBuffer);
+  P->name = tl_arena_printf(a, "%s_tree%d", S->name, k->buffers.len);
+  P->loc = loc;
+  P->scope = SCOPE_SHARED;
+  P->dtype = t;
+  P->stages = 1;
+  P->ndims = n;
+  for (int d = 0; d < n; d++)
+    P->shape[d] = ext[d];
+  P->read = P->written = true;
+  tl_vec_push(a, &k->buffers, P);
+
+  // 1. strided partials
+  TlStmt *part = nest(a, k, ext, n, loc);
+  TlExpr *pc[TL_MAX_DIMS], *at[TL_MAX_DIMS];
+  nest_coords(a, part, ext, n, pc, loc);
+  TlVar *acc = tl_var_new(a, k, "acc", VAR_SCALAR, t, loc);
+  TlStmt *init = tl_stmt_new(a, ST_LET, loc);
+  init->var = acc;
+  init->value = tl_reduce_init(a, red->reduce, t, loc);
+  tl_vec_push(a, &part->body, init);
+  TlStmt *loop = tl_stmt_new(a, ST_FOR, loc);
+  loop->loop_kind = LOOP_SERIAL;
+  loop->var = tl_var_new(a, k, "r", VAR_LOOP, TY_INT32, loc);
+  loop->var->extent = (R + G - 1) / G;
+  loop->start = tl_expr_int(a, loc, 0, TY_INT32);
+  loop->stop = tl_expr_int(a, loc, (R + G - 1) / G, TY_INT32);
+  loop->step = tl_expr_int(a, loc, 1, TY_INT32);
+  TlExpr *along = tl_simplify(
+      a, tl_expr_binary(a, loc, OP_ADD, pc[dim],
+                        int_binary(a, loc, OP_MUL, tl_expr_var(a, loc, loop->var), G), TY_INT32));
+  for (int d = 0; d < n; d++)
+    at[d] = offset(a, sbase[d], d == dim ? along : pc[d], loc);
+  TlExpr *x = tl_expr_cast(a, loc, tl_expr_load(a, loc, S, at, n), t);
+  if (red->reduce == REDUCE_ABSSUM || red->reduce == REDUCE_ABSMAX) {
+    TlExpr *abs = tl_expr_new(a, EX_CALL, loc, t, 1);
+    abs->fn = FN_ABS;
+    abs->args[0] = x;
+    x = abs;
+  }
+  TlStmt *step = tl_stmt_new(a, ST_SET, loc);
+  step->var = acc;
+  step->value = tl_reduce_combine(a, red->reduce, tl_expr_var(a, loc, acc), x, loc);
+  if (R % G != 0) { // the last strided step runs past the extent for some t
+    TlStmt *in = tl_stmt_new(a, ST_IF, loc);
+    in->cond = tl_expr_binary(a, loc, OP_LT, along, tl_expr_int(a, loc, R, TY_INT32), TY_BOOL);
+    tl_vec_push(a, &in->body, step);
+    step = in;
+  }
+  tl_vec_push(a, &loop->body, step);
+  tl_vec_push(a, &part->body, loop);
+  tl_vec_push(a, &part->body, store(a, P, pc, n, tl_expr_var(a, loc, acc), loc));
+  tl_vec_push(a, out, part);
+
+  // 2. halving steps over the shared partials
+  TlReduceKind fold = red->reduce == REDUCE_ABSSUM   ? REDUCE_SUM
+                      : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX
+                                                     : red->reduce;
+  for (int64_t h = G / 2; h >= 1; h /= 2) {
+    int64_t hext[TL_MAX_DIMS] = {0};
+    for (int d = 0; d < n; d++)
+      hext[d] = d == dim ? h : ext[d];
+    TlStmt *half = nest(a, k, hext, n, loc);
+    TlExpr *hc[TL_MAX_DIMS], *far[TL_MAX_DIMS];
+    nest_coords(a, half, hext, n, hc, loc);
+    for (int d = 0; d < n; d++)
+      far[d] = d == dim ? tl_simplify(a, int_binary(a, loc, OP_ADD, hc[d], h)) : hc[d];
+    TlExpr *v = tl_reduce_combine(a, fold, tl_expr_load(a, loc, P, hc, n),
+                                  tl_expr_load(a, loc, P, far, n), loc);
+    tl_vec_push(a, &half->body, store(a, P, hc, n, v, loc));
+    tl_vec_push(a, out, half);
+  }
+
+  // 3. the destination from P[.., 0, ..]
+  TlStmt *fin = nest(a, k, dst->extent, dst->ndims, loc);
+  TlExpr *didx[TL_MAX_DIMS];
+  for (int d = 0; d < dst->ndims; d++)
+    didx[d] = offset(a, dst->start[d], coord(a, fin, dst->extent, d, loc), loc);
+  for (int d = 0, e = 0; d < n; d++) {
+    if (d == dim) {
+      at[d] = tl_expr_int(a, loc, 0, TY_INT32);
+      continue;
+    }
+    // as in the serial lowering: dst dimension e holds src dimension d,
+    // or is a unit dimension (a one-element destination)
+    at[d] = e < dst->ndims && dst->extent[e] == src->extent[d] ? coord(a, fin, dst->extent, e, loc)
+                                                               : tl_expr_int(a, loc, 0, TY_INT32);
+    e++;
+  }
+  TlExpr *res = tl_expr_load(a, loc, P, at, n);
+  if (!red->reduce_clear)
+    res = tl_reduce_combine(a, fold, tl_expr_load(a, loc, D, didx, dst->ndims), res, loc);
+  tl_vec_push(a, &fin->body, store(a, D, didx, dst->ndims, res, loc));
+  tl_vec_push(a, out, fin);
+}
+
 void tl_reduce_via_shared(TlArena *a, TlKernel *k, const TlStmt *red, TlVec *out) {
   TlLoc loc = red->loc;
   const TlRegion *src = &red->src, *dst = &red->dst;
@@ -149,7 +302,12 @@ void tl_reduce_via_shared(TlArena *a, TlKernel *k, const TlStmt *red, TlVec *out
   tl_vec_push(a, out, fill);
 
 reduce_rows:;
+  if (tree_width(k, red) > 1) {
+    reduce_tree(a, k, red, scratch, sbase, out);
+    return;
+  }
   // 2. each destination element reduced serially along `dim` by its owner
+  //    (when there are at least as many outputs as threads)
   TlStmt *reduce = nest(a, k, dst->extent, dst->ndims, loc);
   TlExpr *didx[TL_MAX_DIMS];
   for (int d = 0; d < dst->ndims; d++)
