@@ -109,7 +109,8 @@ static TlExpr *widen_loads(Ctx *c, Lanes *L, TlExpr *e) {
 }
 
 // Is `cond` the same for every lane of an aligned vector? True for
-// conjunctions of comparisons against constants multiple of the width,
+// conjunctions of comparisons against multiples of the width (constants, or
+// runtime sizes with such a divisor),
 // whose left side is invariant or base + lane with an aligned base.
 static bool uniform_over_lanes(Ctx *c, Lanes *L, const TlExpr *cond) {
   if (cond->kind == EX_BINARY && cond->op == OP_AND)
@@ -117,13 +118,14 @@ static bool uniform_over_lanes(Ctx *c, Lanes *L, const TlExpr *cond) {
   if (cond->kind != EX_BINARY || (cond->op != OP_LT && cond->op != OP_GE))
     return !tl_expr_uses_var(cond, L->lane);
   TlExpr *base;
-  int64_t coeff, bound;
+  int64_t coeff;
   if (!tl_affine_in(c->arena, cond->args[0], L->lane, &base, &coeff))
     return false;
   if (coeff == 0)
     return !tl_expr_uses_var(cond->args[1], L->lane);
+  // The bound: a constant, or a runtime size whose divisor the launcher checks.
   return coeff == 1 && tl_known_alignment(base, L->width) % L->width == 0 &&
-         tl_expr_is_const(cond->args[1], &bound) && bound % L->width == 0;
+         !tl_expr_uses_var(cond->args[1], L->lane) && tl_known_alignment(cond->args[1], L->width) % L->width == 0;
 }
 
 // A pipeline producer's lane loop `dst[s + lane] = src[g + lane]` (maybe
