@@ -117,6 +117,9 @@ static int64_t known_multiple(const TlBuffer *g, int j) {
 // sizes, and runs the kernel's unaligned twin when one of them is 0 (TMA
 // takes no empty dimension), so the kernel needs a twin.
 static bool runtime_extents_ok(Ctx *c, const TlBuffer *g) {
+  if (tl_buffer_is_dynamic(g) && c->k->is_fallback)
+    return refuse(c, "this is the unaligned twin of a kernel with runtime sizes: it runs the launches TMA "
+                     "cannot take (a row that is not a multiple of 16 bytes, an empty extent)");
   if (tl_buffer_is_dynamic(g) && !c->k->fallback)
     return refuse(c, "a pipelined copy reads a tensor with runtime sizes and the kernel has no unaligned twin "
                      "(specialize-sizes) for the launches TMA cannot take");
