@@ -35,8 +35,7 @@ static bool assume_divisors(TlKernel *k) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
     TlVar *last = b->ndims ? b->dyn[b->ndims - 1] : NULL;
     int64_t d = elems_of_16_bytes(b->dtype);
-    if (!last || d == 1)
-      continue;
+    if (!last || d == 1) continue;
     int64_t old = last->divisor ? last->divisor : 1;
     last->divisor = old / tl_gcd(old, d) * d; // lcm over the tensors that share the size
     any = true;
@@ -46,8 +45,7 @@ static bool assume_divisors(TlKernel *k) {
 
 static bool kernel_named(const TlModule *m, const char *name) {
   for (int i = 0; i < m->kernels.len; i++)
-    if (strcmp(TL_VEC_AT(m->kernels, TlKernel, i)->name, name) == 0)
-      return true;
+    if (strcmp(TL_VEC_AT(m->kernels, TlKernel, i)->name, name) == 0) return true;
   return false;
 }
 
@@ -70,8 +68,7 @@ bool tl_specialize_sizes(TlArena *a, TlModule *m, TlDiag *d) {
     // On sm_90a warp-specialize may describe a runtime extent to TMA, which
     // takes no empty dimension: the twin runs those launches (it drops the
     // twin again when it does not specialize the kernel).
-    if (!assume_divisors(k) && !(m->has_wgmma && m->has_tma))
-      continue;
+    if (!assume_divisors(k) && !(m->has_wgmma && m->has_tma)) continue;
     twin->name = twin_name(a, m, k->name);
     twin->is_fallback = true;
     twin->launcher = NULL; // only k's launcher runs it
