@@ -2,7 +2,8 @@
 # them as ints after the tensors, the launcher refuses negative sizes and
 # tensors past 32-bit indexing, computes the grid and launches nothing when
 # it is empty; copies are guarded at the runtime edges (the row stride of B
-# is the runtime n); the header, the plan YAML and the IR text print the
+# is the runtime n: float4 stores under one guard when n % 4 == 0, else the
+# unaligned twin, one element per lane); the header, the plan YAML and the IR text print the
 # sizes by name, and the IR text reads back to the same CUDA. T.dyn["n"]
 # names the same size as T.symbolic("n"); an int64 size indexes in 64 bits.
 # RUN: rm -rf %t && mkdir -p %t
@@ -54,7 +55,7 @@ def wide(block=256):
 # CUDA: extern "C" __global__ void __launch_bounds__(128, 1) rows_kernel(const float* __restrict__ A, float* __restrict__ B, int m_0, int n_1) {
 # CUDA: by_{{[0-9]+}} * 64 + {{.*}} < m_0 ? A[
 # CUDA: if ({{.*}} < m_0 && bx_{{[0-9]+}} * 32 + {{.*}} < n_1) {
-# CUDA-NEXT: B[({{.*}}) * n_1 +
+# CUDA: *(float4*)&B[({{.*}}) * n_1 +
 # CUDA: extern "C" cudaError_t rows(const float* A, float* B, int m_0, int n_1, cudaStream_t stream) {
 # CUDA-NEXT:   // Runtime sizes: refuse what the kernel cannot index; launch nothing when empty.
 # CUDA-NEXT:   if (m_0 < 0)
@@ -81,6 +82,10 @@ def wide(block=256):
 # CUDA-NEXT:   const size_t smem = 8192;
 # CUDA-NEXT:   const dim3 tl_grid((unsigned)grid_x, (unsigned)grid_y, 1);
 # CUDA-NEXT:   rows_kernel<<<tl_grid, dim3(128, 1, 1), smem, stream>>>(A, B, m_0, n_1);
+# The unaligned twin (n not a multiple of 4): one element per lane.
+# CUDA: extern "C" __global__ void __launch_bounds__(128, 1) rows_unaligned_kernel(
+# CUDA: if ({{.*}} < m_0 && bx_{{[0-9]+}} * 32 + {{.*}} < n_1) {
+# CUDA-NEXT: B[({{.*}}) * n_1 +
 # CUDA: extern "C" __global__ void __launch_bounds__(256, 1) wide_kernel(float* __restrict__ A, long long m_0) {
 # CUDA: extern "C" cudaError_t wide(float* A, long long m_0, cudaStream_t stream) {
 # CUDA-NEXT:   // Runtime sizes: refuse what the kernel cannot index; launch nothing when empty.
