@@ -125,6 +125,8 @@ typedef struct TlVar {
   int dim;         // x/y/z for block and thread indices
   int64_t extent;  // known range [0, extent) for counters; 0 when unknown
   int64_t lanes;   // VAR_ARRAY length
+  int64_t divisor; // VAR_SIZE: a multiple of it at every launch (the launcher runs the
+                   // kernel's fallback otherwise); 0 when nothing is known
 } TlVar;
 
 #define TL_EXPRS(X)                                                                                \
@@ -410,6 +412,11 @@ typedef struct TlKernel {
   // that differ only in block index `cluster_dim` run together and share
   // the tiles whose copies do not depend on it (TlTmaMap.multicast); 0: none.
   int cluster, cluster_dim;
+  // Runtime sizes (specialize-sizes): the kernel assumes each size's divisor
+  // and the launcher checks them; when one does not hold it runs `fallback`,
+  // a twin compiled without them (is_fallback: no launcher of its own).
+  const char *fallback;
+  bool is_fallback;
 } TlKernel;
 
 // An @autotune factory that a call left some tuned parameters to: tlc took
@@ -454,6 +461,8 @@ TlStmt *tl_stmt_clone(TlArena *a, const TlStmt *s);
 // A deep copy of a module: kernels, buffers, variables and statements are
 // new, so passes on m leave the copy as it was.
 TlModule *tl_module_clone(TlArena *a, const TlModule *m);
+// A deep copy of one kernel, with its own buffers and variables.
+TlKernel *tl_kernel_clone(TlArena *a, const TlKernel *k);
 // Replaces every use of vars[i] in e by with[i] (a fresh tree; e is unchanged).
 TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *vars,
                            TlExpr *const *with);

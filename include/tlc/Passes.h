@@ -6,6 +6,10 @@
 
 #include "tlc/IR.h"
 
+/* lib/Transforms/SpecializeSizes.c: kernels with a runtime contiguous extent
+   assume it a multiple of 16 bytes; an unaligned twin for the other launches */
+bool tl_specialize_sizes(TlArena *a, TlModule *m, TlDiag *d);
+
 /* lib/Transforms/LowerTileOps.c: T.copy / T.fill -> T.Parallel nests */
 bool tl_lower_tile_ops(TlArena *a, TlModule *m, TlDiag *d);
 

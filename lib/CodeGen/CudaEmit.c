@@ -1106,15 +1106,29 @@ static void tensor_map(Emit *e, const TlKernel *k, int i) {
   TlBuf *o = &e->body;
   const TlTmaMap *m = TL_VEC_AT(k->tma_maps, TlTmaMap, i);
   e->need_tma_host = true;
-  int64_t eb = tl_dtype_bits(m->global->dtype) / 8, stride = eb;
+  const TlBuffer *g = m->global;
+  int64_t eb = tl_dtype_bits(g->dtype) / 8, stride = eb;
   tl_buf_printf(o, "  CUtensorMap tl_tmap_%d; // %s -> %s\n  {\n    const cuuint64_t dims[%d] = {", i,
-                m->global->name, m->tile->name, m->rank);
-  for (int d = m->rank - 1; d >= 0; d--)
-    tl_buf_printf(o, "%s%lld", d == m->rank - 1 ? "" : ", ", (long long)m->global->shape[d]);
+                g->name, m->tile->name, m->rank);
+  // A runtime extent is the size parameter (checked above 0 before), and the
+  // strides its products with the static extents.
+  for (int d = m->rank - 1; d >= 0; d--) {
+    tl_buf_puts(o, d == m->rank - 1 ? "" : ", ");
+    if (g->dyn[d])
+      tl_buf_printf(o, "(cuuint64_t)%s", g->dyn[d]->cname);
+    else
+      tl_buf_printf(o, "%lld", (long long)g->shape[d]);
+  }
   tl_buf_printf(o, "};\n    const cuuint64_t strides[%d] = {", m->rank > 1 ? m->rank - 1 : 1);
+  TlBuf runtime; // the runtime factors of the stride so far
+  tl_buf_init(&runtime, o->arena);
+  tl_buf_puts(&runtime, "");
   for (int d = m->rank - 1; d >= 1; d--) {
-    stride *= m->global->shape[d];
-    tl_buf_printf(o, "%s%lld", d == m->rank - 1 ? "" : ", ", (long long)stride);
+    if (g->dyn[d])
+      tl_buf_printf(&runtime, " * (cuuint64_t)%s", g->dyn[d]->cname);
+    else
+      stride *= g->shape[d];
+    tl_buf_printf(o, "%s%lld%s", d == m->rank - 1 ? "" : ", ", (long long)stride, runtime.data);
   }
   if (m->rank == 1)
     tl_buf_puts(o, "0");
@@ -1123,10 +1137,43 @@ static void tensor_map(Emit *e, const TlKernel *k, int i) {
     tl_buf_printf(o, "%s%lld", d == m->rank - 1 ? "" : ", ", (long long)m->box[d]);
   tl_buf_printf(o, "};\n    cudaError_t err = tl_tma_map(&tl_tmap_%d, %s, %s, %d, dims, strides, box, "
                    "CU_TENSOR_MAP_SWIZZLE_%s);\n",
-                i, buf_name(e, m->global), tma_dtype(m->global->dtype), m->rank,
+                i, buf_name(e, g), tma_dtype(g->dtype), m->rank,
                 m->swizzle_bytes == 128 ? "128B" : m->swizzle_bytes == 64 ? "64B"
                                               : m->swizzle_bytes == 32 ? "32B" : "NONE");
   tl_buf_puts(o, "    if (err != cudaSuccess)\n      return err;\n  }\n");
+}
+
+// A kernel that assumes divisors of its runtime sizes (specialize-sizes)
+// runs its unaligned twin when one does not hold, or when a runtime extent of
+// a TMA tensor is 0 (the driver encodes no map of an empty dimension).
+static void fallback_dispatch(Emit *e, const TlKernel *k) {
+  if (!k->fallback) return;
+  TlBuf *o = &e->body;
+  TlBuf cond;
+  tl_buf_init(&cond, o->arena);
+  tl_buf_puts(&cond, "");
+  for (int i = 0; i < k->sizes.len; i++) {
+    const TlVar *v = TL_VEC_AT(k->sizes, TlVar, i);
+    if (v->divisor > 1)
+      tl_buf_printf(&cond, "%s%s %% %lld != 0", cond.len ? " || " : "", v->cname, (long long)v->divisor);
+  }
+  for (int i = 0; i < k->sizes.len; i++) {
+    const TlVar *v = TL_VEC_AT(k->sizes, TlVar, i);
+    bool in_map = false;
+    for (int j = 0; j < k->tma_maps.len && !in_map; j++) {
+      const TlBuffer *g = TL_VEC_AT(k->tma_maps, TlTmaMap, j)->global;
+      for (int d = 0; d < g->ndims; d++)
+        in_map = in_map || g->dyn[d] == v;
+    }
+    if (in_map)
+      tl_buf_printf(&cond, "%s%s == 0", cond.len ? " || " : "", v->cname);
+  }
+  if (!cond.len) return;
+  tl_buf_printf(o, "  // Sizes this kernel does not assume (rows of 16 bytes%s) run its unaligned twin.\n",
+                k->tma_maps.len ? ", TMA extents above 0" : "");
+  tl_buf_printf(o, "  if (%s)\n    return %s(", cond.data, k->fallback);
+  arg_list(o, e, k);
+  tl_buf_printf(o, "%sstream);\n", k->params.len || k->sizes.len ? ", " : "");
 }
 
 static void kernel(Emit *e, const TlKernel *k) {
@@ -1184,11 +1231,18 @@ static void kernel(Emit *e, const TlKernel *k) {
     stmts(e, &k->body, 1);
   tl_buf_puts(o, "}\n\n");
 
-  // The host launcher.
-  tl_buf_printf(o, "extern \"C\" cudaError_t %s(", k->name);
+  // The host launcher (an unaligned twin's is static: only its kernel's
+  // launcher calls it).
+  if (k->fallback) {
+    tl_buf_printf(o, "static cudaError_t %s(", k->fallback);
+    param_list(e, o, k, false);
+    tl_buf_printf(o, "%scudaStream_t stream);\n\n", k->params.len || k->sizes.len ? ", " : "");
+  }
+  tl_buf_printf(o, "%s cudaError_t %s(", k->is_fallback ? "static" : "extern \"C\"", k->name);
   param_list(e, o, k, false);
   tl_buf_printf(o, "%scudaStream_t stream) {\n", k->params.len || k->sizes.len ? ", " : "");
   size_checks(e, k);
+  fallback_dispatch(e, k);
   tl_buf_printf(o, "  const size_t smem = %lld;\n", (long long)k->shared_bytes);
   // A warp-specialized kernel's barriers are static shared memory on top
   // (1 KB once aligned), which counts towards the same 48 KB default.

@@ -185,7 +185,8 @@ void tl_emit_header(const TlModule *m, const char *header_name, TlBuf *out) {
       "#include <cuda_runtime_api.h>\n\n"
       "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   for (int i = 0; i < m->kernels.len; i++)
-    kernel_decl(out, m, TL_VEC_AT(m->kernels, TlKernel, i));
+    if (!TL_VEC_AT(m->kernels, TlKernel, i)->is_fallback) // run by its kernel's launcher
+      kernel_decl(out, m, TL_VEC_AT(m->kernels, TlKernel, i));
   for (int i = 0; i < m->kernels.len; i++)
     group_decl(out, m, i);
   tl_buf_puts(out, "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* ");

@@ -56,6 +56,30 @@ static void runtime_sizes(TlYaml *y, const TlKernel *k) {
   tl_yaml_seq_end(y);
 }
 
+// specialize-sizes: what the kernel assumes of its runtime sizes (the
+// launcher checks it) and the twin that runs the other launches.
+static void runtime_alignment(TlYaml *y, const TlKernel *k) {
+  if (!k->fallback && !k->is_fallback)
+    return;
+  tl_yaml_scalar(y, "runtime_alignment");
+  tl_yaml_map(y, false);
+  if (k->is_fallback) {
+    tl_yaml_key_str(y, "assumes", "nothing (the unaligned twin: element-wise copies, no TMA)");
+    tl_yaml_map_end(y);
+    return;
+  }
+  tl_yaml_scalar(y, "assumes");
+  tl_yaml_seq(y, true);
+  for (int i = 0; i < k->sizes.len; i++) {
+    const TlVar *v = TL_VEC_AT(k->sizes, TlVar, i);
+    if (v->divisor > 1)
+      tl_yaml_scalar(y, tl_arena_printf(y->out->arena, "%s %% %lld == 0", v->name, (long long)v->divisor));
+  }
+  tl_yaml_seq_end(y);
+  tl_yaml_key_str(y, "otherwise", k->fallback);
+  tl_yaml_map_end(y);
+}
+
 static void loops(TlYaml *y, const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
@@ -251,6 +275,7 @@ bool tl_emit_plan(const TlModule *m, TlBuf *out, TlDiag *d) {
     tl_yaml_scalar(&y, "grid");
     grid_seq(&y, kn);
     runtime_sizes(&y, kn);
+    runtime_alignment(&y, kn);
     tl_yaml_key_int(&y, "shared_bytes", kn->shared_bytes);
     tl_yaml_scalar(&y, "shared");
     tl_yaml_seq(&y, false);

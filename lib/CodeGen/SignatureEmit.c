@@ -160,10 +160,15 @@ void tl_emit_signature(const TlModule *m, TlBuf *out) {
   tl_buf_json_string(out, m->nvcc_arch ? m->nvcc_arch
                                 : tl_arena_printf(out->arena, "-arch=%s", m->target_name));
   tl_buf_puts(out, ",\n  \"kernels\": [\n");
+  bool first = true;
   for (int i = 0; i < m->kernels.len; i++) {
+    if (TL_VEC_AT(m->kernels, TlKernel, i)->is_fallback)
+      continue; // no launcher of its own: its kernel's launcher runs it
+    tl_buf_puts(out, first ? "" : ",\n");
     kernel_entry(out, TL_VEC_AT(m->kernels, TlKernel, i));
-    tl_buf_puts(out, i + 1 < m->kernels.len ? ",\n" : "\n");
+    first = false;
   }
+  tl_buf_puts(out, first ? "" : "\n");
   tl_buf_puts(out, "  ],\n  \"autotune\": [");
   for (int i = 0; i < m->autotune.len; i++)
     autotune_entry(out, TL_VEC_AT(m->autotune, TlAutotune, i), i + 1 < m->autotune.len);

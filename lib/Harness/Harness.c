@@ -161,8 +161,23 @@ static void tables(TlBuf *out, TlArena *a, const TlKernel *k, const TlKernelFact
   tl_buf_puts(out, "\n");
 }
 
-bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *compiled,
+// The compiled kernels the harness calls: those with a launcher of their own
+// (an unaligned twin, specialize-sizes, runs inside its kernel's launcher),
+// one per reference kernel.
+static const TlModule *launched_kernels(TlArena *a, const TlModule *compiled) {
+  if (!compiled) return NULL;
+  TlModule *view = TL_NEW(a, TlModule);
+  *view = *compiled;
+  view->kernels = (TlVec){0};
+  for (int i = 0; i < compiled->kernels.len; i++)
+    if (!TL_VEC_AT(compiled->kernels, TlKernel, i)->is_fallback)
+      tl_vec_push(a, &view->kernels, TL_VEC_AT(compiled->kernels, TlKernel, i));
+  return view;
+}
+
+bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *all_compiled,
                      const TlHarnessOptions *o, TlBuf *out, TlDiag *d) {
+  const TlModule *compiled = launched_kernels(a, all_compiled);
   if (compiled && compiled->kernels.len != ref->kernels.len) {
     tl_error_noloc(d, "internal: the compiled and reference modules have different kernels");
     return false;
@@ -204,7 +219,7 @@ bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *compiled,
     tl_buf_puts(out, "// ---------------------------------------------------------------------------\n"
                      "// The compiled kernels, as `tlc FILE.tl` emits them.\n"
                      "// ---------------------------------------------------------------------------\n");
-    tl_emit_cuda(a, compiled, out);
+    tl_emit_cuda(a, all_compiled, out);
   } else {
     tl_buf_puts(out, "// Reference-only harness: no compiled kernels; the references stand in.\n");
   }

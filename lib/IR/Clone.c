@@ -38,12 +38,15 @@ static void *copy_once(Cloner *c, TlVec *from, TlVec *to, const void *old, size_
   return copy;
 }
 
-static TlBuffer *clone_buffer(Cloner *c, const TlBuffer *b) {
-  return copy_once(c, &c->old_buffers, &c->new_buffers, b, sizeof *b, _Alignof(TlBuffer));
-}
-
 static TlVar *clone_var(Cloner *c, const TlVar *v) {
   return copy_once(c, &c->old_vars, &c->new_vars, v, sizeof *v, _Alignof(TlVar));
+}
+
+static TlBuffer *clone_buffer(Cloner *c, const TlBuffer *b) {
+  TlBuffer *copy = copy_once(c, &c->old_buffers, &c->new_buffers, b, sizeof *b, _Alignof(TlBuffer));
+  for (int d = 0; copy && d < TL_MAX_DIMS; d++) // runtime sizes: the copy's own variables
+    copy->dyn[d] = clone_var(c, b->dyn[d]);
+  return copy;
 }
 
 static TlExpr *clone_expr(Cloner *c, const TlExpr *e) {
@@ -134,10 +137,14 @@ static TlVec clone_body(Cloner *c, const TlVec *body) {
   return copy;
 }
 
-static TlKernel *clone_kernel(TlArena *a, const TlKernel *k) {
+TlKernel *tl_kernel_clone(TlArena *a, const TlKernel *k) {
   Cloner c = {.arena = a}; // buffers and variables belong to one kernel
   TlKernel *copy = TL_NEW(a, TlKernel);
   *copy = *k;
+  copy->sizes = (TlVec){0};
+  for (int i = 0; i < k->sizes.len; i++)
+    tl_vec_push(a, &copy->sizes, clone_var(&c, TL_VEC_AT(k->sizes, TlVar, i)));
+  copy->tile_iter = clone_var(&c, k->tile_iter);
   copy->params = clone_buffers(&c, &k->params);
   copy->buffers = clone_buffers(&c, &k->buffers);
   for (int d = 0; d < 3; d++) {
@@ -165,6 +172,6 @@ TlModule *tl_module_clone(TlArena *a, const TlModule *m) {
   *copy = *m;
   copy->kernels = (TlVec){0};
   for (int i = 0; i < m->kernels.len; i++)
-    tl_vec_push(a, &copy->kernels, clone_kernel(a, TL_VEC_AT(m->kernels, TlKernel, i)));
+    tl_vec_push(a, &copy->kernels, tl_kernel_clone(a, TL_VEC_AT(m->kernels, TlKernel, i)));
   return copy;
 }

@@ -1342,6 +1342,7 @@ static void parse_var_decl(Parser *p) {
   }
   if (accept_word(p, "extent")) v->extent = count(p, "an extent");
   if (accept_word(p, "lanes")) v->lanes = count(p, "a register count");
+  if (accept_word(p, "divisor")) v->divisor = count(p, "a divisor");
   v->loc = parse_loc(p);
   expect_newline(p);
   tl_vec_push(p->a, &p->vars, v);
@@ -1424,6 +1425,8 @@ static void parse_kernel(Parser *p) {
     k->ws_why = next(p)->text;
   }
   if (accept_word(p, "launcher")) k->launcher = ident(p, "a launcher name");
+  if (accept_word(p, "fallback")) k->fallback = ident(p, "a kernel name");
+  k->is_fallback = accept_word(p, "is_fallback");
   expect_word(p, "next_id");
   k->next_id = small_int(p, "a variable count");
   k->loc = parse_loc(p);

@@ -727,6 +727,8 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   if (kn->ws_why) // a fixed sentence of warp-specialize: no quotes or backslashes
     tl_buf_printf(out, " ws_why \"%s\"", kn->ws_why);
   if (kn->launcher) tl_buf_printf(out, " launcher %s", kn->launcher);
+  if (kn->fallback) tl_buf_printf(out, " fallback %s", kn->fallback);
+  if (kn->is_fallback) tl_buf_puts(out, " is_fallback");
   tl_buf_printf(out, " next_id %d @%d:%d {\n", kn->next_id, kn->loc.line, kn->loc.col);
 
   TlArena *a = out->arena;
@@ -748,6 +750,7 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
       tl_buf_printf(out, " %c", "xyz"[v->dim]);
     if (v->extent) tl_buf_printf(out, " extent %lld", (long long)v->extent);
     if (v->lanes) tl_buf_printf(out, " lanes %lld", (long long)v->lanes);
+    if (v->divisor) tl_buf_printf(out, " divisor %lld", (long long)v->divisor);
     print_loc(out, v->loc);
     tl_buf_putc(out, '\n');
   }

@@ -363,6 +363,24 @@ static bool affine_divmod(TlArena *a, TlExpr *atom, const TlVar *v, TlExpr **bas
   return true;
 }
 
+// x * y where y does not use v and x is invariant in v (coefficient 0, as a
+// row index x = (f + lane) // 64 is for the lanes of one vector): the product
+// is base(x) * y for every v. This is a row times a runtime row stride.
+static bool affine_product(TlArena *a, TlExpr *atom, const TlVar *v, TlExpr **base) {
+  if (atom->kind != EX_BINARY || atom->op != OP_MUL)
+    return false;
+  for (int side = 0; side < 2; side++) {
+    TlExpr *x = atom->args[side], *y = atom->args[1 - side], *xb;
+    int64_t c;
+    if (tl_expr_uses_var(y, v) || !tl_affine_in(a, x, v, &xb, &c) || c != 0)
+      continue;
+    TlExpr *l = side == 0 ? xb : y, *r = side == 0 ? y : xb;
+    *base = tl_simplify(a, tl_expr_binary(a, atom->loc, OP_MUL, l, r, atom->dtype));
+    return true;
+  }
+  return false;
+}
+
 bool tl_affine_in(TlArena *a, TlExpr *e, const TlVar *v, TlExpr **base, int64_t *coeff) {
   Lin l;
   lin_of(a, e, &l, 0);
@@ -380,6 +398,12 @@ bool tl_affine_in(TlArena *a, TlExpr *e, const TlVar *v, TlExpr **base, int64_t 
         return false;
     } else if (!tl_expr_uses_var(atom, v)) {
       rest.t[rest.n++] = l.t[i];
+    } else if (affine_product(a, atom, v, &ab)) {
+      Lin bl;
+      lin_of(a, ab, &bl, 0);
+      add_lin(&rest, &bl, l.t[i].k);
+      if (!rest.ok)
+        return false;
     } else if (affine_divmod(a, atom, v, &ab, &ac)) {
       if (tl_mul_overflows(ac, l.t[i].k, &scaled) || tl_add_overflows(*coeff, scaled, coeff))
         return false;
@@ -407,6 +431,8 @@ static int64_t alignment_at(TlExpr *e, int64_t cap, int depth) {
   if (depth > MAX_DEPTH) return 1;
   if (e->kind == EX_INT)
     return e->ival == 0 ? cap : (tl_gcd(e->ival, cap) > 0 ? tl_gcd(e->ival, cap) : 1);
+  if (e->kind == EX_VAR && e->var->kind == VAR_SIZE && e->var->divisor > 1)
+    return tl_gcd(e->var->divisor, cap); // the launcher checked it (specialize-sizes)
   if (e->kind == EX_BINARY && (e->op == OP_ADD || e->op == OP_SUB)) {
     int64_t x = alignment_at(e->args[0], cap, depth + 1),
             y = alignment_at(e->args[1], cap, depth + 1);

@@ -6,7 +6,9 @@
 // Only accesses at the top level of the lane body are widened: a load under
 // an `if` or inside a select (the zero-filled tile edge) may be out of range
 // for some lanes, so it stays a per-lane load, and so does a store under an
-// `if`. Invariant loads stay scalar (a broadcast the compiler hoists).
+// `if`, unless the `if` is the whole body and decides every lane alike (then
+// it is tested once around the vectors). Invariant loads stay scalar (a
+// broadcast the compiler hoists).
 #include "tlc/Passes.h"
 
 typedef struct Ctx {
@@ -114,7 +116,8 @@ static TlExpr *widen_loads(Ctx *c, Lanes *L, TlExpr *e) {
 }
 
 // Is `cond` the same for every lane of an aligned vector? True for
-// conjunctions of comparisons against constants multiple of the width,
+// conjunctions of comparisons against multiples of the width (constants, or
+// runtime sizes with such a divisor),
 // whose left side is invariant or base + lane with an aligned base.
 static bool uniform_over_lanes(Ctx *c, Lanes *L, const TlExpr *cond) {
   if (cond->kind == EX_BINARY && cond->op == OP_AND)
@@ -122,13 +125,14 @@ static bool uniform_over_lanes(Ctx *c, Lanes *L, const TlExpr *cond) {
   if (cond->kind != EX_BINARY || (cond->op != OP_LT && cond->op != OP_GE))
     return !tl_expr_uses_var(cond, L->lane);
   TlExpr *base;
-  int64_t coeff, bound;
+  int64_t coeff;
   if (!tl_affine_in(c->arena, cond->args[0], L->lane, &base, &coeff))
     return false;
   if (coeff == 0)
     return !tl_expr_uses_var(cond->args[1], L->lane);
+  // The bound: a constant, or a runtime size whose divisor the launcher checks.
   return coeff == 1 && tl_known_alignment(base, L->width) % L->width == 0 &&
-         tl_expr_is_const(cond->args[1], &bound) && bound % L->width == 0;
+         !tl_expr_uses_var(cond->args[1], L->lane) && tl_known_alignment(cond->args[1], L->width) % L->width == 0;
 }
 
 // A pipeline producer's lane loop `dst[s + lane] = src[g + lane]` (maybe
@@ -171,6 +175,27 @@ static bool async_copy(Ctx *c, Lanes *L, TlStmt *loop, TlVec *out) {
   return true;
 }
 
+static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out);
+
+// A lane loop whose body is one `if` that every lane of the vector decides
+// alike (a store guarded at a runtime edge that is a multiple of the width,
+// specialize-sizes): the guard is tested once, for lane 0, around the
+// vectorized body.
+static bool guarded_lanes(Ctx *c, Lanes *L, TlStmt *loop, TlVec *out) {
+  if (loop->body.len != 1)
+    return false;
+  TlStmt *g = TL_VEC_AT(loop->body, TlStmt, 0);
+  if (g->kind != ST_IF || g->else_body.len || !uniform_over_lanes(c, L, g->cond))
+    return false;
+  TlExpr *zero = tl_expr_int(c->arena, loop->loc, 0, L->lane->dtype);
+  TlStmt *once = tl_stmt_new(c->arena, ST_IF, g->loc);
+  once->cond = tl_simplify(c->arena, tl_expr_substitute(c->arena, g->cond, 1, (TlVar *const *)&L->lane, &zero));
+  loop->body = g->body;
+  vectorize_loop(c, loop, &once->body);
+  tl_vec_push(c->arena, out, once);
+  return true;
+}
+
 static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   int64_t V;
   if (!tl_expr_is_const(loop->stop, &V) || !tl_expr_is_const(loop->start, &(int64_t){0}) || V < 2) {
@@ -189,7 +214,7 @@ static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out) {
     if (s->kind == ST_STORE && s->buf && !in_vec(&L.ordered, s->buf) && body_loads(&loop->body, i + 1, s->buf))
       tl_vec_push(c->arena, &L.ordered, s->buf);
   }
-  if (async_copy(c, &L, loop, out))
+  if (async_copy(c, &L, loop, out) || guarded_lanes(c, &L, loop, out))
     return;
   for (int i = 0; i < loop->body.len; i++) {
     TlStmt *s = TL_VEC_AT(loop->body, TlStmt, i);

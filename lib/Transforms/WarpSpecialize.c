@@ -19,6 +19,8 @@
 // filled with zeros by TMA, so the copies' edge guards disappear. Loops it
 // cannot take (why: the plan's warp_specialization.why_not) stay for the
 // pipeline pass (cp.async, one barrier per iteration).
+#include <string.h>
+
 #include "tlc/Passes.h"
 
 enum { MAX_PRODUCERS = 16 };
@@ -103,6 +105,27 @@ static const TlExpr *copied_load(const TlExpr *v) {
   return v->kind == EX_LOAD ? v : NULL;
 }
 
+// What extent j of g is known to be a multiple of: the extent, or a runtime
+// size's divisor (checked by the launcher, specialize-sizes).
+static int64_t known_multiple(const TlBuffer *g, int j) {
+  if (!g->dyn[j])
+    return g->shape[j];
+  return g->dyn[j]->divisor > 1 ? g->dyn[j]->divisor : 1;
+}
+
+// A tensor with runtime extents: the launcher encodes its map from the
+// sizes, and runs the kernel's unaligned twin when one of them is 0 (TMA
+// takes no empty dimension), so the kernel needs a twin.
+static bool runtime_extents_ok(Ctx *c, const TlBuffer *g) {
+  if (tl_buffer_is_dynamic(g) && c->k->is_fallback)
+    return refuse(c, "this is the unaligned twin of a kernel with runtime sizes: it runs the launches TMA "
+                     "cannot take (a row that is not a multiple of 16 bytes, an empty extent)");
+  if (tl_buffer_is_dynamic(g) && !c->k->fallback)
+    return refuse(c, "a pipelined copy reads a tensor with runtime sizes and the kernel has no unaligned twin "
+                     "(specialize-sizes) for the launches TMA cannot take");
+  return true;
+}
+
 // A tensor map for the copy nest `nest` (a producer), and in `start` the
 // box's origin per global dimension; false (with a reason) when TMA cannot
 // do the copy as tlc lays out the tile.
@@ -119,8 +142,8 @@ static bool tma_map_for(Ctx *c, const TlStmt *nest, const TlVar *loop_var, TlTma
   if (!load || load->dtype != tile->dtype || load->buf->dtype != tile->dtype)
     return refuse(c, "a pipelined copy converts its elements (TMA copies bytes)");
   TlBuffer *g = load->buf;
-  if (tl_buffer_is_dynamic(g)) // the map below is encoded from compile-time extents
-    return refuse(c, "a pipelined copy reads a tensor with runtime sizes (T.dynamic)");
+  if (!runtime_extents_ok(c, g))
+    return false;
   if (g->ndims > 5 || load->nargs != g->ndims)
     return refuse(c, "a pipelined copy reads a tensor of more than 5 dimensions (TMA's limit)");
   int64_t eb = tl_dtype_bits(g->dtype) / 8, rows = tile->shape[0], cols = tile->shape[1];
@@ -147,14 +170,19 @@ static bool tma_map_for(Ctx *c, const TlStmt *nest, const TlVar *loop_var, TlTma
   }
   if (map->col_dim != g->ndims - 1 || map->row_dim < 0)
     return refuse(c, "a pipelined copy's tile columns do not run along the tensor's contiguous dimension");
-  // TMA: every stride a multiple of 16 bytes, every extent below 2^32.
+  // TMA: every stride a multiple of 16 bytes, every extent below 2^32 (a
+  // runtime extent is an int: always below; its stride is known up to the
+  // size's divisor).
   int64_t stride = eb;
+  bool runtime_stride = false;
   for (int j = g->ndims - 1; j >= 0; j--) {
-    if (g->shape[j] >= (INT64_C(1) << 32))
+    if (!g->dyn[j] && g->shape[j] >= (INT64_C(1) << 32))
       return refuse(c, "a tensor dimension is too large for a TMA tensor map");
     if (j < g->ndims - 1 && stride % 16)
-      return refuse(c, "a tensor's row stride is not a multiple of 16 bytes (TMA)");
-    stride *= g->shape[j];
+      return refuse(c, runtime_stride ? "a tensor's row stride is a runtime size not known to be a multiple of 16 bytes (TMA)"
+                                     : "a tensor's row stride is not a multiple of 16 bytes (TMA)");
+    stride = stride % 16 * (known_multiple(g, j) % 16) % 16; // only stride % 16 matters
+    runtime_stride = runtime_stride || g->dyn[j];
   }
   // The tile's layout decides the box: one swizzle panel per load.
   if (tile->swizzle) {
@@ -656,6 +684,32 @@ static void build(Ctx *c, Plan *p) {
     stage_epilogue(c, &k->body);
 }
 
+// specialize-sizes made an unaligned twin of every kernel with runtime sizes
+// in case this pass gives it TMA maps; a kernel that got none and assumes no
+// divisor would launch the same code either way: the twin goes.
+static void drop_unneeded_twins(TlArena *a, TlModule *m) {
+  TlVec dropped = {0}, keep = {0};
+  for (int i = 0; i < m->kernels.len; i++) {
+    TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
+    bool divisors = false;
+    for (int j = 0; j < k->sizes.len; j++)
+      divisors = divisors || TL_VEC_AT(k->sizes, TlVar, j)->divisor > 1;
+    if (k->fallback && !divisors && k->tma_maps.len == 0) {
+      tl_vec_push(a, &dropped, (void *)k->fallback);
+      k->fallback = NULL;
+    }
+  }
+  for (int i = 0; i < m->kernels.len; i++) {
+    TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
+    bool drop = false;
+    for (int j = 0; j < dropped.len && k->is_fallback; j++)
+      drop = drop || strcmp(k->name, TL_VEC_AT(dropped, const char, j)) == 0;
+    if (!drop)
+      tl_vec_push(a, &keep, k);
+  }
+  m->kernels = keep;
+}
+
 bool tl_warp_specialize(TlArena *a, TlModule *m, TlDiag *d) {
   if (!m->has_wgmma || !m->has_tma)
     return true;
@@ -667,5 +721,6 @@ bool tl_warp_specialize(TlArena *a, TlModule *m, TlDiag *d) {
     else
       c.k->ws_why = c.why;
   }
+  drop_unneeded_twins(a, m);
   return true;
 }

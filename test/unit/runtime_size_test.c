@@ -1,7 +1,8 @@
 // Unit tests of runtime sizes in the IR (lib/IR/IR.c, Simplify.c): a
 // tensor's flat offset uses its runtime dimensions as strides, a leading
 // runtime dimension leaves the strides constant, and what the simplifier may
-// assume about a size (non-negative, no upper bound).
+// assume about a size (non-negative, no upper bound, a divisor the launcher
+// checked), and offsets with a runtime row stride stay affine in a lane.
 #include <stdio.h>
 #include <string.h>
 
@@ -72,6 +73,45 @@ int main(void) {
   CHECK(!tl_expr_bounds(size, &lo, &hi));
   CHECK(tl_expr_nonneg(tl_expr_binary(a, nowhere, OP_FLOORDIV, size,
                                       tl_expr_int(a, nowhere, 64, TY_INT32), TY_INT32)));
+
+  // A size with a divisor (specialize-sizes: the launcher checks it) makes a
+  // row times it that aligned; without one nothing is known.
+  TlExpr *row_times_n = tl_expr_binary(a, nowhere, OP_MUL, tl_expr_var(a, nowhere, i),
+                                       tl_expr_var(a, nowhere, n), TY_INT32);
+  CHECK(tl_known_alignment(row_times_n, 8) == 1);
+  n->divisor = 8;
+  CHECK(tl_known_alignment(row_times_n, 8) == 8);
+  CHECK(tl_known_alignment(row_times_n, 4) == 4);
+  CHECK(tl_known_alignment(tl_expr_var(a, nowhere, n), 16) == 8);
+  n->divisor = 0;
+
+  // x // 64 * n + x % 64 with x = 8 * t + lane (lane < 8): affine in lane
+  // with coefficient 1 and base (8 * t) // 64 * n + (8 * t) % 64: the row
+  // is the same for every lane, so the runtime stride multiplies a base.
+  TlVar *t = tl_var_new(a, k, "t", VAR_THREAD_IDX, TY_INT32, nowhere);
+  TlVar *lane = tl_var_new(a, k, "lane", VAR_LOOP, TY_INT32, nowhere);
+  t->extent = 128;
+  lane->extent = 8;
+  TlExpr *x =
+      tl_expr_binary(a, nowhere, OP_ADD,
+                     tl_expr_binary(a, nowhere, OP_MUL, tl_expr_int(a, nowhere, 8, TY_INT32),
+                                    tl_expr_var(a, nowhere, t), TY_INT32),
+                     tl_expr_var(a, nowhere, lane), TY_INT32);
+  TlExpr *c64 = tl_expr_int(a, nowhere, 64, TY_INT32);
+  TlExpr *off = tl_expr_binary(
+      a, nowhere, OP_ADD,
+      tl_expr_binary(a, nowhere, OP_MUL, tl_expr_binary(a, nowhere, OP_FLOORDIV, x, c64, TY_INT32),
+                     tl_expr_var(a, nowhere, n), TY_INT32),
+      tl_expr_binary(a, nowhere, OP_FLOORMOD, tl_expr_clone(a, x), c64, TY_INT32), TY_INT32);
+  TlExpr *base = NULL;
+  int64_t coeff = 0;
+  CHECK(tl_affine_in(a, off, lane, &base, &coeff));
+  CHECK(coeff == 1);
+  CHECK(base && !tl_expr_uses_var(base, lane) && tl_expr_uses_var(base, n));
+  // A lane in the runtime factor itself is not affine.
+  TlExpr *bad = tl_expr_binary(a, nowhere, OP_MUL, tl_expr_var(a, nowhere, lane),
+                               tl_expr_var(a, nowhere, n), TY_INT32);
+  CHECK(!tl_affine_in(a, bad, lane, &base, &coeff));
 
   tl_arena_free(a);
   return check_result("runtime_size_test");

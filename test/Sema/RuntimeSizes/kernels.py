@@ -2,7 +2,8 @@
 # them as ints after the tensors, the launcher refuses negative sizes and
 # tensors past 32-bit indexing, computes the grid and launches nothing when
 # it is empty; copies are guarded at the runtime edges (the row stride of B
-# is the runtime n); the header, the plan YAML and the IR text print the
+# is the runtime n: float4 stores under one guard when n % 4 == 0, else the
+# unaligned twin, one element per lane); the header, the plan YAML and the IR text print the
 # sizes by name, and the IR text reads back to the same CUDA. T.dyn["n"]
 # names the same size as T.symbolic("n"); an int64 size indexes in 64 bits.
 # RUN: rm -rf %t && mkdir -p %t
@@ -15,7 +16,7 @@
 # RUN: %tlc %t/k.tir --emit=ir -o %t/k2.tir && diff %t/k.tir %t/k2.tir
 # RUN: %tlc %s --call 'rows()' --emit=ir --stop-after=vectorize -o %t/v.tir
 # RUN: %tlc %t/v.tir --emit=ir -o %t/v2.tir && diff %t/v.tir %t/v2.tir
-# RUN: %tlc %t/k.tir --passes=lower-tile-ops,layout-inference,pipeline,partition,flatten,vectorize,swizzle,thread-sync,plan-shared -o %t/resumed.cu
+# RUN: %tlc %t/k.tir --passes=specialize-sizes,lower-tile-ops,layout-inference,pipeline,partition,flatten,vectorize,swizzle,thread-sync,plan-shared -o %t/resumed.cu
 # RUN: %tlc %s --call 'rows()' -o %t/direct.cu
 # RUN: sed 1d %t/resumed.cu > %t/resumed.body && sed 1d %t/direct.cu > %t/direct.body && diff %t/resumed.body %t/direct.body
 # explain-pipeline says when a loop's trip count is a runtime size:
@@ -54,7 +55,7 @@ def wide(block=256):
 # CUDA: extern "C" __global__ void __launch_bounds__(128, 1) rows_kernel(const float* __restrict__ A, float* __restrict__ B, int m_0, int n_1) {
 # CUDA: by_{{[0-9]+}} * 64 + {{.*}} < m_0 ? A[
 # CUDA: if ({{.*}} < m_0 && bx_{{[0-9]+}} * 32 + {{.*}} < n_1) {
-# CUDA-NEXT: B[({{.*}}) * n_1 +
+# CUDA: *(float4*)&B[({{.*}}) * n_1 +
 # CUDA: extern "C" cudaError_t rows(const float* A, float* B, int m_0, int n_1, cudaStream_t stream) {
 # CUDA-NEXT:   // Runtime sizes: refuse what the kernel cannot index; launch nothing when empty.
 # CUDA-NEXT:   if (m_0 < 0)
@@ -75,9 +76,16 @@ def wide(block=256):
 # CUDA-NEXT:     return cudaErrorInvalidValue;
 # CUDA-NEXT:   if (grid_y <= 0)
 # CUDA-NEXT:     return cudaSuccess;
+# CUDA-NEXT:   // Sizes this kernel does not assume (rows of 16 bytes) run its unaligned twin.
+# CUDA-NEXT:   if (n_1 % 4 != 0)
+# CUDA-NEXT:     return rows_unaligned(A, B, m_0, n_1, stream);
 # CUDA-NEXT:   const size_t smem = 8192;
 # CUDA-NEXT:   const dim3 tl_grid((unsigned)grid_x, (unsigned)grid_y, 1);
 # CUDA-NEXT:   rows_kernel<<<tl_grid, dim3(128, 1, 1), smem, stream>>>(A, B, m_0, n_1);
+# The unaligned twin (n not a multiple of 4): one element per lane.
+# CUDA: extern "C" __global__ void __launch_bounds__(128, 1) rows_unaligned_kernel(
+# CUDA: if ({{.*}} < m_0 && bx_{{[0-9]+}} * 32 + {{.*}} < n_1) {
+# CUDA-NEXT: B[({{.*}}) * n_1 +
 # CUDA: extern "C" __global__ void __launch_bounds__(256, 1) wide_kernel(float* __restrict__ A, long long m_0) {
 # CUDA: extern "C" cudaError_t wide(float* A, long long m_0, cudaStream_t stream) {
 # CUDA-NEXT:   // Runtime sizes: refuse what the kernel cannot index; launch nothing when empty.
