@@ -738,8 +738,77 @@ static bool is_mb_stmt(const TvStmt *s) {
   return e && e->kind == EX_CALL && helper_sig(e->func).op != MB_NONE;
 }
 
+// e's value with the counters run one value at a time: integer operators
+// (including ^, &, |, shifts, which intervals only bound), counters,
+// constants and locals assigned once. False when any part is not known.
+static bool eval_now(const TvExpr *e, long long *out, int depth) {
+  e = tv_strip((TvExpr *)e);
+  if (!e || depth > 32) return false;
+  if (tv_const_eval(e, out)) return true;
+  long long a, b;
+  switch (e->kind) {
+  case EX_VAR:
+    if (e->var->has_range && e->var->range_lo == e->var->range_hi) {
+      *out = e->var->range_lo;
+      return true;
+    }
+    return tv_single_assignment(e->var) && eval_now(e->var->init, out, depth + 1);
+  case EX_CAST:
+    return e->cast_to_integer && e->nkids == 1 && eval_now(e->kids[0], out, depth + 1);
+  case EX_UNARY:
+    if (!eval_now(e->kids[0], &a, depth + 1)) return false;
+    if (!strcmp(e->op, "-")) return *out = -a, true;
+    if (!strcmp(e->op, "+")) return *out = a, true;
+    if (!strcmp(e->op, "~")) return *out = ~a, true;
+    if (!strcmp(e->op, "!")) return *out = !a, true;
+    return false;
+  case EX_BINARY:
+    if (e->nkids != 2 || !eval_now(e->kids[0], &a, depth + 1) ||
+        !eval_now(e->kids[1], &b, depth + 1))
+      return false;
+    switch (e->op[0]) {
+    case '+':
+      *out = a + b;
+      return !e->op[1];
+    case '-':
+      *out = a - b;
+      return !e->op[1];
+    case '*':
+      *out = a * b;
+      return !e->op[1];
+    case '/':
+      *out = b ? a / b : 0;
+      return b && !e->op[1];
+    case '%':
+      *out = b ? a % b : 0;
+      return b && !e->op[1];
+    case '^':
+      *out = a ^ b;
+      return !e->op[1];
+    case '&':
+      *out = a & b;
+      return !e->op[1];
+    case '|':
+      *out = a | b;
+      return !e->op[1];
+    case '<':
+      *out = a << b;
+      return !strcmp(e->op, "<<") && b >= 0 && b < 63;
+    case '>':
+      *out = a >> b;
+      return !strcmp(e->op, ">>") && b >= 0 && b < 63;
+    default:
+      return false;
+    }
+  default:
+    return false;
+  }
+}
+
 // The single value of e on this path, or -1.
 static long long one_value(Hz *h, const TvExpr *e) {
+  long long v;
+  if (eval_now(e, &v, 0)) return v;
   TvRange r = e ? tv_range(&h->env, e, NULL, 0) : (TvRange){-1, -2};
   return r.lo == r.hi && r.lo != TV_NEG_INF ? r.lo : -1;
 }

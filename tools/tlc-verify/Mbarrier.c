@@ -248,16 +248,15 @@ static bool phase_arrived(const Bar *b, long long j) {
   return b->cum >= (j + 1) * b->count;
 }
 
-// The phase a TMA load issued now completes on: the oldest one whose bytes
-// are still awaited, else the one in progress.
+// The phase a TMA load issued now completes on: that of the latest
+// arrival on its barrier while its bytes are still awaited (the expect_tx
+// before the loads), else the phase in progress.
 static long long tma_phase(const MbModel *m, Bar *b) {
-  long long j = b->cum / b->count;
-  for (long long i = 0; i < j && i < b->phases.len; i++) {
-    Phase *ph = TV_AT(b->phases, Phase, i);
-    if (ph->tx > ph->tma_bytes) return i;
+  if (b->cum > 0) {
+    Phase *last = phase_of(m, b, (b->cum - 1) / b->count);
+    if (last->tx > last->tma_bytes) return (b->cum - 1) / b->count;
   }
-  (void)m;
-  return j;
+  return b->cum / b->count;
 }
 
 // Runs one event of role id; false when it is a wait that must block.
@@ -443,6 +442,10 @@ static const char *missing(const MbModel *m, const Access *x, const Access *y) {
         : k->acquired >= 0
             ? tv_printf("its role's last wait on it, at %s with parity %lld, acquires phase %lld",
                         at(k->wait), k->parity, k->acquired)
+        : k->parity < 0
+            ? tv_printf("its role's last wait on it, at %s, has a parity not known on this path, "
+                        "and acquires nothing",
+                        at(k->wait))
             : tv_printf("its role's last wait on it, at %s with parity %lld, acquires nothing (the "
                         "phase in progress may have the other parity, so it can return at once)",
                         at(k->wait), k->parity);
