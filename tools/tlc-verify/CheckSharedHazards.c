@@ -1040,7 +1040,8 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
       add_access(h, st, make_access(h, e, buf, ACC_ASYNC, idx, e->targs[0], "cp.async write"));
       continue;
     }
-    if (atomic) { // atomicAdd(&s[i], v): an update
+    if (atomic) { // atomicAdd(&s[i], v): an update of that one element
+      width = buf->elem_size > 0 ? buf->elem_size : 1;
       Access *a = make_access(h, e, buf, ACC_WRITE, idx, width,
                               tv_printf("atomic update by '%s'", e->name));
       a->atomic = true;
