@@ -54,6 +54,10 @@ typedef struct Hz {
   // uses mbarriers.
   int role, nroles;
   MbModel *mb; // NULL: the kernel uses no mbarrier
+  // Scanning an mbarrier operation's operands: the barrier word is ordered
+  // by the phase model itself (and against its init by the walk), so it is
+  // not a tile access for Mbarrier.c to pair.
+  bool mb_op;
 } Hz;
 
 #define MAX_TRIP 4096
@@ -279,7 +283,7 @@ static void add_access_to(Hz *h, State *st, Access *a, TvVec *into) {
     fprintf(stderr, "hazard: %s of '%s' (role %d)%s\n", hz_describe(a), a->buf->name, h->role,
             a->per_thread ? tv_printf(" (per thread: slot %lld at %lld)", a->slot_k, a->slot_d)
                           : "");
-  if (h->mb) {
+  if (h->mb && !h->mb_op) {
     a->role = h->role;
     mb_access(h->mb, a);
   }
@@ -1023,6 +1027,7 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
   if (mb.op != MB_NONE && h->mb)
     mb_apply(h, st, e, mb, e->kids, e->nkids, e->name ? e->name : "call");
   if (mb.op == MB_TMA) return; // its tile is the write above; its mbarrier is not read by it
+  h->mb_op = mb.op != MB_NONE;
   bool async = e->name && !strncmp(e->name, "tl_cp_async", 11) && e->ntargs >= 1 && e->targs[0] > 0;
   Wgmma wg = {.wait = -1};
   if (e->func && !async) wgmma_stmt(e->func->body, &wg, 0);
@@ -1066,6 +1071,7 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
   else if (e->name && !strcmp(e->name, "tl_wgmma_commit"))
     wg_commit(st);
   if (wg.issues && wg.wait >= 0) wg_wait(h, st, wg.wait_site, wg.wait);
+  h->mb_op = false;
 }
 
 // The shared location an lvalue names, if any.

@@ -481,13 +481,13 @@ void mb_finish(MbModel *m, bool (*overlap)(const Access *, const Access *),
     if (!x->vc) continue; // its role never ran it (not reached in the replay)
     for (int j = i + 1; j < m->access.len; j++) {
       Access *y = TV_AT(m->access, Access, j);
-      if (!y->vc || (x->kind == ACC_READ && y->kind == ACC_READ) || (x->atomic && y->atomic) ||
-          !overlap(x, y))
-        continue;
       // Within a role program order and check 6's own walk order the
       // accesses; only TMA writes complete out of it. Role 0 runs before
       // the split, and the walk compares it with both sides.
-      if ((x->role == y->role && !x->tma && !y->tma) || (x->role == 0) != (y->role == 0)) continue;
+      if (!y->vc || (x->kind == ACC_READ && y->kind == ACC_READ) || (x->atomic && y->atomic) ||
+          (x->role == y->role && !x->tma && !y->tma) || (x->role == 0) != (y->role == 0) ||
+          !overlap(x, y))
+        continue;
       // The earlier of the two in its own role, or the writer, comes first.
       const Access *a = x, *b = y;
       if (x->role == y->role ? y->seq < x->seq : (!x->tma && y->tma)) a = y, b = x;
