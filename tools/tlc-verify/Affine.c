@@ -14,8 +14,7 @@ static TvVec atoms; // interned by key
 
 static Atom *intern(Atom a) {
   for (int i = 0; i < atoms.len; i++)
-    if (!strcmp(TV_AT(atoms, Atom, i)->key, a.key))
-      return TV_AT(atoms, Atom, i);
+    if (!strcmp(TV_AT(atoms, Atom, i)->key, a.key)) return TV_AT(atoms, Atom, i);
   Atom *n = tv_alloc(sizeof *n);
   *n = a;
   tv_push(&atoms, n);
@@ -42,28 +41,24 @@ static Aff aff_atom(Atom *at) {
 
 // a + s * b
 Aff tv_aff_axpy(Aff a, long long s, const Aff *b) {
-  if (!a.ok || !b->ok)
-    return aff_bad();
+  if (!a.ok || !b->ok) return aff_bad();
   long long sc;
   if (__builtin_mul_overflow(s, b->c, &sc) || __builtin_add_overflow(a.c, sc, &a.c))
     return aff_bad();
   for (int j = 0; j < b->n; j++) {
     long long k;
-    if (__builtin_mul_overflow(s, b->t[j].k, &k))
-      return aff_bad();
+    if (__builtin_mul_overflow(s, b->t[j].k, &k)) return aff_bad();
     int i = 0;
     while (i < a.n && strcmp(a.t[i].a->key, b->t[j].a->key) < 0)
       i++;
     if (i < a.n && a.t[i].a == b->t[j].a) {
-      if (__builtin_add_overflow(a.t[i].k, k, &a.t[i].k))
-        return aff_bad();
+      if (__builtin_add_overflow(a.t[i].k, k, &a.t[i].k)) return aff_bad();
       if (a.t[i].k == 0) {
         memmove(&a.t[i], &a.t[i + 1], sizeof a.t[0] * (size_t)(a.n - i - 1));
         a.n--;
       }
     } else {
-      if (a.n == MAX_TERMS)
-        return aff_bad();
+      if (a.n == MAX_TERMS) return aff_bad();
       memmove(&a.t[i + 1], &a.t[i], sizeof a.t[0] * (size_t)(a.n - i));
       a.t[i].a = b->t[j].a;
       a.t[i].k = k;
@@ -74,8 +69,7 @@ Aff tv_aff_axpy(Aff a, long long s, const Aff *b) {
 }
 
 static const char *aff_key(const Aff *a) {
-  if (!a->ok)
-    return tv_printf("?%p", (void *)a); // never equal to another key
+  if (!a->ok) return tv_printf("?%p", (void *)a); // never equal to another key
   char *s = tv_printf("%lld", a->c);
   for (int i = 0; i < a->n; i++)
     s = tv_printf("%s+%lld*%s", s, a->t[i].k, a->t[i].a->key);
@@ -106,11 +100,9 @@ static Aff binary_atom(AtomKind kind, const char *tag, Aff x, Aff y, long long k
 static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
   const char *op = e->op;
   Aff x = tv_aff(env, e->kids[0], depth + 1);
-  if (!strcmp(op, ","))
-    return tv_aff(env, e->kids[1], depth + 1);
+  if (!strcmp(op, ",")) return tv_aff(env, e->kids[1], depth + 1);
   Aff y = tv_aff(env, e->kids[1], depth + 1);
-  if (!x.ok || !y.ok)
-    return opaque();
+  if (!x.ok || !y.ok) return opaque();
   bool xc = x.n == 0, yc = y.n == 0;
   if (xc && yc) {
     // Both constant only now (template arguments of an inlined call).
@@ -118,14 +110,13 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
     if (!strcmp(op, "^")) return tv_aff_const(a ^ b);
     if (!strcmp(op, "|")) return tv_aff_const(a | b);
     if (!strcmp(op, "&")) return tv_aff_const(a & b);
-    if ((!strcmp(op, "/") || !strcmp(op, "%")) && b > 0) return tv_aff_const(op[0] == '/' ? a / b : a % b);
+    if ((!strcmp(op, "/") || !strcmp(op, "%")) && b > 0)
+      return tv_aff_const(op[0] == '/' ? a / b : a % b);
     if (!strcmp(op, ">>") && b >= 0 && b < 63) return tv_aff_const(a >> b);
     if (!strcmp(op, "*") && !__builtin_mul_overflow(a, b, &r)) return tv_aff_const(r);
   }
-  if (!strcmp(op, "+"))
-    return tv_aff_axpy(x, 1, &y);
-  if (!strcmp(op, "-"))
-    return tv_aff_axpy(x, -1, &y);
+  if (!strcmp(op, "+")) return tv_aff_axpy(x, 1, &y);
+  if (!strcmp(op, "-")) return tv_aff_axpy(x, -1, &y);
   if (!strcmp(op, "*")) {
     if (xc || yc) {
       Aff z = tv_aff_const(0);
@@ -135,8 +126,7 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
   }
   if (!strcmp(op, "^") || !strcmp(op, "|"))
     return binary_atom(A_OR, op, x, y, 0); // both bounded by the next power of two
-  if (!yc)
-    return opaque();
+  if (!yc) return opaque();
   long long k = y.c;
   if (!strcmp(op, "/") && k > 0)
     return xc ? tv_aff_const(x.c / k) : binary_atom(A_DIV, "/", x, y, k);
@@ -146,10 +136,8 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
     Aff z = tv_aff_const(0);
     return tv_aff_axpy(z, 1LL << k, &x);
   }
-  if (!strcmp(op, ">>") && k >= 0 && k < 62)
-    return binary_atom(A_SHR, ">>", x, y, 1LL << k);
-  if (!strcmp(op, "&") && k >= 0 && (k & (k + 1)) == 0)
-    return binary_atom(A_AND, "&", x, y, k);
+  if (!strcmp(op, ">>") && k >= 0 && k < 62) return binary_atom(A_SHR, ">>", x, y, 1LL << k);
+  if (!strcmp(op, "&") && k >= 0 && (k & (k + 1)) == 0) return binary_atom(A_AND, "&", x, y, k);
   return opaque();
 }
 
@@ -157,15 +145,12 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
 // declarations and a return (tl_swz). NULL for anything else.
 static const TvExpr *simple_return(const TvFunc *f) {
   const TvStmt *b = f ? f->body : NULL;
-  if (!b || b->kind != ST_BLOCK || b->nkids == 0)
-    return NULL;
+  if (!b || b->kind != ST_BLOCK || b->nkids == 0) return NULL;
   for (int i = 0; i + 1 < b->nkids; i++) {
     const TvStmt *d = b->kids[i];
-    if (d->kind != ST_DECL)
-      return NULL;
+    if (d->kind != ST_DECL) return NULL;
     for (int j = 0; j < d->vars.len; j++)
-      if (!tv_single_assignment(TV_AT(d->vars, TvVar, j)))
-        return NULL;
+      if (!tv_single_assignment(TV_AT(d->vars, TvVar, j))) return NULL;
   }
   const TvStmt *r = b->kids[b->nkids - 1];
   return r->kind == ST_RETURN ? r->expr : NULL;
@@ -173,8 +158,7 @@ static const TvExpr *simple_return(const TvFunc *f) {
 
 static Aff inline_call(const TvRangeEnv *env, const TvExpr *e, int depth) {
   const TvExpr *ret = simple_return(e->func);
-  if (!ret || e->nkids != e->func->params.len)
-    return opaque();
+  if (!ret || e->nkids != e->func->params.len) return opaque();
   TvFrame *fr = tv_alloc(sizeof *fr);
   fr->f = e->func;
   fr->nargs = e->nkids;
@@ -189,11 +173,9 @@ static Aff inline_call(const TvRangeEnv *env, const TvExpr *e, int depth) {
 }
 
 Aff tv_aff(const TvRangeEnv *env, const TvExpr *e, int depth) {
-  if (!e || depth > MAX_DEPTH)
-    return opaque();
+  if (!e || depth > MAX_DEPTH) return opaque();
   long long v;
-  if (e->kind != EX_VAR && tv_const_eval(e, &v))
-    return tv_aff_const(v);
+  if (e->kind != EX_VAR && tv_const_eval(e, &v)) return tv_aff_const(v);
   const TvFunc *k = env->kernel;
   switch (e->kind) {
   case EX_BUILTIN: {
@@ -201,32 +183,31 @@ Aff tv_aff(const TvRangeEnv *env, const TvExpr *e, int depth) {
       return tv_aff_const(k->threads[e->dim]);
     if (e->builtin == BI_GRID_DIM && k && k->threads_known && k->grid[e->dim] > 0)
       return tv_aff_const(k->grid[e->dim]);
-    if (e->builtin != BI_THREAD_IDX && e->builtin != BI_BLOCK_IDX)
-      return opaque();
+    if (e->builtin != BI_THREAD_IDX && e->builtin != BI_BLOCK_IDX) return opaque();
     Atom a = {.kind = e->builtin == BI_THREAD_IDX ? A_TID : A_BID, .dim = e->dim, .label = e->name};
     a.key = e->name;
     return aff_atom(intern(a));
   }
   case EX_TPARAM:
-    if (env->frame && e->value >= 0 && e->value < env->frame->ntargs && env->frame->targs[e->value] != TV_NEG_INF)
+    if (env->frame && e->value >= 0 && e->value < env->frame->ntargs &&
+        env->frame->targs[e->value] != TV_NEG_INF)
       return tv_aff_const(env->frame->targs[e->value]);
     return opaque();
   case EX_VAR: {
     TvVar *var = e->var;
     for (int i = 0; env->frame && i < env->frame->nargs; i++)
-      if (TV_AT(env->frame->f->params, TvVar, i) == var)
-        return env->frame->args[i];
+      if (TV_AT(env->frame->f->params, TvVar, i) == var) return env->frame->args[i];
     bool single = var->nassign == 0 && !var->addr_taken;
     if (var->loop && single) {
       Atom a = {.kind = A_LOOP, .var = var, .label = var->name};
       a.key = tv_printf("%s@%u:%u", var->name, var->loc.line, var->loc.col);
       return aff_atom(intern(a));
     }
-    if (tv_single_assignment(var) && var->is_integer)
-      return tv_aff(env, var->init, depth + 1);
+    if (tv_single_assignment(var) && var->is_integer) return tv_aff(env, var->init, depth + 1);
     // Unknown but one value on the path: guards on it can still apply.
     Atom a = {.kind = A_OPAQUE, .var = var, .label = var->name};
-    a.key = tv_printf("var %s@%u:%u%s", var->name, var->loc.line, var->loc.col, single ? "" : tv_printf("#%d", opaque_count++));
+    a.key = tv_printf("var %s@%u:%u%s", var->name, var->loc.line, var->loc.col,
+                      single ? "" : tv_printf("#%d", opaque_count++));
     return aff_atom(intern(a));
   }
   case EX_BINARY:
@@ -237,8 +218,7 @@ Aff tv_aff(const TvRangeEnv *env, const TvExpr *e, int depth) {
       Aff z = tv_aff_const(0);
       return tv_aff_axpy(z, -1, &x);
     }
-    if (!strcmp(e->op, "+"))
-      return tv_aff(env, e->kids[0], depth + 1);
+    if (!strcmp(e->op, "+")) return tv_aff(env, e->kids[0], depth + 1);
     return opaque();
   case EX_CAST:
     // Integer casts are taken as value-preserving (tlc's indices fit).
@@ -246,8 +226,9 @@ Aff tv_aff(const TvRangeEnv *env, const TvExpr *e, int depth) {
   case EX_OTHER:
     return e->nkids == 1 && !e->name ? tv_aff(env, e->kids[0], depth + 1) : opaque();
   case EX_CALL:
-    if (e->nkids == 2 && e->name && (!strcmp(e->name, "min") || !strcmp(e->name, "max") ||
-                                     !strcmp(e->name, "umin") || !strcmp(e->name, "umax"))) {
+    if (e->nkids == 2 && e->name &&
+        (!strcmp(e->name, "min") || !strcmp(e->name, "max") || !strcmp(e->name, "umin") ||
+         !strcmp(e->name, "umax"))) {
       bool mn = strstr(e->name, "min") != NULL;
       return binary_atom(mn ? A_MIN : A_MAX, mn ? "min" : "max", tv_aff(env, e->kids[0], depth + 1),
                          tv_aff(env, e->kids[1], depth + 1), 0);

@@ -23,8 +23,7 @@ TvLoc tv_make_loc(CXSourceLocation sl) {
   TvLoc loc = {0};
   CXFile f;
   clang_getExpansionLocation(sl, &f, &loc.line, &loc.col, NULL);
-  if (!f)
-    return loc;
+  if (!f) return loc;
   if (clang_File_isEqual(f, tv_ast.main_file)) {
     loc.file = tv_ast.p->path;
   } else {
@@ -39,8 +38,8 @@ TvLoc tv_make_loc(CXSourceLocation sl) {
 bool tv_extent(CXCursor c, unsigned *begin, unsigned *end) {
   CXSourceRange r = clang_getCursorExtent(c);
   unsigned l, col;
-  return tv_in_main(clang_getRangeStart(r), &l, &col, begin) && tv_in_main(clang_getRangeEnd(r), &l, &col, end) &&
-         *begin <= *end;
+  return tv_in_main(clang_getRangeStart(r), &l, &col, begin) &&
+         tv_in_main(clang_getRangeEnd(r), &l, &col, end) && *begin <= *end;
 }
 
 // Index of the first token at or after `offset`.
@@ -57,8 +56,9 @@ unsigned tv_tok_from(unsigned offset) {
 }
 
 void tv_tokenize_main(void) {
-  CXSourceRange all = clang_getRange(clang_getLocationForOffset(tv_ast.p->tu, tv_ast.main_file, 0),
-                                     clang_getLocationForOffset(tv_ast.p->tu, tv_ast.main_file, (unsigned)tv_ast.p->text_len));
+  CXSourceRange all = clang_getRange(
+      clang_getLocationForOffset(tv_ast.p->tu, tv_ast.main_file, 0),
+      clang_getLocationForOffset(tv_ast.p->tu, tv_ast.main_file, (unsigned)tv_ast.p->text_len));
   CXToken *toks;
   unsigned n;
   clang_tokenize(tv_ast.p->tu, all, &toks, &n);
@@ -69,7 +69,8 @@ void tv_tokenize_main(void) {
     clang_disposeString(s);
     unsigned line, col;
     CXFile f;
-    clang_getSpellingLocation(clang_getTokenLocation(tv_ast.p->tu, toks[i]), &f, &line, &col, &tv_ast.toks[i].offset);
+    clang_getSpellingLocation(clang_getTokenLocation(tv_ast.p->tu, toks[i]), &f, &line, &col,
+                              &tv_ast.toks[i].offset);
     tv_ast.toks[i].end = tv_ast.toks[i].offset + (unsigned)strlen(tv_ast.toks[i].text);
     tv_ast.toks[i].kind = clang_getTokenKind(toks[i]);
   }
@@ -85,8 +86,7 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
   if (k->n == k->cap) {
     int cap = k->cap ? k->cap * 2 : 8;
     CXCursor *nc = tv_alloc(sizeof(CXCursor) * (size_t)cap);
-    if (k->n)
-      memcpy(nc, k->c, sizeof(CXCursor) * (size_t)k->n);
+    if (k->n) memcpy(nc, k->c, sizeof(CXCursor) * (size_t)k->n);
     k->c = nc;
     k->cap = cap;
   }
@@ -116,18 +116,17 @@ const char *tv_type_spelling(CXType t) {
 
 static bool is_integer_type(CXType t) {
   t = clang_getCanonicalType(t);
-  return (t.kind >= CXType_Bool && t.kind <= CXType_Int128 && t.kind != CXType_Float) || t.kind == CXType_Enum;
+  return (t.kind >= CXType_Bool && t.kind <= CXType_Int128 && t.kind != CXType_Float) ||
+         t.kind == CXType_Enum;
 }
 
 /* ---- variables ---- */
 
 static TvVar *find_var(CXCursor c) {
   for (VarSlot *s = tv_ast.buckets[clang_hashCursor(c) % NBUCKETS]; s; s = s->next)
-    if (clang_equalCursors(s->cursor, c))
-      return s->var;
+    if (clang_equalCursors(s->cursor, c)) return s->var;
   return NULL;
 }
-
 
 // The initializer of a VarDecl: the expression after its top-level '=',
 // which is not simply its last child (array bounds are children too).
@@ -145,7 +144,8 @@ static TvExpr *var_init(CXCursor c, const Kids *k) {
     else if (depth == 0 && !strcmp(t, "=")) {
       for (int j = 0; j < k->n; j++) {
         unsigned kb, ke;
-        if (clang_isExpression(clang_getCursorKind(k->c[j])) && tv_extent(k->c[j], &kb, &ke) && kb > tv_ast.toks[i].offset)
+        if (clang_isExpression(clang_getCursorKind(k->c[j])) && tv_extent(k->c[j], &kb, &ke) &&
+            kb > tv_ast.toks[i].offset)
           return tv_lower_expr(k->c[j]);
       }
       return NULL;
@@ -156,8 +156,7 @@ static TvExpr *var_init(CXCursor c, const Kids *k) {
 
 TvVar *tv_lower_var(CXCursor c, TvVarKind kind) {
   TvVar *v = find_var(c);
-  if (v)
-    return v;
+  if (v) return v;
   v = tv_alloc(sizeof *v);
   VarSlot *slot = tv_alloc(sizeof *slot);
   slot->cursor = c;
@@ -174,8 +173,7 @@ TvVar *tv_lower_var(CXCursor c, TvVarKind kind) {
   v->type = tv_type_spelling(t);
   v->ctype = tv_type_spelling(clang_getCanonicalType(t));
   v->size = clang_Type_getSizeOf(t);
-  if (v->size < 0)
-    v->size = -1;
+  if (v->size < 0) v->size = -1;
   v->is_integer = is_integer_type(t);
   v->elem_size = -1;
   CXType ct = clang_getCanonicalType(t);
@@ -192,17 +190,14 @@ TvVar *tv_lower_var(CXCursor c, TvVarKind kind) {
       ct = clang_getCanonicalType(clang_getArrayElementType(ct));
     v->elem_size = clang_Type_getSizeOf(ct);
   }
-  if (v->elem_size < 0)
-    v->elem_size = -1;
+  if (v->elem_size < 0) v->elem_size = -1;
   Kids k = tv_kids_of(c);
   for (int i = 0; i < k.n; i++)
-    if (clang_getCursorKind(k.c[i]) == CXCursor_CUDASharedAttr)
-      v->is_shared = true;
+    if (clang_getCursorKind(k.c[i]) == CXCursor_CUDASharedAttr) v->is_shared = true;
   if (v->is_shared && clang_Cursor_getStorageClass(c) == CX_SC_Extern &&
       clang_getCanonicalType(t).kind == CXType_IncompleteArray)
     v->is_dynamic_smem = true;
-  if (kind != VAR_PARAM)
-    v->init = var_init(c, &k);
+  if (kind != VAR_PARAM) v->init = var_init(c, &k);
   return v;
 }
 
@@ -210,12 +205,14 @@ TvVar *tv_lower_var(CXCursor c, TvVarKind kind) {
 // file-scope variable used before the walk reached it.
 static TvVar *var_ref(CXCursor decl) {
   TvVar *v = find_var(decl);
-  if (v)
-    return v;
+  if (v) return v;
   CXCursor parent = clang_getCursorSemanticParent(decl);
   enum CXCursorKind pk = clang_getCursorKind(parent);
-  bool local = pk == CXCursor_FunctionDecl || pk == CXCursor_FunctionTemplate || pk == CXCursor_CXXMethod;
-  return tv_lower_var(decl, clang_getCursorKind(decl) == CXCursor_ParmDecl ? VAR_PARAM : local ? VAR_LOCAL : VAR_GLOBAL);
+  bool local =
+      pk == CXCursor_FunctionDecl || pk == CXCursor_FunctionTemplate || pk == CXCursor_CXXMethod;
+  return tv_lower_var(decl, clang_getCursorKind(decl) == CXCursor_ParmDecl ? VAR_PARAM
+                            : local                                        ? VAR_LOCAL
+                                                                           : VAR_GLOBAL);
 }
 
 /* ---- expressions ---- */
@@ -224,26 +221,22 @@ static TvExpr *new_expr(TvExprKind kind, CXCursor c) {
   TvExpr *e = tv_alloc(sizeof *e);
   e->kind = kind;
   e->loc = tv_make_loc(clang_getRangeStart(clang_getCursorExtent(c)));
-  if (!tv_extent(c, &e->begin, &e->end))
-    e->begin = e->end = 0;
+  if (!tv_extent(c, &e->begin, &e->end)) e->begin = e->end = 0;
   return e;
 }
 
 static void add_kid(TvExpr *e, TvExpr *k) {
   TvExpr **kids = tv_alloc(sizeof(TvExpr *) * (size_t)(e->nkids + 1));
-  if (e->nkids)
-    memcpy(kids, e->kids, sizeof(TvExpr *) * (size_t)e->nkids);
+  if (e->nkids) memcpy(kids, e->kids, sizeof(TvExpr *) * (size_t)e->nkids);
   kids[e->nkids++] = k;
   e->kids = kids;
 }
 
 static bool eval_int(CXCursor c, long long *out) {
   CXEvalResult r = clang_Cursor_Evaluate(c);
-  if (!r)
-    return false;
+  if (!r) return false;
   bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
-  if (ok)
-    *out = clang_EvalResult_getAsLongLong(r);
+  if (ok) *out = clang_EvalResult_getAsLongLong(r);
   clang_EvalResult_dispose(r);
   return ok;
 }
@@ -257,8 +250,7 @@ static long long template_param_index(CXCursor param) {
     if (kind != CXCursor_TemplateTypeParameter && kind != CXCursor_NonTypeTemplateParameter &&
         kind != CXCursor_TemplateTemplateParameter)
       continue;
-    if (clang_equalCursors(k.c[i], param))
-      return n;
+    if (clang_equalCursors(k.c[i], param)) return n;
     n++;
   }
   return -1;
@@ -267,16 +259,14 @@ static long long template_param_index(CXCursor param) {
 static TvExpr *lower_kids_as_other(CXCursor c, const Kids *k) {
   TvExpr *e = new_expr(EX_OTHER, c);
   for (int i = 0; i < k->n; i++)
-    if (clang_isExpression(clang_getCursorKind(k->c[i])))
-      add_kid(e, tv_lower_expr(k->c[i]));
+    if (clang_isExpression(clang_getCursorKind(k->c[i]))) add_kid(e, tv_lower_expr(k->c[i]));
   return e;
 }
 
 static int expr_kids(const Kids *k, CXCursor *out, int max) {
   int n = 0;
   for (int i = 0; i < k->n && n < max; i++)
-    if (clang_isExpression(clang_getCursorKind(k->c[i])))
-      out[n++] = k->c[i];
+    if (clang_isExpression(clang_getCursorKind(k->c[i]))) out[n++] = k->c[i];
   return n;
 }
 
@@ -284,10 +274,10 @@ static int expr_kids(const Kids *k, CXCursor *out, int max) {
 static void binary_op(CXCursor lhs, char op[4]) {
   unsigned b, e;
   strcpy(op, "?");
-  if (!tv_extent(lhs, &b, &e))
-    return;
+  if (!tv_extent(lhs, &b, &e)) return;
   unsigned i = tv_tok_from(e);
-  if (i < tv_ast.ntoks && tv_ast.toks[i].kind == CXToken_Punctuation && strlen(tv_ast.toks[i].text) < 4)
+  if (i < tv_ast.ntoks && tv_ast.toks[i].kind == CXToken_Punctuation &&
+      strlen(tv_ast.toks[i].text) < 4)
     strcpy(op, tv_ast.toks[i].text);
 }
 
@@ -303,20 +293,19 @@ static TvExpr *lower_unary(CXCursor c, CXCursor operand) {
       unsigned ob, oe;
       if (tv_extent(operand, &ob, &oe)) {
         unsigned j = tv_tok_from(oe);
-        if (j < tv_ast.ntoks && (!strcmp(tv_ast.toks[j].text, "++") || !strcmp(tv_ast.toks[j].text, "--")))
+        if (j < tv_ast.ntoks &&
+            (!strcmp(tv_ast.toks[j].text, "++") || !strcmp(tv_ast.toks[j].text, "--")))
           snprintf(e->op, sizeof e->op, "p%s", tv_ast.toks[j].text);
       }
     }
   }
-  if (!strcmp(e->op, "?"))
-    e->kind = EX_OTHER;
+  if (!strcmp(e->op, "?")) e->kind = EX_OTHER;
   add_kid(e, tv_lower_expr(operand));
   return e;
 }
 
 static bool is_config_call(CXCursor c) {
-  if (clang_getCursorKind(c) != CXCursor_CallExpr)
-    return false;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
   const char *n = tv_spelling(c);
   return !strcmp(n, "cudaConfigureCall") || !strcmp(n, "__cudaPushCallConfiguration");
 }
@@ -343,8 +332,7 @@ static TvExpr *lower_call(CXCursor c, const Kids *k) {
     return e;
   }
   for (int i = 0; i < k->n; i++) {
-    if (!is_config_call(k->c[i]))
-      continue;
+    if (!is_config_call(k->c[i])) continue;
     // kernel<<<config>>>(args): the config is a call to the launch-configuration function.
     TvExpr *e = new_expr(EX_LAUNCH, c);
     CXCursor callee = clang_getCursorReferenced(c);
@@ -361,7 +349,8 @@ static TvExpr *lower_call(CXCursor c, const Kids *k) {
   CXCursor callee = clang_getCursorReferenced(c);
   enum CXCursorKind ck = clang_getCursorKind(callee);
   if (ck == CXCursor_Constructor && nargs == 1 &&
-      (clang_CXXConstructor_isCopyConstructor(callee) || clang_CXXConstructor_isMoveConstructor(callee)))
+      (clang_CXXConstructor_isCopyConstructor(callee) ||
+       clang_CXXConstructor_isMoveConstructor(callee)))
     return tv_lower_expr(clang_Cursor_getArgument(c, 0)); // a copy is its source here
   TvExpr *e = new_expr(EX_CALL, c);
   e->name = name;
@@ -372,7 +361,8 @@ static TvExpr *lower_call(CXCursor c, const Kids *k) {
     e->ntargs = nt;
     e->targs = tv_alloc(sizeof(long long) * (size_t)nt);
     for (int i = 0; i < nt; i++)
-      e->targs[i] = clang_Cursor_getTemplateArgumentKind(callee, (unsigned)i) == CXTemplateArgumentKind_Integral
+      e->targs[i] = clang_Cursor_getTemplateArgumentKind(callee, (unsigned)i) ==
+                            CXTemplateArgumentKind_Integral
                         ? clang_Cursor_getTemplateArgumentValue(callee, (unsigned)i)
                         : TV_NEG_INF;
   } else if (ck == CXCursor_FunctionDecl || ck == CXCursor_FunctionTemplate) {
@@ -390,8 +380,7 @@ static TvExpr *lower_call(CXCursor c, const Kids *k) {
   } else {
     // Constructor calls (dim3(1, 2, 3)): the arguments are the expression children.
     for (int i = 0; i < k->n; i++)
-      if (clang_isExpression(clang_getCursorKind(k->c[i])))
-        add_kid(e, tv_lower_expr(k->c[i]));
+      if (clang_isExpression(clang_getCursorKind(k->c[i]))) add_kid(e, tv_lower_expr(k->c[i]));
   }
   return e;
 }
@@ -406,8 +395,8 @@ static TvExpr *lower_member(CXCursor c, const Kids *k) {
     const char *bn = tv_spelling(base[0]);
     CXCursor decl = clang_getCursorReferenced(base[0]);
     for (int i = 0; i < 4; i++)
-      if (!strcmp(bn, builtins[i]) && clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
-                                          CXCursor_TranslationUnit) {
+      if (!strcmp(bn, builtins[i]) &&
+          clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_TranslationUnit) {
         TvExpr *e = new_expr(EX_BUILTIN, c);
         e->builtin = (TvBuiltin)i;
         e->dim = member[0] - 'x';
@@ -417,8 +406,7 @@ static TvExpr *lower_member(CXCursor c, const Kids *k) {
   }
   TvExpr *e = new_expr(EX_MEMBER, c);
   e->name = member;
-  if (nb == 1)
-    add_kid(e, tv_lower_expr(base[0]));
+  if (nb == 1) add_kid(e, tv_lower_expr(base[0]));
   return e;
 }
 
@@ -432,8 +420,7 @@ TvExpr *tv_lower_expr(CXCursor c) {
   case CXCursor_UnexposedExpr:
   case CXCursor_ParenExpr:
     // Implicit conversions, temporaries, parentheses: transparent here.
-    if (ne == 1 && k.n == 1)
-      return tv_lower_expr(ek[0]);
+    if (ne == 1 && k.n == 1) return tv_lower_expr(ek[0]);
     return lower_kids_as_other(c, &k);
   case CXCursor_IntegerLiteral:
   case CXCursor_CharacterLiteral:
@@ -479,14 +466,12 @@ TvExpr *tv_lower_expr(CXCursor c) {
       binary_op(ek[0], e->op);
       add_kid(e, tv_lower_expr(ek[0]));
       add_kid(e, tv_lower_expr(ek[1]));
-      if (!strcmp(e->op, "?"))
-        e->kind = EX_OTHER;
+      if (!strcmp(e->op, "?")) e->kind = EX_OTHER;
       return e;
     }
     return lower_kids_as_other(c, &k);
   case CXCursor_UnaryOperator:
-    if (ne == 1)
-      return lower_unary(c, ek[0]);
+    if (ne == 1) return lower_unary(c, ek[0]);
     return lower_kids_as_other(c, &k);
   case CXCursor_ConditionalOperator:
     if (ne == 3) {
@@ -515,7 +500,8 @@ TvExpr *tv_lower_expr(CXCursor c) {
       e->cast_type = tv_type_spelling(clang_getCursorType(c));
       e->cast_to_integer = is_integer_type(t);
       e->cast_to_pointer = t.kind == CXType_Pointer;
-      e->cast_pointee_size = e->cast_to_pointer ? clang_Type_getSizeOf(clang_getPointeeType(t)) : -1;
+      e->cast_pointee_size =
+          e->cast_to_pointer ? clang_Type_getSizeOf(clang_getPointeeType(t)) : -1;
       add_kid(e, tv_lower_expr(ek[ne - 1]));
       return e;
     }
@@ -528,8 +514,7 @@ TvExpr *tv_lower_expr(CXCursor c) {
 }
 
 const char *tv_expr_text(const TvProgram *p, const TvExpr *e) {
-  if (e->end <= e->begin || e->end > p->text_len)
-    return e->name ? e->name : "?";
+  if (e->end <= e->begin || e->end > p->text_len) return e->name ? e->name : "?";
   // One line of source, with runs of white space collapsed.
   char *out = tv_alloc(e->end - e->begin + 1);
   size_t n = 0;
@@ -540,8 +525,7 @@ const char *tv_expr_text(const TvProgram *p, const TvExpr *e) {
       space = n > 0;
       continue;
     }
-    if (space)
-      out[n++] = ' ';
+    if (space) out[n++] = ' ';
     space = false;
     out[n++] = ch;
   }

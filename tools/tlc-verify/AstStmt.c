@@ -49,12 +49,9 @@ static TvStmt *lower_for(CXCursor c, const Kids *k) {
     }
   }
   int next = 0;
-  if (present[0] && next < k->n)
-    s->kids[0] = lower_stmt(k->c[next++]);
-  if (present[1] && next < k->n)
-    s->cond = tv_lower_expr(k->c[next++]);
-  if (present[2] && next < k->n)
-    s->inc = tv_lower_expr(k->c[next++]);
+  if (present[0] && next < k->n) s->kids[0] = lower_stmt(k->c[next++]);
+  if (present[1] && next < k->n) s->cond = tv_lower_expr(k->c[next++]);
+  if (present[2] && next < k->n) s->inc = tv_lower_expr(k->c[next++]);
   if (next < k->n)
     s->kids[1] = lower_stmt(k->c[next]);
   else
@@ -65,8 +62,7 @@ static TvStmt *lower_for(CXCursor c, const Kids *k) {
 // The asm string: the string literals before the first top-level ':'.
 static const char *asm_text(CXCursor c) {
   unsigned b, e;
-  if (!tv_extent(c, &b, &e))
-    return "";
+  if (!tv_extent(c, &b, &e)) return "";
   char *out = tv_strdup("");
   int depth = 0;
   for (unsigned i = tv_tok_from(b); i < tv_ast.ntoks && tv_ast.toks[i].offset < e; i++) {
@@ -140,8 +136,7 @@ static TvStmt *lower_stmt(CXCursor c) {
     break;
   case CXCursor_ReturnStmt:
     s = new_stmt(ST_RETURN, c);
-    if (k.n == 1)
-      s->expr = tv_lower_expr(k.c[0]);
+    if (k.n == 1) s->expr = tv_lower_expr(k.c[0]);
     return s;
   case CXCursor_BreakStmt:
     return new_stmt(ST_BREAK, c);
@@ -155,8 +150,7 @@ static TvStmt *lower_stmt(CXCursor c) {
         tv_push(&s->exprs, tv_lower_expr(k.c[i]));
     return s;
   case CXCursor_UnexposedStmt: // [[attributes]], #pragma unroll
-    if (k.n == 1 && clang_isStatement(clang_getCursorKind(k.c[0])))
-      return lower_stmt(k.c[0]);
+    if (k.n == 1 && clang_isStatement(clang_getCursorKind(k.c[0]))) return lower_stmt(k.c[0]);
     break;
   default:
     break;
@@ -165,7 +159,8 @@ static TvStmt *lower_stmt(CXCursor c) {
   s = new_stmt(ST_OTHER, c);
   int n = 0;
   for (int i = 0; i < k.n; i++)
-    if (!clang_isExpression(clang_getCursorKind(k.c[i])) && clang_isStatement(clang_getCursorKind(k.c[i])))
+    if (!clang_isExpression(clang_getCursorKind(k.c[i])) &&
+        clang_isStatement(clang_getCursorKind(k.c[i])))
       n++;
   set_kids(s, n);
   n = 0;
@@ -185,8 +180,7 @@ static TvStmt *lower_stmt(CXCursor c) {
 
 TvFunc *tv_find_func(TvProgram *p, const char *name) {
   for (int i = 0; i < p->funcs.len; i++)
-    if (!strcmp(TV_AT(p->funcs, TvFunc, i)->name, name))
-      return TV_AT(p->funcs, TvFunc, i);
+    if (!strcmp(TV_AT(p->funcs, TvFunc, i)->name, name)) return TV_AT(p->funcs, TvFunc, i);
   return NULL;
 }
 
@@ -197,7 +191,8 @@ static long long launch_bounds(CXCursor c) {
   if (!tv_extent(c, &b, &e) || !tv_in_main(clang_getCursorLocation(c), &l, &col, &name_off))
     return -1;
   for (unsigned i = tv_tok_from(b); i + 2 < tv_ast.ntoks && tv_ast.toks[i].offset < name_off; i++)
-    if ((!strcmp(tv_ast.toks[i].text, "__launch_bounds__") || !strcmp(tv_ast.toks[i].text, "launch_bounds")) &&
+    if ((!strcmp(tv_ast.toks[i].text, "__launch_bounds__") ||
+         !strcmp(tv_ast.toks[i].text, "launch_bounds")) &&
         !strcmp(tv_ast.toks[i + 1].text, "(") && tv_ast.toks[i + 2].kind == CXToken_Literal)
       return strtoll(tv_ast.toks[i + 2].text, NULL, 0);
   return -1;
@@ -223,8 +218,7 @@ TvFunc *tv_func_ref(CXCursor decl) {
 
 static void lower_func(CXCursor c, bool extern_c) {
   unsigned l, col, off;
-  if (!tv_in_main(clang_getCursorLocation(c), &l, &col, &off))
-    return;
+  if (!tv_in_main(clang_getCursorLocation(c), &l, &col, &off)) return;
   TvFunc *f = find_usr(usr_of(c));
   Kids k = tv_kids_of(c);
   bool has_body = false;
@@ -242,27 +236,34 @@ static void lower_func(CXCursor c, bool extern_c) {
   f->is_global = f->is_device = f->is_host = false;
   for (int i = 0; i < k.n; i++) {
     switch (clang_getCursorKind(k.c[i])) {
-    case CXCursor_CUDAGlobalAttr: f->is_global = true; break;
-    case CXCursor_CUDADeviceAttr: f->is_device = true; break;
-    case CXCursor_CUDAHostAttr: f->is_host = true; break;
-    case CXCursor_ParmDecl: tv_push(&f->params, tv_lower_var(k.c[i], VAR_PARAM)); break;
-    default: break;
+    case CXCursor_CUDAGlobalAttr:
+      f->is_global = true;
+      break;
+    case CXCursor_CUDADeviceAttr:
+      f->is_device = true;
+      break;
+    case CXCursor_CUDAHostAttr:
+      f->is_host = true;
+      break;
+    case CXCursor_ParmDecl:
+      tv_push(&f->params, tv_lower_var(k.c[i], VAR_PARAM));
+      break;
+    default:
+      break;
     }
   }
-  if (!f->is_global && !f->is_device)
-    f->is_host = true;
+  if (!f->is_global && !f->is_device) f->is_host = true;
   // Lower the body last: it may refer to the function itself.
   for (int i = 0; i < k.n; i++)
-    if (clang_getCursorKind(k.c[i]) == CXCursor_CompoundStmt)
-      f->body = lower_stmt(k.c[i]);
+    if (clang_getCursorKind(k.c[i]) == CXCursor_CompoundStmt) f->body = lower_stmt(k.c[i]);
 }
 
 static bool is_extern_c_block(CXCursor c) {
   unsigned b, e;
-  if (!tv_extent(c, &b, &e))
-    return false;
+  if (!tv_extent(c, &b, &e)) return false;
   unsigned i = tv_tok_from(b);
-  return i + 1 < tv_ast.ntoks && !strcmp(tv_ast.toks[i].text, "extern") && !strcmp(tv_ast.toks[i + 1].text, "\"C\"");
+  return i + 1 < tv_ast.ntoks && !strcmp(tv_ast.toks[i].text, "extern") &&
+         !strcmp(tv_ast.toks[i + 1].text, "\"C\"");
 }
 
 static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientData data) {
@@ -308,7 +309,8 @@ static enum CXChildVisitResult declare(CXCursor c, CXCursor parent, CXClientData
     f->loc = tv_make_loc(clang_getCursorLocation(c));
     f->launch_bounds = -1;
     tv_push(&tv_ast.p->funcs, f);
-  } else if (kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl || kind == CXCursor_Namespace) {
+  } else if (kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl ||
+             kind == CXCursor_Namespace) {
     clang_visitChildren(c, declare, NULL);
   }
   return CXChildVisit_Continue;
@@ -318,12 +320,10 @@ void tv_lower(TvProgram *p) {
   memset(&tv_ast, 0, sizeof tv_ast);
   tv_ast.p = p;
   tv_ast.main_file = clang_getFile(p->tu, p->path);
-  if (!tv_ast.main_file)
-    return;
+  if (!tv_ast.main_file) return;
   tv_tokenize_main();
   CXCursor root = clang_getTranslationUnitCursor(p->tu);
   clang_visitChildren(root, declare, NULL);
   bool extern_c = false;
   clang_visitChildren(root, top_level, &extern_c);
 }
-

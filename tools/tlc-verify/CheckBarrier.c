@@ -36,24 +36,23 @@ static const char *base_name(TvExpr *e) {
 }
 
 static bool per_thread_call(const char *n) {
-  static const char *const prefixes[] = {"__shfl", "__ldg", "atomic", "__ballot", "__activemask", "clock",
-                                         "__match", "__reduce", NULL};
+  static const char *const prefixes[] = {"__shfl",   "__ldg",        "atomic",
+                                         "__ballot", "__activemask", "clock",
+                                         "__match",  "__reduce",     NULL};
   for (int i = 0; n && prefixes[i]; i++)
-    if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
-      return true;
+    if (!strncmp(n, prefixes[i], strlen(prefixes[i]))) return true;
   return false;
 }
 
 static Taint taint_of(TvExpr *e) {
-  if (!e)
-    return untainted();
+  if (!e) return untainted();
   switch (e->kind) {
   case EX_BUILTIN:
     return e->builtin == BI_THREAD_IDX ? root(e->name) : untainted();
   case EX_VAR:
-    if (!e->var->taint)
-      return untainted();
-    return (Taint){e->var->taint, tv_printf("'%s', which is derived from %s", e->var->name, e->var->taint)};
+    if (!e->var->taint) return untainted();
+    return (Taint){e->var->taint,
+                   tv_printf("'%s', which is derived from %s", e->var->name, e->var->taint)};
   case EX_SUBSCRIPT: {
     const char *n = base_name(e);
     return root(n ? tv_printf("a value loaded from '%s'", n) : "a value loaded from memory");
@@ -66,21 +65,18 @@ static Taint taint_of(TvExpr *e) {
     if (!strcmp(e->op, "&")) {
       // &X[i] is an address, not a load: only its index can differ.
       TvExpr *k = tv_strip(e->kids[0]);
-      if (k && k->kind == EX_SUBSCRIPT)
-        return taint_of(k->kids[1]);
+      if (k && k->kind == EX_SUBSCRIPT) return taint_of(k->kids[1]);
     }
     break;
   case EX_CALL:
-    if (per_thread_call(e->name))
-      return root(tv_printf("the result of '%s'", e->name));
+    if (per_thread_call(e->name)) return root(tv_printf("the result of '%s'", e->name));
     break;
   default:
     break;
   }
   for (int i = 0; i < e->nkids; i++) {
     Taint t = taint_of(e->kids[i]);
-    if (t.root)
-      return t;
+    if (t.root) return t;
   }
   return untainted();
 }
@@ -91,8 +87,7 @@ static bool changed;
 
 static void taint_var(TvVar *v, Taint t, const char *control) {
   const char *r = t.root ? t.root : control;
-  if (!v || v->taint || !r)
-    return;
+  if (!v || v->taint || !r) return;
   v->taint = r;
   changed = true;
 }
@@ -103,10 +98,9 @@ static TvVar *lhs_var(TvExpr *e) {
 }
 
 static void propagate_expr(TvExpr *e, const char *control) {
-  if (!e)
-    return;
-  if (e->kind == EX_BINARY && e->op[strlen(e->op) - 1] == '=' && strcmp(e->op, "==") && strcmp(e->op, "!=") &&
-      strcmp(e->op, "<=") && strcmp(e->op, ">="))
+  if (!e) return;
+  if (e->kind == EX_BINARY && e->op[strlen(e->op) - 1] == '=' && strcmp(e->op, "==") &&
+      strcmp(e->op, "!=") && strcmp(e->op, "<=") && strcmp(e->op, ">="))
     taint_var(lhs_var(e->kids[0]), taint_of(e->kids[1]), control);
   if (e->kind == EX_UNARY && (strstr(e->op, "++") || strstr(e->op, "--")))
     taint_var(lhs_var(e->kids[0]), untainted(), control);
@@ -122,13 +116,11 @@ static void propagate_expr(TvExpr *e, const char *control) {
 }
 
 static void propagate(TvStmt *s, const char *control) {
-  if (!s)
-    return;
+  if (!s) return;
   for (int i = 0; i < s->vars.len; i++) {
     TvVar *v = TV_AT(s->vars, TvVar, i);
     propagate_expr(v->init, control);
-    if (v->init)
-      taint_var(v, taint_of(v->init), control);
+    if (v->init) taint_var(v, taint_of(v->init), control);
   }
   if (s->kind == ST_ASM)
     for (int i = 0; i < s->exprs.len; i++)
@@ -152,12 +144,9 @@ static void propagate(TvStmt *s, const char *control) {
 
 static bool asm_barrier(const char *text) {
   const char *b = strstr(text, "bar.sync");
-  if (!b)
-    b = strstr(text, "barrier.sync");
-  if (!b)
-    b = strstr(text, "barrier.cta.sync");
-  if (!b)
-    return false;
+  if (!b) b = strstr(text, "barrier.sync");
+  if (!b) b = strstr(text, "barrier.cta.sync");
+  if (!b) return false;
   // bar.sync id, count: a named barrier for `count` threads, meant to be
   // reached by a subset of the block; not checked.
   const char *end = strchr(b, ';');
@@ -181,13 +170,10 @@ static void find_barrier(TvExpr *e, void *ctx) {
 }
 
 static bool stmt_has_barrier(TvStmt *s) {
-  if (!s)
-    return false;
-  if (s->kind == ST_ASM && asm_barrier(s->text))
-    return true;
+  if (!s) return false;
+  if (s->kind == ST_ASM && asm_barrier(s->text)) return true;
   for (int i = 0; i < s->nkids; i++)
-    if (stmt_has_barrier(s->kids[i]))
-      return true;
+    if (stmt_has_barrier(s->kids[i])) return true;
   return false;
 }
 
@@ -217,8 +203,7 @@ typedef struct Walk {
 
 static const Div *cond_div(const char *what, const TvExpr *cond, const Div *outer) {
   Taint t = taint_of((TvExpr *)cond);
-  if (!t.root)
-    return outer;
+  if (!t.root) return outer;
   Div *d = tv_alloc(sizeof *d);
   d->what = tv_printf("the %s at %u:%u", what, cond->loc.line, cond->loc.col);
   d->why = t.desc;
@@ -226,23 +211,23 @@ static const Div *cond_div(const char *what, const TvExpr *cond, const Div *oute
 }
 
 static void report(Walk *w, TvLoc loc, const char *barrier, const Div *div) {
-  if (!div)
-    div = w->exit;
-  if (!div)
-    return;
+  if (!div) div = w->exit;
+  if (!div) return;
   if (div->exit)
-    tv_error(loc, "%s after a divergent exit: %s is under %s, which depends on %s", barrier, div->via, div->what,
-             div->why);
-  else if (div->via)
-    tv_error(loc, "%s under divergent control flow: the loop is left by %s under %s, which depends on %s", barrier,
+    tv_error(loc, "%s after a divergent exit: %s is under %s, which depends on %s", barrier,
              div->via, div->what, div->why);
+  else if (div->via)
+    tv_error(
+        loc,
+        "%s under divergent control flow: the loop is left by %s under %s, which depends on %s",
+        barrier, div->via, div->what, div->why);
   else
-    tv_error(loc, "%s under divergent control flow: %s depends on %s", barrier, div->what, div->why);
+    tv_error(loc, "%s under divergent control flow: %s depends on %s", barrier, div->what,
+             div->why);
 }
 
 static void walk_expr(Walk *w, TvExpr *e, const Div *div) {
-  if (!e)
-    return;
+  if (!e) return;
   if (tv_is_barrier_call(e))
     report(w, e->loc, tv_printf("%s()", e->name), div);
   else if (e->kind == EX_CALL && e->func && func_has_barrier(e->func))
@@ -266,9 +251,9 @@ static void walk_expr(Walk *w, TvExpr *e, const Div *div) {
 // A break/continue (in_loop: of this loop) or return under a tainted
 // condition inside a loop body: the loop's trip count is per-thread.
 static const Div *loop_exit(TvStmt *s, const Div *div, bool nested) {
-  if (!s)
-    return NULL;
-  if (div && (s->kind == ST_RETURN || (!nested && (s->kind == ST_BREAK || s->kind == ST_CONTINUE)))) {
+  if (!s) return NULL;
+  if (div &&
+      (s->kind == ST_RETURN || (!nested && (s->kind == ST_BREAK || s->kind == ST_CONTINUE)))) {
     Div *d = tv_alloc(sizeof *d);
     *d = *div;
     const char *kw = s->kind == ST_RETURN ? "return" : s->kind == ST_BREAK ? "break" : "continue";
@@ -281,15 +266,13 @@ static const Div *loop_exit(TvStmt *s, const Div *div, bool nested) {
   bool loop = s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO || s->kind == ST_SWITCH;
   for (int i = 0; i < s->nkids; i++) {
     const Div *d = loop_exit(s->kids[i], inner, nested || loop);
-    if (d)
-      return d;
+    if (d) return d;
   }
   return NULL;
 }
 
 static void walk(Walk *w, TvStmt *s, const Div *div) {
-  if (!s)
-    return;
+  if (!s) return;
   switch (s->kind) {
   case ST_IF: {
     walk_expr(w, s->cond, div);
@@ -302,17 +285,16 @@ static void walk(Walk *w, TvStmt *s, const Div *div) {
   case ST_WHILE:
   case ST_DO:
   case ST_SWITCH: {
-    const char *what = s->kind == ST_FOR ? "'for' condition" : s->kind == ST_WHILE ? "'while' condition"
-                     : s->kind == ST_DO  ? "'do' condition"
-                                         : "'switch' value";
-    if (s->kind == ST_FOR)
-      walk(w, s->kids[0], div);
+    const char *what = s->kind == ST_FOR     ? "'for' condition"
+                       : s->kind == ST_WHILE ? "'while' condition"
+                       : s->kind == ST_DO    ? "'do' condition"
+                                             : "'switch' value";
+    if (s->kind == ST_FOR) walk(w, s->kids[0], div);
     walk_expr(w, s->cond, div);
     const Div *inner = s->cond ? cond_div(what, s->cond, div) : div;
     if (inner == div && s->kind != ST_SWITCH) {
       const Div *ex = loop_exit(s->kind == ST_FOR ? s->kids[1] : s->kids[0], NULL, false);
-      if (ex)
-        inner = ex;
+      if (ex) inner = ex;
     }
     walk(w, s->kind == ST_FOR ? s->kids[1] : s->kids[0], inner);
     walk_expr(w, s->inc, inner);
@@ -348,8 +330,7 @@ static void walk(Walk *w, TvStmt *s, const Div *div) {
 void tv_check_barriers(TvProgram *p) {
   for (int i = 0; i < p->funcs.len; i++) {
     TvFunc *f = TV_AT(p->funcs, TvFunc, i);
-    if (!f->body || !(f->is_global || f->is_device))
-      continue;
+    if (!f->body || !(f->is_global || f->is_device)) continue;
     // Parameters of device helpers are taken as uniform too: a helper is
     // checked for its own conditions; its callers for theirs.
     int guard = 0;

@@ -45,18 +45,17 @@ static void check_launch(const TvProgram *p, TvFunc *k, TvFunc *launcher, TvLaun
     TvExpr *a = tv_strip(e->kids[e->nconfig + i]);
     const TvVar *want = i < nparams ? TV_AT(launcher->params, TvVar, i) : NULL;
     const TvVar *kp = TV_AT(k->params, TvVar, i);
-    if (a && a->kind == EX_VAR && a->var == want)
-      continue;
+    if (a && a->kind == EX_VAR && a->var == want) continue;
     if (i >= nparams && is_tensor_map(kp)) { // a tensor map the launcher encoded
       if (!a || a->kind != EX_VAR || !is_tensor_map(a->var))
-        tv_error(e->kids[e->nconfig + i]->loc, "launch of '%s' passes '%s' as tensor map '%s', not a CUtensorMap",
-                 k->name, tv_expr_text(p, e->kids[e->nconfig + i]), kp->name);
+        tv_error(e->kids[e->nconfig + i]->loc,
+                 "launch of '%s' passes '%s' as tensor map '%s', not a CUtensorMap", k->name,
+                 tv_expr_text(p, e->kids[e->nconfig + i]), kp->name);
       continue;
     }
     int j = -1;
     for (int q = 0; a && a->kind == EX_VAR && q < launcher->params.len; q++)
-      if (TV_AT(launcher->params, TvVar, q) == a->var)
-        j = q;
+      if (TV_AT(launcher->params, TvVar, q) == a->var) j = q;
     if (j >= 0)
       tv_error(e->kids[e->nconfig + i]->loc,
                "launch of '%s' passes launcher parameter %d '%s' as argument %d, which is kernel "
@@ -64,19 +63,21 @@ static void check_launch(const TvProgram *p, TvFunc *k, TvFunc *launcher, TvLaun
                k->name, j + 1, a->var->name, i + 1, kp->name);
     else
       tv_error(e->kids[e->nconfig + i]->loc,
-               "launch of '%s' passes '%s' as argument %d, not launcher parameter %d%s%s%s", k->name,
-               tv_expr_text(p, e->kids[e->nconfig + i]), i + 1, i + 1, want ? " '" : "",
+               "launch of '%s' passes '%s' as argument %d, not launcher parameter %d%s%s%s",
+               k->name, tv_expr_text(p, e->kids[e->nconfig + i]), i + 1, i + 1, want ? " '" : "",
                want ? want->name : "", want ? "'" : "");
   }
   if (stream) {
     TvExpr *s = e->nconfig >= 4 ? tv_strip(e->kids[3]) : NULL;
     if (!s || s->kind != EX_VAR || s->var != stream)
-      tv_error(e->loc, "launch of '%s' does not run on the launcher's stream '%s'", k->name, stream->name);
+      tv_error(e->loc, "launch of '%s' does not run on the launcher's stream '%s'", k->name,
+               stream->name);
   }
   if (l->dims_known && k->launch_bounds > 0) {
     long long threads = l->block[0] * l->block[1] * l->block[2];
     if (threads > k->launch_bounds)
-      tv_error(e->loc, "launch of '%s' uses %lld threads per block, more than its __launch_bounds__(%lld)",
+      tv_error(e->loc,
+               "launch of '%s' uses %lld threads per block, more than its __launch_bounds__(%lld)",
                k->name, threads, k->launch_bounds);
   }
 }
@@ -93,7 +94,8 @@ static int passed_params(const TvFunc *k) {
 // Returns whether they match (then the launch's arguments are worth checking).
 static bool check_params(TvFunc *k, TvFunc *launcher, int nparams) {
   if (nparams != k->params.len && nparams != passed_params(k)) {
-    tv_error(launcher->loc, "launcher '%s' takes %d parameter%s before the stream, but kernel '%s' takes %d",
+    tv_error(launcher->loc,
+             "launcher '%s' takes %d parameter%s before the stream, but kernel '%s' takes %d",
              launcher->name, nparams, nparams == 1 ? "" : "s", k->name, passed_params(k));
     return false;
   }
@@ -103,27 +105,29 @@ static bool check_params(TvFunc *k, TvFunc *launcher, int nparams) {
     if (strcmp(norm_type(lp->ctype), norm_type(kp->ctype)) || strcmp(lp->name, kp->name))
       ok = false;
     if (strcmp(norm_type(lp->ctype), norm_type(kp->ctype)))
-      tv_error(lp->loc,
-               "parameter %d of launcher '%s' is '%s' of type '%s', but parameter %d of kernel '%s' is "
-               "'%s' of type '%s'",
-               i + 1, launcher->name, lp->name, display_type(lp), i + 1, k->name, kp->name, display_type(kp));
+      tv_error(
+          lp->loc,
+          "parameter %d of launcher '%s' is '%s' of type '%s', but parameter %d of kernel '%s' is "
+          "'%s' of type '%s'",
+          i + 1, launcher->name, lp->name, display_type(lp), i + 1, k->name, kp->name,
+          display_type(kp));
     else if (strcmp(lp->name, kp->name))
-      tv_error(lp->loc, "parameter %d of launcher '%s' is '%s', but parameter %d of kernel '%s' is '%s'", i + 1,
-               launcher->name, lp->name, i + 1, k->name, kp->name);
+      tv_error(lp->loc,
+               "parameter %d of launcher '%s' is '%s', but parameter %d of kernel '%s' is '%s'",
+               i + 1, launcher->name, lp->name, i + 1, k->name, kp->name);
   }
   return ok;
 }
 
 static void check_kernel(TvProgram *p, TvFunc *k) {
   size_t n = strlen(k->name);
-  const char *want = n > 7 && !strcmp(k->name + n - 7, "_kernel") ? tv_strndup(k->name, n - 7) : NULL;
+  const char *want =
+      n > 7 && !strcmp(k->name + n - 7, "_kernel") ? tv_strndup(k->name, n - 7) : NULL;
   TvFunc *launcher = want ? tv_find_func(p, want) : NULL;
-  if (launcher && (!launcher->is_host || !launcher->body))
-    launcher = NULL;
+  if (launcher && (!launcher->is_host || !launcher->body)) launcher = NULL;
   for (int i = 0; !launcher && i < k->launches.len; i++) {
     TvLaunch *l = TV_AT(k->launches, TvLaunch, i);
-    if (l->in && l->in->is_host)
-      launcher = l->in;
+    if (l->in && l->in->is_host) launcher = l->in;
   }
   if (!launcher) {
     if (want)
@@ -135,19 +139,20 @@ static void check_kernel(TvProgram *p, TvFunc *k) {
   if (!launcher->is_extern_c)
     tv_error(launcher->loc, "launcher '%s' is not extern \"C\"", launcher->name);
   if (strcmp(launcher->return_type, "cudaError_t"))
-    tv_error(launcher->loc, "launcher '%s' returns '%s', not cudaError_t", launcher->name, launcher->return_type);
+    tv_error(launcher->loc, "launcher '%s' returns '%s', not cudaError_t", launcher->name,
+             launcher->return_type);
   int nparams = launcher->params.len;
   const TvVar *stream = NULL;
   if (nparams > 0 && is_stream(TV_AT(launcher->params, TvVar, nparams - 1)))
     stream = TV_AT(launcher->params, TvVar, --nparams);
   else
-    tv_error(launcher->loc, "launcher '%s' does not end with a cudaStream_t parameter", launcher->name);
+    tv_error(launcher->loc, "launcher '%s' does not end with a cudaStream_t parameter",
+             launcher->name);
   bool match = check_params(k, launcher, nparams);
   bool launched = false;
   for (int i = 0; i < k->launches.len; i++) {
     TvLaunch *l = TV_AT(k->launches, TvLaunch, i);
-    if (l->in != launcher)
-      continue;
+    if (l->in != launcher) continue;
     launched = true;
     check_launch(p, k, launcher, l, nparams, stream, match);
   }
@@ -158,7 +163,6 @@ static void check_kernel(TvProgram *p, TvFunc *k) {
 void tv_check_launchers(TvProgram *p) {
   for (int i = 0; i < p->funcs.len; i++) {
     TvFunc *f = TV_AT(p->funcs, TvFunc, i);
-    if (f->is_global)
-      check_kernel(p, f);
+    if (f->is_global) check_kernel(p, f);
   }
 }

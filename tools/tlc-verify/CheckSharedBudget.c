@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#define STATIC_LIMIT 49152LL  // static __shared__ per block, all targets
+#define STATIC_LIMIT 49152LL    // static __shared__ per block, all targets
 #define DEFAULT_DYNAMIC 49152LL // dynamic shared memory without the opt-in
 
 typedef struct OptIn {
@@ -45,12 +45,12 @@ static void find_opt_in(TvExpr *e, void *ctx) {
 
 static void check_launch(TvFunc *k, TvLaunch *l) {
   TvExpr *smem_arg = l->e->nconfig >= 3 ? l->e->kids[2] : l->e;
-  if (!l->smem_known)
-    return; // not a constant: nothing to compare
+  if (!l->smem_known) return; // not a constant: nothing to compare
   if (l->smem < k->dynamic_smem_use) {
     const TvVar *v = k->dynamic_smem_end;
     tv_error(smem_arg->loc,
-             "launch of '%s' requests %lld bytes of dynamic shared memory, but the kernel uses %lld ('%s' "
+             "launch of '%s' requests %lld bytes of dynamic shared memory, but the kernel uses "
+             "%lld ('%s' "
              "ends at byte %lld)",
              k->name, l->smem, k->dynamic_smem_use, v->name, k->dynamic_smem_use);
   }
@@ -59,13 +59,15 @@ static void check_launch(TvFunc *k, TvLaunch *l) {
     tv_for_each_expr(l->in->body, find_opt_in, &o);
     if (!o.found)
       tv_error(smem_arg->loc,
-               "launch of '%s' requests %lld bytes of dynamic shared memory, over 48 KB, without raising the "
+               "launch of '%s' requests %lld bytes of dynamic shared memory, over 48 KB, without "
+               "raising the "
                "kernel's limit first with cudaFuncSetAttribute(%s, "
                "cudaFuncAttributeMaxDynamicSharedMemorySize, ...)",
                k->name, l->smem, k->name);
     else if (o.value >= 0 && o.value < l->smem)
       tv_error(smem_arg->loc,
-               "launch of '%s' requests %lld bytes of dynamic shared memory, but cudaFuncSetAttribute raised "
+               "launch of '%s' requests %lld bytes of dynamic shared memory, but "
+               "cudaFuncSetAttribute raised "
                "the kernel's limit to only %lld",
                k->name, l->smem, o.value);
   }
@@ -75,21 +77,22 @@ void tv_check_shared_budget(TvProgram *p) {
   const char *target = p->target_sm == 80 ? "sm_80" : "sm_90";
   for (int i = 0; i < p->funcs.len; i++) {
     TvFunc *k = TV_AT(p->funcs, TvFunc, i);
-    if (!k->is_global || !k->body)
-      continue;
+    if (!k->is_global || !k->body) continue;
     if (k->static_smem > STATIC_LIMIT)
-      tv_error(k->loc, "kernel '%s' declares %lld bytes of static shared memory, over the %lld-byte static limit",
+      tv_error(k->loc,
+               "kernel '%s' declares %lld bytes of static shared memory, over the %lld-byte static "
+               "limit",
                k->name, k->static_smem, STATIC_LIMIT);
     long long dynamic = k->dynamic_smem_use;
     for (int j = 0; j < k->launches.len; j++) {
       TvLaunch *l = TV_AT(k->launches, TvLaunch, j);
       check_launch(k, l);
-      if (l->smem_known && l->smem > dynamic)
-        dynamic = l->smem;
+      if (l->smem_known && l->smem > dynamic) dynamic = l->smem;
     }
     if (k->static_smem + dynamic > p->smem_limit)
       tv_error(k->loc,
-               "kernel '%s' needs %lld bytes of shared memory per block (%lld static + %lld dynamic), over "
+               "kernel '%s' needs %lld bytes of shared memory per block (%lld static + %lld "
+               "dynamic), over "
                "the %s limit of %lld",
                k->name, k->static_smem + dynamic, k->static_smem, dynamic, target, p->smem_limit);
   }

@@ -15,30 +15,12 @@
 // accesses. Ranges come from Range.c. Every pair is taken as coming from
 // different threads: tlc spreads copies over all threads and the tile reads
 // (ldmatrix, wgmma) are warp- or warpgroup-wide.
-#include "Verify.h"
+#include "Hazards.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum { ACC_READ, ACC_WRITE, ACC_ASYNC } AccKind;
-
-typedef struct Access {
-  const TvExpr *site;
-  const TvVar *buf;   // the view or array named
-  const TvVar *space; // NULL: the bytes of tl_smem, which views share; else the static array
-  AccKind kind;
-  long long lo, hi;         // bytes of the space
-  long long elo, ehi;       // elements of buf, for messages
-  const char *stage;        // the stage expression's text, or NULL
-  const char *what;         // "read", "write", "cp.async write", "read by 'tl_gemm_0'"
-  const char *iter;         // the simulated loop counters' values, "" outside them
-  const TvStmt *retired_by; // a completed cp.async write: the wait that completed it
-  // Range.c's tv_thread_slot: thread t touches elements k * t + rest only.
-  bool per_thread;
-  long long slot_k, slot_g, slot_d;
-  bool atomic; // an atomicAdd/Max/...: two atomics never race with each other
-} Access;
 
 typedef struct State {
   TvVec done;   // Access*: completed since the last barrier
@@ -66,6 +48,16 @@ typedef struct Hz {
   TvVec reported;   // char*: "site|site" pairs already reported
   long long budget; // statements left to run one value at a time
   bool wgmma;       // the file issues wgmma: track writes for the proxy fence
+  // Roles: a branch that returns (the producer warpgroup) runs as one role,
+  // the threads after it as another; 0 before any split. Their accesses and
+  // mbarrier operations go to the phase model (Mbarrier.c) when the kernel
+  // uses mbarriers.
+  int role, nroles;
+  MbModel *mb; // NULL: the kernel uses no mbarrier
+  // Scanning an mbarrier operation's operands: the barrier word is ordered
+  // by the phase model itself (and against its init by the walk), so it is
+  // not a tile access for Mbarrier.c to pair.
+  bool mb_op;
 } Hz;
 
 #define MAX_TRIP 4096
@@ -172,7 +164,7 @@ static const char *iter_text(const Hz *h) {
   return s;
 }
 
-static const char *describe(const Access *a) {
+const char *hz_describe(const Access *a) {
   const char *stage = a->stage ? tv_printf("stage '%s', ", a->stage) : "";
   const char *iter = a->iter[0] ? tv_printf(", %s", a->iter) : "";
   const char *elems = a->ehi == TV_POS_INF ? tv_printf("elements from %lld", a->elo)
@@ -191,16 +183,31 @@ static const char *wait_text(const TvStmt *w) {
 
 // One report per access, buffer and kind of hazard: the first pair met
 // (in the earliest iteration) stands for the others.
-static void report(Hz *h, const Access *a, const Access *b, const char *order) {
-  const char *kind = a->kind == ACC_READ   ? "read after write"
-                     : b->kind == ACC_READ ? "write after read"
-                                           : "write after write";
+static void report_kind(Hz *h, const Access *a, const Access *b, const char *kind,
+                        const char *order) {
   const char *key = tv_printf("%p|%s|%s", (const void *)a->site, a->buf->name, kind);
   for (int i = 0; i < h->reported.len; i++)
     if (!strcmp(TV_AT(h->reported, char, i), key)) return;
   tv_push(&h->reported, (void *)key);
   tv_error(a->site->loc, "shared-memory race on '%s' (%s): the %s may overlap the %s: %s",
-           a->buf->name, kind, describe(a), describe(b), order);
+           a->buf->name, kind, hz_describe(a), hz_describe(b), order);
+}
+
+static void report(Hz *h, const Access *a, const Access *b, const char *order) {
+  report_kind(h, a, b,
+              a->kind == ACC_READ   ? "read after write"
+              : b->kind == ACC_READ ? "write after read"
+                                    : "write after write",
+              order);
+}
+
+// Mbarrier.c's finding: two accesses of different roles (or a TMA write and
+// an access of its own role) that no mbarrier phase orders either way.
+static void report_roles(void *ctx, const Access *a, const Access *b, const char *order) {
+  report_kind(ctx, a, b,
+              a->kind == ACC_READ || b->kind == ACC_READ ? "read and write unordered"
+                                                         : "writes unordered",
+              order);
 }
 
 /* ---- accesses ---- */
@@ -273,9 +280,13 @@ static void check_wgmma(Hz *h, const State *st, const Access *a, const Access *b
 static void add_access_to(Hz *h, State *st, Access *a, TvVec *into) {
   // TLC_VERIFY_DEBUG=1 shows every access the check sees.
   if (getenv("TLC_VERIFY_DEBUG"))
-    fprintf(stderr, "hazard: %s of '%s'%s\n", describe(a), a->buf->name,
+    fprintf(stderr, "hazard: %s of '%s' (role %d)%s\n", hz_describe(a), a->buf->name, h->role,
             a->per_thread ? tv_printf(" (per thread: slot %lld at %lld)", a->slot_k, a->slot_d)
                           : "");
+  if (h->mb && !h->mb_op) {
+    a->role = h->role;
+    mb_access(h->mb, a);
+  }
   for (int i = 0; i < st->done.len; i++)
     check_done(h, a, TV_AT(st->done, Access, i));
   for (int g = 0; g < st->groups.len; g++) {
@@ -301,6 +312,7 @@ static void add_access_to(Hz *h, State *st, Access *a, TvVec *into) {
 // It goes through the async proxy, so the generic writes it may see must
 // have been followed by a fence.proxy.async.
 static void add_wgmma_read(Hz *h, State *st, Access *a) {
+  a->done_seq = LLONG_MAX; // until the wgmma wait that retires its group
   for (int i = 0; i < st->unfenced.len; i++) {
     const Access *b = TV_AT(st->unfenced, Access, i);
     if (overlap(a, b))
@@ -534,7 +546,6 @@ static bool param_stored(const TvFunc *f, int param, int depth) {
 // operands are read in the background), commit the group, wait.
 typedef struct Wgmma {
   bool issues, commits;
-  bool tma;       // issues cp.async.bulk (TMA), which this check does not model
   long long wait; // the groups its last wgmma.wait_group leaves pending; -1: none
   const TvExpr *wait_site;
 } Wgmma;
@@ -558,7 +569,6 @@ static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth) {
   if (s->kind == ST_ASM && s->text) {
     w->issues |= strstr(s->text, "wgmma.mma_async") != NULL;
     w->commits |= strstr(s->text, "wgmma.commit_group") != NULL;
-    w->tma |= strstr(s->text, "cp.async.bulk") != NULL;
   }
   wgmma_expr(s->cond, w, depth);
   wgmma_expr(s->expr, w, depth);
@@ -571,6 +581,22 @@ static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth) {
     wgmma_stmt(s->kids[i], w, depth);
 }
 
+// A wait completes the accesses of all but the newest n groups: for the
+// phase model, they are done at this event of the role.
+static void retire(Hz *h, TvVec groups, long long n, TvLoc loc) {
+  long long seq = mb_tick(h->mb, h->role, loc);
+  for (int g = 0; g + n < groups.len; g++) {
+    const TvVec *grp = TV_AT(groups, TvVec, g);
+    for (int i = 0; i < grp->len; i++) {
+      Access *a = TV_AT(*grp, Access, i);
+      if (a->done_seq == LLONG_MAX && a->role == h->role) {
+        a->done_seq = seq;
+        a->done_loc = loc;
+      }
+    }
+  }
+}
+
 static void wg_commit(State *st) {
   TvVec *g = tv_alloc(sizeof *g);
   *g = st->wg_open;
@@ -579,9 +605,10 @@ static void wg_commit(State *st) {
 }
 
 // wgmma.wait_group n: the reads of all but the newest n groups are done.
-static void wg_wait(State *st, const TvExpr *site, long long n) {
+static void wg_wait(Hz *h, State *st, const TvExpr *site, long long n) {
   st->last_wg_wait = site;
   st->last_wg_wait_n = n;
+  if (h->mb && st->wg_groups.len > n) retire(h, st->wg_groups, n, site->loc);
   while (st->wg_groups.len > n) {
     vec_union(&st->done, TV_AT(st->wg_groups, TvVec, 0));
     vec_union(&st->unfenced_wg, TV_AT(st->wg_groups, TvVec, 0));
@@ -591,15 +618,416 @@ static void wg_wait(State *st, const TvExpr *site, long long n) {
   }
 }
 
+/* ---- mbarriers and TMA ---- */
+
+static bool known(TvRange r) {
+  return r.lo != TV_NEG_INF && r.hi != TV_POS_INF;
+}
+
+// What an mbarrier or TMA instruction does, and which of its operands (of
+// an asm statement) or parameters (of a helper that holds one) carry the
+// barrier, the value (count, parity, bytes), the TMA's tile and tensor map.
+typedef enum { MB_NONE, MB_INIT, MB_WAIT, MB_ARRIVE, MB_EXPECT_ARRIVE, MB_EXPECT, MB_TMA } MbOp;
+typedef struct MbSig {
+  MbOp op;
+  int bar, val, dst, map; // operand or parameter index, -1 none
+  bool val_const;         // the value is the constant val_value
+  long long val_value;
+} MbSig;
+
+// The operand numbers of an asm text after `from`: [%N] groups in order.
+static int bracket_operands(const char *from, int *out, int max) {
+  int n = 0;
+  for (const char *c = strchr(from, '['); c && n < max; c = strchr(c + 1, '['))
+    if (c[1] == '%') out[n++] = atoi(c + 2);
+  return n;
+}
+
+static MbSig asm_sig(const char *t) {
+  MbSig g = {.op = MB_NONE, .bar = -1, .val = -1, .dst = -1, .map = -1};
+  if (!t) return g;
+  const char *k;
+  int ops[8], n;
+  if ((k = strstr(t, "cp.async.bulk.tensor")) && strstr(k, "mbarrier")) {
+    n = bracket_operands(k, ops, 8);
+    if (n >= 3) g = (MbSig){MB_TMA, ops[n - 1], -1, ops[0], ops[1], false, 0};
+    return g;
+  }
+  if ((k = strstr(t, "mbarrier.init")))
+    g.op = MB_INIT;
+  else if ((k = strstr(t, "mbarrier.try_wait.parity")) ||
+           (k = strstr(t, "mbarrier.test_wait.parity")))
+    g.op = MB_WAIT;
+  else if ((k = strstr(t, "mbarrier.arrive.expect_tx")))
+    g.op = MB_EXPECT_ARRIVE;
+  else if ((k = strstr(t, "mbarrier.expect_tx")))
+    g.op = MB_EXPECT;
+  else if ((k = strstr(t, "mbarrier.arrive")))
+    g.op = MB_ARRIVE;
+  else
+    return g;
+  n = bracket_operands(k, ops, 1);
+  if (n < 1) return (MbSig){.op = MB_NONE};
+  g.bar = ops[0];
+  // The value is the first %M after the barrier's brackets.
+  const char *close = strchr(strchr(k, '[') ? strchr(k, '[') : k, ']');
+  const char *v = close ? strchr(close, '%') : NULL;
+  const char *end = close ? strchr(close, ';') : NULL;
+  if (v && (!end || v < end) && g.op != MB_ARRIVE) g.val = atoi(v + 1);
+  return g;
+}
+
+static MbSig func_sig(const TvStmt *s, const TvFunc *f, int depth);
+
+// A helper's signature in terms of its parameters: the operand expression
+// of each role traced back to the parameter it comes from.
+static int param_of(const TvFunc *f, const TvExpr *e, bool pointer) {
+  for (int i = 0; i < f->params.len; i++) {
+    const TvVar *v = TV_AT(f->params, TvVar, i);
+    if (pointer ? rooted_at(e, v)
+                : (strip_casts((TvExpr *)e) && strip_casts((TvExpr *)e)->kind == EX_VAR &&
+                   strip_casts((TvExpr *)e)->var == v))
+      return i;
+  }
+  return -1;
+}
+
+static MbSig func_sig(const TvStmt *s, const TvFunc *f, int depth) {
+  MbSig none = {.op = MB_NONE};
+  if (!s || depth > 16) return none;
+  if (s->kind == ST_ASM) {
+    MbSig g = asm_sig(s->text);
+    if (g.op == MB_NONE) return none;
+    MbSig p = {g.op, -1, -1, -1, -1, false, 0};
+    const TvExpr *ve = g.val >= 0 && g.val < s->exprs.len ? TV_AT(s->exprs, TvExpr, g.val) : NULL;
+    if (g.bar >= 0 && g.bar < s->exprs.len)
+      p.bar = param_of(f, TV_AT(s->exprs, TvExpr, g.bar), true);
+    if (g.dst >= 0 && g.dst < s->exprs.len)
+      p.dst = param_of(f, TV_AT(s->exprs, TvExpr, g.dst), true);
+    if (g.map >= 0 && g.map < s->exprs.len)
+      p.map = param_of(f, TV_AT(s->exprs, TvExpr, g.map), true);
+    if (ve) {
+      p.val = param_of(f, ve, false);
+      p.val_const = p.val < 0 && tv_const_eval(ve, &p.val_value);
+    }
+    return p;
+  }
+  for (int i = 0; i < s->nkids; i++) {
+    MbSig g = func_sig(s->kids[i], f, depth + 1);
+    if (g.op != MB_NONE) return g;
+  }
+  return none;
+}
+
+typedef struct SigCache {
+  const TvFunc *f;
+  MbSig sig;
+} SigCache;
+static TvVec sig_cache; // SigCache*
+
+static MbSig helper_sig(const TvFunc *f) {
+  if (!f || !f->body) return (MbSig){.op = MB_NONE};
+  for (int i = 0; i < sig_cache.len; i++)
+    if (TV_AT(sig_cache, SigCache, i)->f == f) return TV_AT(sig_cache, SigCache, i)->sig;
+  SigCache *c = tv_alloc(sizeof *c);
+  c->f = f;
+  c->sig = func_sig(f->body, f, 0);
+  tv_push(&sig_cache, c);
+  return c->sig;
+}
+
+static bool is_mb_stmt(const TvStmt *s) {
+  if (s->kind == ST_ASM) return asm_sig(s->text).op != MB_NONE;
+  TvExpr *e = s->kind == ST_EXPR ? tv_strip(s->expr) : NULL;
+  return e && e->kind == EX_CALL && helper_sig(e->func).op != MB_NONE;
+}
+
+// e's value with the counters run one value at a time: integer operators
+// (including ^, &, |, shifts, which intervals only bound), counters,
+// constants and locals assigned once. False when any part is not known.
+static bool eval_now(const TvExpr *e, long long *out, int depth) {
+  e = tv_strip((TvExpr *)e);
+  if (!e || depth > 32) return false;
+  if (tv_const_eval(e, out)) return true;
+  long long a, b;
+  switch (e->kind) {
+  case EX_VAR:
+    if (e->var->has_range && e->var->range_lo == e->var->range_hi) {
+      *out = e->var->range_lo;
+      return true;
+    }
+    return tv_single_assignment(e->var) && eval_now(e->var->init, out, depth + 1);
+  case EX_CAST:
+    return e->cast_to_integer && e->nkids == 1 && eval_now(e->kids[0], out, depth + 1);
+  case EX_UNARY:
+    if (!eval_now(e->kids[0], &a, depth + 1)) return false;
+    if (!strcmp(e->op, "-")) return *out = -a, true;
+    if (!strcmp(e->op, "+")) return *out = a, true;
+    if (!strcmp(e->op, "~")) return *out = ~a, true;
+    if (!strcmp(e->op, "!")) return *out = !a, true;
+    return false;
+  case EX_BINARY:
+    if (e->nkids != 2 || !eval_now(e->kids[0], &a, depth + 1) ||
+        !eval_now(e->kids[1], &b, depth + 1))
+      return false;
+    switch (e->op[0]) {
+    case '+':
+      *out = a + b;
+      return !e->op[1];
+    case '-':
+      *out = a - b;
+      return !e->op[1];
+    case '*':
+      *out = a * b;
+      return !e->op[1];
+    case '/':
+      *out = b ? a / b : 0;
+      return b && !e->op[1];
+    case '%':
+      *out = b ? a % b : 0;
+      return b && !e->op[1];
+    case '^':
+      *out = a ^ b;
+      return !e->op[1];
+    case '&':
+      *out = a & b;
+      return !e->op[1];
+    case '|':
+      *out = a | b;
+      return !e->op[1];
+    case '<':
+      *out = a << b;
+      return !strcmp(e->op, "<<") && b >= 0 && b < 63;
+    case '>':
+      *out = a >> b;
+      return !strcmp(e->op, ">>") && b >= 0 && b < 63;
+    default:
+      return false;
+    }
+  default:
+    return false;
+  }
+}
+
+// The single value of e on this path, or -1.
+static long long one_value(Hz *h, const TvExpr *e) {
+  long long v;
+  if (eval_now(e, &v, 0)) return v;
+  TvRange r = e ? tv_range(&h->env, e, NULL, 0) : (TvRange){-1, -2};
+  return r.lo == r.hi && r.lo != TV_NEG_INF ? r.lo : -1;
+}
+
+// The mbarrier element an address names: &bar[i], bar + i, bar, through
+// casts and address conversions (tl_smem_addr(p), __cvta_generic_to_shared).
+static const TvVar *bar_ref(Hz *h, TvExpr *e, long long *elem) {
+  *elem = -1;
+  for (int depth = 0; depth < 8; depth++) {
+    e = strip_casts(e);
+    if (e && e->kind == EX_CALL && e->nkids == 1)
+      e = e->kids[0];
+    else
+      break;
+  }
+  TvExpr *idx;
+  long long width;
+  const TvVar *v = shared_pointer(e, &idx, &width);
+  if (!v) return NULL;
+  *elem = idx ? one_value(h, idx) : 0;
+  return v;
+}
+
+// How many threads run this statement: the product of threadIdx's ranges
+// under the guards of the path (-1: not known). Every thread of the range
+// is taken to reach it (tlc's roles are guarded by threadIdx bounds only).
+static long long path_threads(Hz *h) {
+  long long n = 1;
+  for (int d = 0; d < 3; d++) {
+    static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z"};
+    TvExpr t = {.kind = EX_BUILTIN, .builtin = BI_THREAD_IDX, .dim = d, .name = names[d]};
+    TvRange r = tv_range(&h->env, &t, NULL, 0);
+    if (!known(r)) return -1;
+    n *= r.hi - r.lo + 1;
+  }
+  return n;
+}
+
+// cuTensorMapEncodeTiled(map, type, rank, base, dims, strides, box, ...):
+// a call of at least 8 arguments whose first is rooted at the map. Called
+// directly, or inside a file function that is passed the map; then its
+// arguments are read through the caller's.
+typedef struct Encode {
+  const TvVar *map;
+  const int *type_size;
+  long long bytes; // -1 not found, -2 found twice differently
+} Encode;
+
+// An argument of the encode call, read through the wrapper's parameters
+// (f NULL: the call is in the host function itself).
+static TvExpr *through(TvExpr *e, const TvFunc *f, TvExpr *const *args, int nargs) {
+  e = strip_casts(e);
+  if (f && e && e->kind == EX_VAR && e->var->kind == VAR_PARAM)
+    for (int i = 0; i < f->params.len && i < nargs; i++)
+      if (TV_AT(f->params, TvVar, i) == e->var) return strip_casts(args[i]);
+  return e;
+}
+
+static long long encoded_bytes(TvExpr *call, const TvFunc *f, TvExpr *const *args, int nargs,
+                               const int *type_size) {
+  long long type, rank, bytes = 1;
+  TvExpr *t = through(call->kids[1], f, args, nargs), *r = through(call->kids[2], f, args, nargs),
+         *box = through(call->kids[6], f, args, nargs);
+  if (!t || !r || !box || !tv_const_eval(t, &type) || !tv_const_eval(r, &rank) || type < 0 ||
+      type > 12 || rank < 1 || rank > 5)
+    return -1;
+  if (box->kind == EX_VAR && box->var->init) box = tv_strip(box->var->init);
+  if (!box || box->nkids < rank) return -1;
+  for (int i = 0; i < rank; i++) {
+    long long v;
+    if (!tv_const_eval(tv_strip(box->kids[i]), &v) || v <= 0) return -1;
+    bytes *= v;
+  }
+  return bytes * type_size[type];
+}
+
+static void note_bytes(Encode *en, long long b) {
+  if (b < 0 || en->bytes == -2) return;
+  en->bytes = en->bytes >= 0 && en->bytes != b ? -2 : b;
+}
+
+static void find_encode_in(TvExpr *e, void *ctx);
+
+typedef struct Inner {
+  Encode *en;
+  const TvFunc *f;
+  const TvVar *param;
+  TvExpr *const *args;
+  int nargs;
+} Inner;
+
+static void find_encode_inner(TvExpr *e, void *ctx) {
+  Inner *in = ctx;
+  if (e->kind == EX_CALL && e->nkids >= 8 && rooted_at(e->kids[0], in->param))
+    note_bytes(in->en, encoded_bytes(e, in->f, in->args, in->nargs, in->en->type_size));
+}
+
+static void find_encode_in(TvExpr *e, void *ctx) {
+  Encode *en = ctx;
+  if (e->kind != EX_CALL) return;
+  if (!e->func || !e->func->body) { // the driver's entry point, called directly
+    if (e->nkids >= 8 && rooted_at(e->kids[0], en->map))
+      note_bytes(en, encoded_bytes(e, NULL, NULL, 0, en->type_size));
+    return;
+  }
+  for (int i = 0; i < e->nkids && i < e->func->params.len; i++)
+    if (rooted_at(e->kids[i], en->map)) {
+      Inner in = {en, e->func, TV_AT(e->func->params, TvVar, i), e->kids, e->nkids};
+      tv_for_each_expr(e->func->body, find_encode_inner, &in);
+    }
+}
+
+static long long encode_box_bytes(TvStmt *host, const TvVar *map, const int *type_size) {
+  Encode en = {map, type_size, -1};
+  tv_for_each_expr(host, find_encode_in, &en);
+  return en.bytes >= 0 ? en.bytes : -1;
+}
+
+// The bytes one TMA load through the tensor map `map` writes: the box of
+// the map's encoding (cuTensorMapEncodeTiled's boxDim and data type), found
+// through the kernel parameter, each launch's argument and the host call
+// that encodes it. -1 when not found, or when launches disagree.
+static long long tma_bytes(Hz *h, TvExpr *map) {
+  static const int type_size[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4}; // CUtensorMapDataType
+  map = strip_casts(map);
+  if (map && map->kind == EX_UNARY && !strcmp(map->op, "&")) map = strip_casts(map->kids[0]);
+  if (!map || map->kind != EX_VAR) return -1;
+  const TvFunc *k = h->env.kernel;
+  int pi = -1;
+  for (int i = 0; i < k->params.len; i++)
+    if (TV_AT(k->params, TvVar, i) == map->var) pi = i;
+  if (pi < 0) return -1;
+  long long bytes = -1;
+  for (int l = 0; l < k->launches.len; l++) {
+    const TvLaunch *ln = TV_AT(k->launches, TvLaunch, l);
+    TvExpr *arg =
+        ln->e->nconfig + pi < ln->e->nkids ? strip_casts(ln->e->kids[ln->e->nconfig + pi]) : NULL;
+    if (!arg || arg->kind != EX_VAR || !ln->in) return -1;
+    long long b = encode_box_bytes(ln->in->body, arg->var, type_size);
+    if (getenv("TLC_VERIFY_DEBUG"))
+      fprintf(stderr, "tma: map '%s' -> launch arg '%s' in '%s': %lld bytes\n", map->var->name,
+              arg->var->name, ln->in->name, b);
+    if (b < 0 || (bytes >= 0 && b != bytes)) return -1;
+    bytes = b;
+  }
+  return bytes;
+}
+
+static void check_done(Hz *h, const Access *a, const Access *b);
+
+// Applies one mbarrier or TMA operation; ops are the asm statement's
+// operands or the helper call's arguments, as the signature numbers them.
+static void mb_apply(Hz *h, State *st, const TvExpr *site, MbSig g, TvExpr *const *ops, int nops,
+                     const char *name) {
+#define OP(i) ((i) >= 0 && (i) < nops ? ops[i] : NULL)
+  long long elem = -1;
+  const TvVar *bar = OP(g.bar) ? bar_ref(h, OP(g.bar), &elem) : NULL;
+  long long val = g.val_const ? g.val_value : OP(g.val) ? one_value(h, OP(g.val)) : -1;
+  long long threads = path_threads(h);
+  switch (g.op) {
+  case MB_INIT:
+    mb_init(h->mb, site, bar, elem, val);
+    break;
+  case MB_WAIT:
+    mb_wait(h->mb, h->role, site, bar, elem, val);
+    break;
+  case MB_ARRIVE:
+    mb_arrive(h->mb, h->role, site, bar, elem, threads, 0);
+    break;
+  case MB_EXPECT_ARRIVE:
+  case MB_EXPECT:
+    mb_arrive(h->mb, h->role, site, bar, elem, g.op == MB_EXPECT ? 0 : threads,
+              val < 0 || threads < 0 ? -1 : val * threads);
+    break;
+  case MB_TMA: {
+    TvExpr *idx;
+    long long width;
+    const TvVar *buf = OP(g.dst) ? shared_pointer(OP(g.dst), &idx, &width) : NULL;
+    if (!buf) break;
+    long long bytes = tma_bytes(h, OP(g.map));
+    Access *a = make_access(h, site, buf, ACC_WRITE, idx, bytes > 0 ? bytes : 0,
+                            tv_printf("TMA write by '%s'", name));
+    a->tma = true;
+    a->bar = bar;
+    a->bar_elem = elem;
+    a->tma_bytes = bytes;
+    a->done_seq = LLONG_MAX;
+    // Against what other threads did since the last barrier (a TMA issued
+    // by one thread over a tile the others read); mbarriers order the rest.
+    for (int i = 0; i < st->done.len; i++)
+      check_done(h, a, TV_AT(st->done, Access, i));
+    a->role = h->role;
+    mb_access(h->mb, a);
+    break;
+  }
+  default:
+    break;
+  }
+#undef OP
+}
+
 /* ---- calls ---- */
 
 // f(args): the shared tiles it is passed are read (or written) by it; by
 // wgmma in the background when f issues wgmma.
 static void scan_call(Hz *h, State *st, TvExpr *e) {
   if (e->name && !strncmp(e->name, "tl_wgmma_wait", 13) && e->ntargs >= 1) {
-    wg_wait(st, e, e->targs[0]);
+    wg_wait(h, st, e, e->targs[0]);
     return;
   }
+  MbSig mb = helper_sig(e->func);
+  if (mb.op != MB_NONE && h->mb)
+    mb_apply(h, st, e, mb, e->kids, e->nkids, e->name ? e->name : "call");
+  if (mb.op == MB_TMA) return; // its tile is the write above; its mbarrier is not read by it
+  h->mb_op = mb.op != MB_NONE;
   bool async = e->name && !strncmp(e->name, "tl_cp_async", 11) && e->ntargs >= 1 && e->targs[0] > 0;
   Wgmma wg = {.wait = -1};
   if (e->func && !async) wgmma_stmt(e->func->body, &wg, 0);
@@ -613,13 +1041,14 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
       continue;
     }
     scan(h, st, idx);
-    if (wg.tma) continue; // a TMA copy's tile and mbarrier: not modelled (docs/tlc-verify.md)
     if (async && i == 0) {
       add_access(h, st, make_access(h, e, buf, ACC_ASYNC, idx, e->targs[0], "cp.async write"));
       continue;
     }
-    if (atomic) { // atomicAdd(&s[i], v): an update
-      Access *a = make_access(h, e, buf, ACC_WRITE, idx, width, tv_printf("atomic update by '%s'", e->name));
+    if (atomic) { // atomicAdd(&s[i], v): an update of that one element
+      width = buf->elem_size > 0 ? buf->elem_size : 1;
+      Access *a = make_access(h, e, buf, ACC_WRITE, idx, width,
+                              tv_printf("atomic update by '%s'", e->name));
       a->atomic = true;
       add_access(h, st, a);
       continue;
@@ -641,7 +1070,8 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
     wg_commit(st);
   else if (e->name && !strcmp(e->name, "tl_wgmma_commit"))
     wg_commit(st);
-  if (wg.issues && wg.wait >= 0) wg_wait(st, wg.wait_site, wg.wait);
+  if (wg.issues && wg.wait >= 0) wg_wait(h, st, wg.wait_site, wg.wait);
+  h->mb_op = false;
 }
 
 // The shared location an lvalue names, if any.
@@ -728,9 +1158,10 @@ static void commit(State *st) {
 
 // cp.async.wait_group n: all but the newest n groups complete; their writes
 // are then done for the issuing thread, still unordered for the others.
-static void wait_group(const Hz *h, State *st, const TvStmt *s, long long n) {
+static void wait_group(Hz *h, State *st, const TvStmt *s, long long n) {
   st->last_wait = s;
   st->last_wait_n = n;
+  if (h->mb && st->groups.len > n) retire(h, st->groups, n, s->loc);
   while (st->groups.len > n) {
     TvVec *g = TV_AT(st->groups, TvVec, 0);
     for (int i = 0; i < g->len; i++) {
@@ -751,7 +1182,7 @@ static bool asm_barrier(const char *t) {
 }
 
 // Applies an asm statement's synchronization; false when it has none.
-static bool asm_sync(const Hz *h, State *st, const TvStmt *s) {
+static bool asm_sync(Hz *h, State *st, const TvStmt *s) {
   const char *t = s->text ? s->text : "";
   const char *w = strstr(t, "cp.async.wait_group");
   if (strstr(t, "cp.async.commit_group"))
@@ -779,6 +1210,7 @@ static bool has_sync(const TvStmt *s) {
        asm_barrier(s->text)))
     return true;
   if (s->kind == ST_EXPR && s->expr && tv_is_barrier_call(tv_strip(s->expr))) return true;
+  if (is_mb_stmt(s)) return true; // an mbarrier's stage and parity need one value per step
   for (int i = 0; i < s->nkids; i++)
     if (has_sync(s->kids[i])) return true;
   return false;
@@ -787,10 +1219,6 @@ static bool has_sync(const TvStmt *s) {
 /* ---- statements ---- */
 
 static void walk(Hz *h, State *st, TvStmt *s);
-
-static bool known(TvRange r) {
-  return r.lo != TV_NEG_INF && r.hi != TV_POS_INF;
-}
 
 // 1 when cond holds on this path, 0 when it does not, -1 unknown: with the
 // counters at one value, `k + 2 < 128` is decided.
@@ -840,9 +1268,14 @@ static void walk_if(Hz *h, State *st, TvStmt *s) {
   TvGuard *saved = h->env.guards;
   if (d != 0) {
     State other = d < 0 ? state_copy(st) : (State){0};
+    // A branch that returns splits the threads into two roles (the
+    // producer warpgroup and the rest), which only mbarriers order.
+    bool split = d < 0 && returns(s->kids[0]);
+    if (split) h->role = ++h->nroles;
     tv_push_cond(&h->env, s->cond, false);
     walk(h, st, s->kids[0]);
     tv_pop_guards(&h->env, saved);
+    if (split) h->role = ++h->nroles;
     if (d < 0) {
       tv_push_cond(&h->env, s->cond, true);
       walk(h, &other, s->kids[1]);
@@ -961,6 +1394,13 @@ static void walk(Hz *h, State *st, TvStmt *s) {
     scan(h, st, s->expr);
     break;
   case ST_ASM:
+    if (h->mb && asm_sig(s->text).op != MB_NONE) {
+      TvExpr *site = tv_alloc(sizeof *site);
+      site->loc = s->loc;
+      site->name = "asm";
+      mb_apply(h, st, site, asm_sig(s->text), (TvExpr *const *)s->exprs.items, s->exprs.len, "asm");
+      if (asm_sig(s->text).op == MB_TMA) break;
+    }
     if (!asm_sync(h, st, s))
       for (int i = 0; i < s->exprs.len; i++)
         scan(h, st, TV_AT(s->exprs, TvExpr, i));
@@ -990,6 +1430,14 @@ static void walk(Hz *h, State *st, TvStmt *s) {
   }
 }
 
+static bool uses_mbarrier(const TvStmt *s) {
+  if (!s) return false;
+  if (is_mb_stmt(s)) return true;
+  for (int i = 0; i < s->nkids; i++)
+    if (uses_mbarrier(s->kids[i])) return true;
+  return false;
+}
+
 void tv_check_shared_hazards(TvProgram *p) {
   bool wgmma = false;
   for (int i = 0; i < p->funcs.len; i++) {
@@ -1001,7 +1449,9 @@ void tv_check_shared_hazards(TvProgram *p) {
     TvFunc *f = TV_AT(p->funcs, TvFunc, i);
     if (!f->body || !f->is_global) continue;
     Hz h = {.p = p, .env = {.kernel = f}, .budget = STEP_BUDGET, .wgmma = wgmma};
+    if (uses_mbarrier(f->body)) h.mb = mb_new(p);
     State st = {0};
     walk(&h, &st, f->body);
+    if (h.mb) mb_finish(h.mb, overlap, report_roles, &h);
   }
 }

@@ -10,13 +10,15 @@
 
 // The quoted name in a lookup failure, or NULL.
 static const char *undeclared_name(const char *msg) {
-  static const char *const prefixes[] = {"use of undeclared identifier '", "unknown type name '",
-                                         "no template named '", "no member named '",
-                                         "no matching function for call to '", NULL};
+  static const char *const prefixes[] = {"use of undeclared identifier '",
+                                         "unknown type name '",
+                                         "no template named '",
+                                         "no member named '",
+                                         "no matching function for call to '",
+                                         NULL};
   for (int i = 0; prefixes[i]; i++) {
     size_t n = strlen(prefixes[i]);
-    if (strncmp(msg, prefixes[i], n))
-      continue;
+    if (strncmp(msg, prefixes[i], n)) continue;
     const char *end = strchr(msg + n, '\'');
     return end ? tv_strndup(msg + n, (size_t)(end - msg - n)) : NULL;
   }
@@ -57,8 +59,7 @@ void tv_check_parse(TvProgram *p, bool list_undeclared, int *undeclared) {
     else
       tv_error(loc, "%s", msg);
   }
-  if (names.len > 1)
-    qsort(names.items, (size_t)names.len, sizeof(void *), cmp_str);
+  if (names.len > 1) qsort(names.items, (size_t)names.len, sizeof(void *), cmp_str);
   for (int i = 0; i < names.len; i++)
     if (i == 0 || strcmp(names.items[i], names.items[i - 1]))
       printf("%s\n", (const char *)names.items[i]);

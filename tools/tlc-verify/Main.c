@@ -49,8 +49,7 @@ static int usage_error(const char *fmt, const char *arg) {
 
 static char *read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
+  if (!f) return NULL;
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
   size_t got;
@@ -58,14 +57,12 @@ static char *read_file(const char *path, size_t *len) {
     n += got;
     if (n == cap) {
       char *nb = realloc(buf, cap *= 2);
-      if (!nb)
-        free(buf);
+      if (!nb) free(buf);
       buf = nb;
     }
   }
   fclose(f);
-  if (!buf)
-    return NULL;
+  if (!buf) return NULL;
   char *out = tv_strndup(buf, n);
   free(buf);
   *len = n;
@@ -90,8 +87,11 @@ static bool set_target(TvProgram *p, const char *t) {
 // --cuda-path points nowhere so that an installed toolkit cannot change how
 // clang behaves.
 #define CLANG_ARGS(prelude)                                                                        \
-  {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent/tlc-verify",      \
-   "--cuda-gpu-arch=sm_80", "-std=c++17", "-include", (prelude), "-ferror-limit=0"}
+  {                                                                                                \
+    "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",                                \
+        "--cuda-path=/nonexistent/tlc-verify", "--cuda-gpu-arch=sm_80", "-std=c++17", "-include",  \
+        (prelude), "-ferror-limit=0"                                                               \
+  }
 
 static TvVec prelude_names;
 
@@ -113,8 +113,7 @@ static enum CXChildVisitResult collect_names(CXCursor c, CXCursor parent, CXClie
   CXString s = clang_getCursorSpelling(c);
   const char *name = tv_strdup(clang_getCString(s));
   clang_disposeString(s);
-  if (in_prelude && name[0] && strncmp(name, "operator", 8))
-    tv_push(&prelude_names, (void *)name);
+  if (in_prelude && name[0] && strncmp(name, "operator", 8)) tv_push(&prelude_names, (void *)name);
   return CXChildVisit_Continue;
 }
 
@@ -129,7 +128,8 @@ static int list_prelude_names(void) {
                                   {"/tlc-verify-prelude/empty.cu", "", 0}};
   CXIndex index = clang_createIndex(0, 0);
   CXTranslationUnit tu;
-  if (clang_parseTranslationUnit2(index, files[1].Filename, args, (int)(sizeof args / sizeof args[0]), files, 2,
+  if (clang_parseTranslationUnit2(index, files[1].Filename, args,
+                                  (int)(sizeof args / sizeof args[0]), files, 2,
                                   CXTranslationUnit_KeepGoing, &tu) != CXError_Success) {
     fputs("tlc-verify: error: cannot parse the prelude\n", stderr);
     return 2;
@@ -162,8 +162,7 @@ static int run(int argc, char **argv) {
     } else if (!strcmp(a, "--list-undeclared")) {
       list_undeclared = true;
     } else if (!strcmp(a, "--target") || !strcmp(a, "--prelude")) {
-      if (i + 1 == argc)
-        return usage_error("%s needs a value", a);
+      if (i + 1 == argc) return usage_error("%s needs a value", a);
       if (a[2] == 'p')
         prelude = argv[++i];
       else if (!set_target(&p, argv[++i]))
@@ -181,8 +180,7 @@ static int run(int argc, char **argv) {
       p.path = a;
     }
   }
-  if (!p.path)
-    return usage_error("%s", "no input file");
+  if (!p.path) return usage_error("%s", "no input file");
   p.text = read_file(p.path, &p.text_len);
   if (!p.text) {
     fprintf(stderr, "tlc-verify: error: cannot read '%s'\n", p.path);
@@ -192,11 +190,12 @@ static int run(int argc, char **argv) {
   const char *args[] = CLANG_ARGS(prelude ? prelude : PRELUDE_PATH);
   struct CXUnsavedFile unsaved = {PRELUDE_PATH, tv_prelude_text, (unsigned long)tv_prelude_len};
   CXIndex index = clang_createIndex(0, 0);
-  enum CXErrorCode rc = clang_parseTranslationUnit2(index, p.path, args, (int)(sizeof args / sizeof args[0]),
-                                                    prelude ? NULL : &unsaved, prelude ? 0 : 1,
-                                                    CXTranslationUnit_KeepGoing, &p.tu);
+  enum CXErrorCode rc = clang_parseTranslationUnit2(
+      index, p.path, args, (int)(sizeof args / sizeof args[0]), prelude ? NULL : &unsaved,
+      prelude ? 0 : 1, CXTranslationUnit_KeepGoing, &p.tu);
   if (rc != CXError_Success) {
-    fprintf(stderr, "tlc-verify: error: libclang could not parse '%s' (error %d)\n", p.path, (int)rc);
+    fprintf(stderr, "tlc-verify: error: libclang could not parse '%s' (error %d)\n", p.path,
+            (int)rc);
     clang_disposeIndex(index);
     return 2;
   }

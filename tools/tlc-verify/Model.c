@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static void each_expr(TvExpr *e, void (*fn)(TvExpr *, void *), void *ctx) {
-  if (!e)
-    return;
+  if (!e) return;
   fn(e, ctx);
   for (int i = 0; i < e->nkids; i++)
     each_expr(e->kids[i], fn, ctx);
@@ -18,8 +16,7 @@ static void each_expr(TvExpr *e, void (*fn)(TvExpr *, void *), void *ctx) {
 
 // Every expression under s, pre-order, including initializers.
 void tv_for_each_expr(TvStmt *s, void (*fn)(TvExpr *, void *), void *ctx) {
-  if (!s)
-    return;
+  if (!s) return;
   each_expr(s->cond, fn, ctx);
   each_expr(s->inc, fn, ctx);
   each_expr(s->expr, fn, ctx);
@@ -50,8 +47,7 @@ static bool is_incdec(const char *op) {
 
 static void count_assign(TvExpr *e, void *ctx) {
   TvExpr *skip = ctx; // a for loop's own increment
-  if (e == skip)
-    return;
+  if (e == skip) return;
   TvVar *v;
   if (e->kind == EX_BINARY && is_assign_op(e->op) && (v = assigned_var(e->kids[0])))
     v->nassign++;
@@ -64,16 +60,15 @@ static void count_assign(TvExpr *e, void *ctx) {
 // for (int v = a; ...; ++v / v++ / v += c / v = v + c) with a positive constant step.
 static TvVar *loop_counter(TvStmt *s) {
   TvStmt *init = s->kids[0];
-  if (!init || init->kind != ST_DECL || init->vars.len != 1 || !s->inc)
-    return NULL;
+  if (!init || init->kind != ST_DECL || init->vars.len != 1 || !s->inc) return NULL;
   TvVar *v = TV_AT(init->vars, TvVar, 0);
   TvExpr *inc = tv_strip(s->inc);
   long long step;
   if (!v->init || !v->is_integer || !inc || assigned_var(inc->kids ? inc->kids[0] : NULL) != v)
     return NULL;
-  if (inc->kind == EX_UNARY && (!strcmp(inc->op, "++") || !strcmp(inc->op, "p++")))
-    return v;
-  if (inc->kind == EX_BINARY && !strcmp(inc->op, "+=") && tv_const_eval(inc->kids[1], &step) && step > 0)
+  if (inc->kind == EX_UNARY && (!strcmp(inc->op, "++") || !strcmp(inc->op, "p++"))) return v;
+  if (inc->kind == EX_BINARY && !strcmp(inc->op, "+=") && tv_const_eval(inc->kids[1], &step) &&
+      step > 0)
     return v;
   if (inc->kind == EX_BINARY && !strcmp(inc->op, "=")) {
     TvExpr *r = tv_strip(inc->kids[1]);
@@ -85,8 +80,7 @@ static TvVar *loop_counter(TvStmt *s) {
 }
 
 static void count_stmt(TvStmt *s) {
-  if (!s)
-    return;
+  if (!s) return;
   TvExpr *skip = NULL;
   if (s->kind == ST_FOR) {
     TvVar *v = loop_counter(s);
@@ -99,8 +93,7 @@ static void count_stmt(TvStmt *s) {
   if (s->kind == ST_ASM)
     for (int i = 0; i < s->exprs.len; i++) {
       TvVar *v = assigned_var(TV_AT(s->exprs, TvExpr, i));
-      if (v)
-        v->nassign++;
+      if (v) v->nassign++;
     }
   each_expr(s->cond, count_assign, skip);
   each_expr(s->inc, count_assign, skip);
@@ -119,8 +112,7 @@ static void count_stmt(TvStmt *s) {
 static bool dim3_eval(TvExpr *e, long long out[3], int depth) {
   e = tv_strip(e);
   long long v;
-  if (!e || depth > 8)
-    return false;
+  if (!e || depth > 8) return false;
   out[0] = out[1] = out[2] = 1;
   if (tv_const_eval(e, &v)) {
     out[0] = v;
@@ -128,17 +120,13 @@ static bool dim3_eval(TvExpr *e, long long out[3], int depth) {
   }
   if (e->kind == EX_VAR)
     return tv_single_assignment(e->var) && dim3_eval(e->var->init, out, depth + 1);
-  if (e->kind == EX_CAST && e->nkids == 1)
-    return dim3_eval(e->kids[0], out, depth + 1);
-  if (e->kind != EX_CALL || !e->name)
-    return false;
+  if (e->kind == EX_CAST && e->nkids == 1) return dim3_eval(e->kids[0], out, depth + 1);
+  if (e->kind != EX_CALL || !e->name) return false;
   if (e->nkids == 1 && strcmp(e->name, "dim3"))
     return dim3_eval(e->kids[0], out, depth + 1); // a copy or conversion
-  if (strcmp(e->name, "dim3") || e->nkids > 3)
-    return false;
+  if (strcmp(e->name, "dim3") || e->nkids > 3) return false;
   for (int i = 0; i < e->nkids; i++)
-    if (!tv_const_eval(e->kids[i], &out[i]))
-      return false;
+    if (!tv_const_eval(e->kids[i], &out[i])) return false;
   return true;
 }
 
@@ -149,31 +137,37 @@ typedef struct LaunchCtx {
 
 static void find_launch(TvExpr *e, void *ctx) {
   LaunchCtx *c = ctx;
-  if (e->kind != EX_LAUNCH || !e->func)
-    return;
+  if (e->kind != EX_LAUNCH || !e->func) return;
   TvLaunch *l = tv_alloc(sizeof *l);
   l->e = e;
   l->in = c->in;
-  l->dims_known = e->nconfig >= 2 && dim3_eval(e->kids[0], l->grid, 0) && dim3_eval(e->kids[1], l->block, 0);
+  l->dims_known =
+      e->nconfig >= 2 && dim3_eval(e->kids[0], l->grid, 0) && dim3_eval(e->kids[1], l->block, 0);
   l->smem_known = e->nconfig >= 3 ? tv_const_eval(e->kids[2], &l->smem) : (l->smem = 0, true);
   tv_push(&e->func->launches, l);
 }
 
+// The block size from every launch; the grid too when every launch's is a
+// constant (a persistent kernel's grid is the SM count, read at run time:
+// its block size is still known, and its grid stays 0, unknown).
 static void kernel_dims(TvFunc *k) {
   k->threads_known = k->launches.len > 0;
+  bool grid_known = true;
   for (int i = 0; i < k->launches.len; i++) {
     TvLaunch *l = TV_AT(k->launches, TvLaunch, i);
-    if (!l->dims_known) {
+    long long block[3];
+    if (!l->dims_known && (l->e->nconfig < 2 || !dim3_eval(l->e->kids[1], block, 0))) {
       k->threads_known = false;
       continue;
     }
+    grid_known &= l->dims_known;
     for (int d = 0; d < 3; d++) {
-      if (l->block[d] > k->threads[d])
-        k->threads[d] = l->block[d];
-      if (l->grid[d] > k->grid[d])
-        k->grid[d] = l->grid[d];
+      long long b = l->dims_known ? l->block[d] : block[d];
+      if (b > k->threads[d]) k->threads[d] = b;
+      if (l->dims_known && l->grid[d] > k->grid[d]) k->grid[d] = l->grid[d];
     }
   }
+  if (!grid_known) k->grid[0] = k->grid[1] = k->grid[2] = 0;
 }
 
 /* ---- shared memory ---- */
@@ -196,8 +190,7 @@ static long long bytes_comment(const TvProgram *p, const TvExpr *init) {
 
 // T* v = (T*)(tl_smem + OFF): a view into dynamic shared memory.
 static void smem_view(const TvProgram *p, TvVar *v) {
-  if (!v->is_pointer || !v->init)
-    return;
+  if (!v->is_pointer || !v->init) return;
   TvExpr *e = tv_strip(v->init);
   while (e && e->kind == EX_CAST && e->cast_to_pointer)
     e = tv_strip(e->kids[0]);
@@ -208,12 +201,10 @@ static void smem_view(const TvProgram *p, TvVar *v) {
       base = tv_strip(e->kids[1]);
       o = e->kids[0];
     }
-    if (!base || base->kind != EX_VAR || !tv_const_eval(o, &off))
-      return;
+    if (!base || base->kind != EX_VAR || !tv_const_eval(o, &off)) return;
     e = base;
   }
-  if (!e || e->kind != EX_VAR || !e->var->is_dynamic_smem)
-    return;
+  if (!e || e->kind != EX_VAR || !e->var->is_dynamic_smem) return;
   v->is_smem_view = true;
   v->smem_offset = off * (e->var->elem_size > 0 ? e->var->elem_size : 1);
   v->smem_bytes = bytes_comment(p, v->init);
@@ -227,26 +218,25 @@ typedef struct SharedCtx {
 
 static void shared_globals(TvExpr *e, void *ctx) {
   SharedCtx *c = ctx;
-  if (e->kind != EX_VAR || e->var->kind != VAR_GLOBAL || !e->var->is_shared || e->var->is_dynamic_smem)
+  if (e->kind != EX_VAR || e->var->kind != VAR_GLOBAL || !e->var->is_shared ||
+      e->var->is_dynamic_smem)
     return;
   for (int i = 0; i < c->seen.len; i++)
-    if (c->seen.items[i] == e->var)
-      return;
+    if (c->seen.items[i] == e->var) return;
   tv_push(&c->seen, e->var);
-  if (e->var->size > 0)
-    c->f->static_smem += e->var->size;
+  if (e->var->size > 0) c->f->static_smem += e->var->size;
 }
 
 static void shared_stmt(SharedCtx *c, TvStmt *s) {
-  if (!s)
-    return;
+  if (!s) return;
   for (int i = 0; i < s->vars.len; i++) {
     TvVar *v = TV_AT(s->vars, TvVar, i);
-    if (v->is_shared && !v->is_dynamic_smem && v->size > 0)
-      c->f->static_smem += v->size;
+    if (v->is_shared && !v->is_dynamic_smem && v->size > 0) c->f->static_smem += v->size;
     smem_view(c->p, v);
     if (v->is_smem_view) {
-      long long end = v->smem_offset + (v->smem_bytes >= 0 ? v->smem_bytes : v->elem_size > 0 ? v->elem_size : 1);
+      long long end = v->smem_offset + (v->smem_bytes >= 0 ? v->smem_bytes
+                                        : v->elem_size > 0 ? v->elem_size
+                                                           : 1);
       if (end > c->f->dynamic_smem_use) {
         c->f->dynamic_smem_use = end;
         c->f->dynamic_smem_end = v;
@@ -263,16 +253,15 @@ bool tv_single_assignment(const TvVar *v) {
 }
 
 bool tv_is_barrier_call(const TvExpr *e) {
-  static const char *const names[] = {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
-                                      "__syncthreads_or", "__barrier_sync",
+  static const char *const names[] = {"__syncthreads",     "__syncthreads_count",
+                                      "__syncthreads_and", "__syncthreads_or",
+                                      "__barrier_sync",
                                       // tlc's cluster barrier (barrier.cluster.arrive + wait): every
                                       // thread of both blocks of a cluster, so a block barrier too
                                       "tl_cluster_sync", NULL};
-  if (e->kind != EX_CALL || !e->name)
-    return false;
+  if (e->kind != EX_CALL || !e->name) return false;
   for (int i = 0; names[i]; i++)
-    if (!strcmp(e->name, names[i]))
-      return true;
+    if (!strcmp(e->name, names[i])) return true;
   return false;
 }
 

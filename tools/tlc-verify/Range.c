@@ -15,23 +15,18 @@ static bool inf(long long v) {
 }
 
 static long long sat_add(long long a, long long b) {
-  if (inf(a))
-    return a;
-  if (inf(b))
-    return b;
+  if (inf(a)) return a;
+  if (inf(b)) return b;
   long long r;
-  if (__builtin_add_overflow(a, b, &r))
-    return a > 0 ? TV_POS_INF : TV_NEG_INF;
+  if (__builtin_add_overflow(a, b, &r)) return a > 0 ? TV_POS_INF : TV_NEG_INF;
   return r;
 }
 
 static long long sat_mul(long long a, long long b) {
-  if (a == 0 || b == 0)
-    return 0;
+  if (a == 0 || b == 0) return 0;
   bool neg = (a < 0) != (b < 0);
   long long r;
-  if (inf(a) || inf(b) || __builtin_mul_overflow(a, b, &r))
-    return neg ? TV_NEG_INF : TV_POS_INF;
+  if (inf(a) || inf(b) || __builtin_mul_overflow(a, b, &r)) return neg ? TV_NEG_INF : TV_POS_INF;
   return r;
 }
 
@@ -42,10 +37,8 @@ static TvRange top(void) {
 static TvRange r_add(TvRange a, TvRange b) {
   TvRange r = {sat_add(a.lo, b.lo), sat_add(a.hi, b.hi)};
   // -inf + +inf stays unbounded on that side.
-  if ((a.lo == TV_NEG_INF) || (b.lo == TV_NEG_INF))
-    r.lo = TV_NEG_INF;
-  if ((a.hi == TV_POS_INF) || (b.hi == TV_POS_INF))
-    r.hi = TV_POS_INF;
+  if ((a.lo == TV_NEG_INF) || (b.lo == TV_NEG_INF)) r.lo = TV_NEG_INF;
+  if ((a.hi == TV_POS_INF) || (b.hi == TV_POS_INF)) r.hi = TV_POS_INF;
   return r;
 }
 
@@ -60,13 +53,12 @@ static TvRange r_scale(TvRange a, long long k) {
 }
 
 static TvRange r_mul(TvRange a, TvRange b) {
-  long long c[4] = {sat_mul(a.lo, b.lo), sat_mul(a.lo, b.hi), sat_mul(a.hi, b.lo), sat_mul(a.hi, b.hi)};
+  long long c[4] = {sat_mul(a.lo, b.lo), sat_mul(a.lo, b.hi), sat_mul(a.hi, b.lo),
+                    sat_mul(a.hi, b.hi)};
   TvRange r = {c[0], c[0]};
   for (int i = 1; i < 4; i++) {
-    if (c[i] < r.lo)
-      r.lo = c[i];
-    if (c[i] > r.hi)
-      r.hi = c[i];
+    if (c[i] < r.lo) r.lo = c[i];
+    if (c[i] > r.hi) r.hi = c[i];
   }
   return r;
 }
@@ -77,8 +69,7 @@ static TvRange r_meet(TvRange a, TvRange b) {
 }
 
 static long long div_floor(long long a, long long k) {
-  if (inf(a))
-    return a;
+  if (inf(a)) return a;
   long long q = a / k;
   return (a % k != 0 && a < 0) ? q - 1 : q;
 }
@@ -96,14 +87,11 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
   TvRange x, y;
   switch (a->kind) {
   case A_TID:
-    if (k && k->threads_known)
-      return (TvRange){0, k->threads[a->dim] - 1};
-    if (k && k->launch_bounds > 0)
-      return (TvRange){0, k->launch_bounds - 1};
+    if (k && k->threads_known) return (TvRange){0, k->threads[a->dim] - 1};
+    if (k && k->launch_bounds > 0) return (TvRange){0, k->launch_bounds - 1};
     return (TvRange){0, TV_POS_INF};
   case A_BID:
-    if (k && k->threads_known && k->grid[a->dim] > 0)
-      return (TvRange){0, k->grid[a->dim] - 1};
+    if (k && k->threads_known && k->grid[a->dim] > 0) return (TvRange){0, k->grid[a->dim] - 1};
     return (TvRange){0, TV_POS_INF};
   case A_LOOP:
     return a->var->has_range ? (TvRange){a->var->range_lo, a->var->range_hi} : top();
@@ -119,10 +107,8 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
     // one value of k is one stage, which the hazard check relies on.
     if (x.lo >= 0 && !inf(x.hi) && x.hi - x.lo < a->k && x.lo % a->k <= x.hi % a->k)
       return (TvRange){x.lo % a->k, x.hi % a->k};
-    if (x.lo >= 0)
-      return x.hi < a->k ? x : (TvRange){0, a->k - 1};
-    if (x.hi <= 0)
-      return x.lo > -a->k ? x : (TvRange){-(a->k - 1), 0};
+    if (x.lo >= 0) return x.hi < a->k ? x : (TvRange){0, a->k - 1};
+    if (x.hi <= 0) return x.lo > -a->k ? x : (TvRange){-(a->k - 1), 0};
     return (TvRange){-(a->k - 1), a->k - 1};
   case A_AND:
     x = aff_range(env, a->x, depth + 1);
@@ -131,8 +117,7 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
     // Non-negative a ^ b and a | b stay below the next power of two.
     x = aff_range(env, a->x, depth + 1);
     y = aff_range(env, a->y, depth + 1);
-    if (x.lo < 0 || y.lo < 0 || inf(x.hi) || inf(y.hi))
-      return top();
+    if (x.lo < 0 || y.lo < 0 || inf(x.hi) || inf(y.hi)) return top();
     long long m = x.hi > y.hi ? x.hi : y.hi, p = 1;
     while (p <= m)
       p <<= 1;
@@ -144,8 +129,7 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
   case A_MAX:
     x = aff_range(env, a->x, depth + 1);
     y = aff_range(env, a->y, depth + 1);
-    if (a->kind == A_MIN)
-      return (TvRange){x.lo < y.lo ? x.lo : y.lo, x.hi < y.hi ? x.hi : y.hi};
+    if (a->kind == A_MIN) return (TvRange){x.lo < y.lo ? x.lo : y.lo, x.hi < y.hi ? x.hi : y.hi};
     return (TvRange){x.lo > y.lo ? x.lo : y.lo, x.hi > y.hi ? x.hi : y.hi};
   case A_COND: {
     // Each arm under its own side of the condition, read in its call.
@@ -175,14 +159,11 @@ static long long div_ceil(long long a, long long k) {
 static TvRange guarded_atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
   TvRange r = atom_range(env, a, depth);
   for (const TvGuard *g = env->guards; g; g = g->next) {
-    if (g->lhs.n != 1 || g->lhs.t[0].a != a)
-      continue;
+    if (g->lhs.n != 1 || g->lhs.t[0].a != a) continue;
     long long q = g->lhs.t[0].k;
     TvRange b = {sat_add(g->r.lo, -g->lhs.c), sat_add(g->r.hi, -g->lhs.c)};
-    if (g->r.lo == TV_NEG_INF)
-      b.lo = TV_NEG_INF;
-    if (g->r.hi == TV_POS_INF)
-      b.hi = TV_POS_INF;
+    if (g->r.lo == TV_NEG_INF) b.lo = TV_NEG_INF;
+    if (g->r.hi == TV_POS_INF) b.hi = TV_POS_INF;
     if (q > 0)
       r = r_meet(r, (TvRange){div_ceil(b.lo, q), div_floor(b.hi, q)});
     else
@@ -193,8 +174,7 @@ static TvRange guarded_atom_range(const TvRangeEnv *env, const Atom *a, int dept
 }
 
 static TvRange aff_plain_range(const TvRangeEnv *env, const Aff *a, int depth) {
-  if (!a->ok || depth > MAX_DEPTH)
-    return top();
+  if (!a->ok || depth > MAX_DEPTH) return top();
   TvRange r = {a->c, a->c};
   for (int i = 0; i < a->n; i++)
     r = r_add(r, r_scale(guarded_atom_range(env, a->t[i].a, depth), a->t[i].k));
@@ -203,8 +183,7 @@ static TvRange aff_plain_range(const TvRangeEnv *env, const Aff *a, int depth) {
 
 static long long coef(const Aff *a, const Atom *at) {
   for (int i = 0; i < a->n; i++)
-    if (a->t[i].a == at)
-      return a->t[i].k;
+    if (a->t[i].a == at) return a->t[i].k;
   return 0;
 }
 
@@ -212,17 +191,14 @@ static long long coef(const Aff *a, const Atom *at) {
 // against: a = k * g.lhs + rest gives a in k * g.range + range(rest).
 static TvRange aff_range(const TvRangeEnv *env, const Aff *a, int depth) {
   TvRange r = aff_plain_range(env, a, depth);
-  if (!a->ok || depth > 6)
-    return r;
+  if (!a->ok || depth > 6) return r;
   for (const TvGuard *g = env->guards; g; g = g->next) {
     for (int i = 0; i < g->lhs.n; i++) {
       long long ka = coef(a, g->lhs.t[i].a), kg = g->lhs.t[i].k;
-      if (ka == 0 || ka % kg != 0)
-        continue;
+      if (ka == 0 || ka % kg != 0) continue;
       long long k = ka / kg;
       Aff rest = tv_aff_axpy(*a, -k, &g->lhs);
-      if (!rest.ok)
-        continue;
+      if (!rest.ok) continue;
       // The rest is bounded without this guard, so that the recursion ends.
       TvRangeEnv sub = *env;
       sub.guards = g->next;
@@ -255,8 +231,7 @@ static long long gcd(long long a, long long b) {
 }
 
 static Cong cong_make(long long g, long long r) {
-  if (g <= 0 || g > (1LL << 40))
-    return (Cong){1, 0};
+  if (g <= 0 || g > (1LL << 40)) return (Cong){1, 0};
   r %= g;
   return (Cong){g, r < 0 ? r + g : r};
 }
@@ -270,8 +245,7 @@ static Cong cong_join(Cong x, Cong y) {
 
 static Cong cong_atom(const Atom *a, int depth) {
   Cong x, y;
-  if (depth > MAX_DEPTH)
-    return (Cong){1, 0};
+  if (depth > MAX_DEPTH) return (Cong){1, 0};
   switch (a->kind) {
   case A_MOD:
   case A_AND: {
@@ -290,8 +264,7 @@ static Cong cong_atom(const Atom *a, int depth) {
     // Multiples of 2^p xor/or multiples of 2^q are multiples of 2^min(p, q).
     x = cong_aff(a->x, depth + 1);
     y = cong_aff(a->y, depth + 1);
-    if (x.r || y.r)
-      return (Cong){1, 0};
+    if (x.r || y.r) return (Cong){1, 0};
     long long g = gcd(x.g, y.g), p = 1;
     while (g % (p * 2) == 0)
       p *= 2;
@@ -307,14 +280,12 @@ static Cong cong_atom(const Atom *a, int depth) {
 }
 
 static Cong cong_aff(const Aff *a, int depth) {
-  if (!a->ok)
-    return (Cong){1, 0};
+  if (!a->ok) return (Cong){1, 0};
   long long g = 0, r = a->c;
   for (int i = 0; i < a->n; i++) {
     Cong c = cong_atom(a->t[i].a, depth + 1);
     long long k;
-    if (__builtin_mul_overflow(a->t[i].k, c.g, &k))
-      return (Cong){1, 0};
+    if (__builtin_mul_overflow(a->t[i].k, c.g, &k)) return (Cong){1, 0};
     g = gcd(g, k);
     if (__builtin_mul_overflow(a->t[i].k, c.r, &k) || __builtin_add_overflow(r, k, &r))
       return (Cong){1, 0};
@@ -323,23 +294,19 @@ static Cong cong_aff(const Aff *a, int depth) {
 }
 
 static void describe(const TvRangeEnv *env, const Aff *a, char *buf, size_t len, int depth) {
-  if (!a->ok || depth > 4)
-    return;
+  if (!a->ok || depth > 4) return;
   for (int i = 0; i < a->n; i++) {
     const Atom *at = a->t[i].a;
     if (at->kind == A_TID || at->kind == A_BID || at->kind == A_LOOP) {
       char item[128];
       TvRange r = aff_range(env, &(Aff){.ok = true, .n = 1, .t = {{(Atom *)at, 1}}}, 0);
       snprintf(item, sizeof item, "%s in [%lld, %lld]", at->label, r.lo, r.hi);
-      if (strstr(buf, item) || inf(r.lo) || inf(r.hi))
-        continue;
+      if (strstr(buf, item) || inf(r.lo) || inf(r.hi)) continue;
       size_t n = strlen(buf);
       snprintf(buf + n, len - n, "%s%s", n ? ", " : "", item);
     } else {
-      if (at->x)
-        describe(env, at->x, buf, len, depth + 1);
-      if (at->y)
-        describe(env, at->y, buf, len, depth + 1);
+      if (at->x) describe(env, at->x, buf, len, depth + 1);
+      if (at->y) describe(env, at->y, buf, len, depth + 1);
     }
   }
 }
@@ -370,9 +337,7 @@ void tv_congruence(const TvRangeEnv *env, const TvExpr *e, long long *g, long lo
 
 /* ---- guards ---- */
 
-static void push(TvRangeEnv *env, Aff lhs, TvRange r) {
-  if (!lhs.ok || lhs.n == 0)
-    return;
+static void push_one(TvRangeEnv *env, Aff lhs, TvRange r) {
   TvGuard *g = tv_alloc(sizeof *g);
   g->lhs = lhs;
   g->r = r;
@@ -380,16 +345,50 @@ static void push(TvRangeEnv *env, Aff lhs, TvRange r) {
   env->guards = g;
 }
 
+// What a guard says of each of its atoms alone: k * atom + rest in [lo, hi]
+// with rest in [a, b] puts k * atom in [lo - b, hi - a]. Through a
+// division it bounds the dividend too: x / g <= B with x >= 0 is x <= B * g
+// + g - 1. So `(r * 4 + c) / 4 * 64 + threadIdx.x / 2 < 32` (r, c at one
+// value each) bounds threadIdx.x by 63 for every index that uses it, not
+// only for those written as a multiple of the guard.
+static void push_atoms(TvRangeEnv *env, const Aff *lhs, TvRange r) {
+  for (int i = 0; i < lhs->n && lhs->n > 1; i++) {
+    Atom *at = lhs->t[i].a;
+    long long k = lhs->t[i].k;
+    Aff one = {.ok = true, .n = 1};
+    one.t[0].a = at;
+    one.t[0].k = 1;
+    Aff rest = tv_aff_axpy(*lhs, -k, &one);
+    TvRange rr = aff_plain_range(env, &rest, 0);
+    if (!rest.ok || inf(rr.lo) || inf(rr.hi) || k <= 0) continue;
+    TvRange b = {inf(r.lo) ? TV_NEG_INF : div_ceil(r.lo - rr.hi, k),
+                 inf(r.hi) ? TV_POS_INF : div_floor(r.hi - rr.lo, k)};
+    if (inf(b.lo) && inf(b.hi)) continue;
+    push_one(env, one, b);
+    if (at->kind == A_DIV && at->k > 0 && at->x && at->x->ok) {
+      TvRange x = aff_plain_range(env, at->x, 0);
+      if (x.lo < 0) continue;
+      TvRange bx = {inf(b.lo) || b.lo < 0 ? TV_NEG_INF : b.lo * at->k,
+                    inf(b.hi) || b.hi < 0 ? TV_POS_INF : sat_add(sat_mul(b.hi, at->k), at->k - 1)};
+      if (!inf(bx.lo) || !inf(bx.hi)) push_one(env, *at->x, bx);
+    }
+  }
+}
+
+static void push(TvRangeEnv *env, Aff lhs, TvRange r) {
+  if (!lhs.ok || lhs.n == 0) return;
+  push_one(env, lhs, r);
+  push_atoms(env, &lhs, r);
+}
+
 static void push_cond(TvRangeEnv *env, const TvExpr *c, bool negate, int depth) {
   c = tv_strip((TvExpr *)c);
-  if (!c || depth > MAX_DEPTH)
-    return;
+  if (!c || depth > MAX_DEPTH) return;
   if (c->kind == EX_UNARY && !strcmp(c->op, "!")) {
     push_cond(env, c->kids[0], !negate, depth + 1);
     return;
   }
-  if (c->kind != EX_BINARY)
-    return;
+  if (c->kind != EX_BINARY) return;
   const char *op = c->op;
   // a && b is true: both are; a || b is false: neither is.
   if ((!strcmp(op, "&&") && !negate) || (!strcmp(op, "||") && negate)) {
@@ -400,12 +399,14 @@ static void push_cond(TvRangeEnv *env, const TvExpr *c, bool negate, int depth) 
   static const struct {
     const char *op, *neg;
     TvRange r; // of lhs - rhs when the comparison holds
-  } cmps[] = {{"<", ">=", {TV_NEG_INF, -1}}, {"<=", ">", {TV_NEG_INF, 0}}, {">", "<=", {1, TV_POS_INF}},
-              {">=", "<", {0, TV_POS_INF}},  {"==", "!=", {0, 0}}};
+  } cmps[] = {{"<", ">=", {TV_NEG_INF, -1}},
+              {"<=", ">", {TV_NEG_INF, 0}},
+              {">", "<=", {1, TV_POS_INF}},
+              {">=", "<", {0, TV_POS_INF}},
+              {"==", "!=", {0, 0}}};
   for (size_t i = 0; i < sizeof cmps / sizeof cmps[0]; i++) {
     // Negated, `a < b` is the row of `>=`.
-    if (strcmp(op, negate ? cmps[i].neg : cmps[i].op))
-      continue;
+    if (strcmp(op, negate ? cmps[i].neg : cmps[i].op)) continue;
     Aff l = tv_aff(env, c->kids[0], depth + 1), r = tv_aff(env, c->kids[1], depth + 1);
     push(env, tv_aff_axpy(l, -1, &r), cmps[i].r);
     return;

@@ -66,8 +66,7 @@ void tv_push(TvVec *v, void *item) {
   if (v->len == v->cap) {
     int cap = v->cap ? v->cap * 2 : 8;
     void **items = tv_alloc(sizeof(void *) * (size_t)cap);
-    if (v->len)
-      memcpy(items, v->items, sizeof(void *) * (size_t)v->len);
+    if (v->len) memcpy(items, v->items, sizeof(void *) * (size_t)v->len);
     v->items = items;
     v->cap = cap;
   }
@@ -100,18 +99,14 @@ static int cmp_finding(const void *a, const void *b) {
   const Finding *x = *(Finding *const *)a, *y = *(Finding *const *)b;
   const char *fx = x->loc.file ? x->loc.file : "", *fy = y->loc.file ? y->loc.file : "";
   int c = strcmp(fx, fy);
-  if (c)
-    return c;
-  if (x->loc.line != y->loc.line)
-    return x->loc.line < y->loc.line ? -1 : 1;
-  if (x->loc.col != y->loc.col)
-    return x->loc.col < y->loc.col ? -1 : 1;
+  if (c) return c;
+  if (x->loc.line != y->loc.line) return x->loc.line < y->loc.line ? -1 : 1;
+  if (x->loc.col != y->loc.col) return x->loc.col < y->loc.col ? -1 : 1;
   return x->seq - y->seq;
 }
 
 void tv_print_findings(void) {
-  if (findings.len > 1)
-    qsort(findings.items, (size_t)findings.len, sizeof(void *), cmp_finding);
+  if (findings.len > 1) qsort(findings.items, (size_t)findings.len, sizeof(void *), cmp_finding);
   for (int i = 0; i < findings.len; i++) {
     const Finding *f = TV_AT(findings, Finding, i);
     if (f->loc.file)
