@@ -32,9 +32,9 @@ prepare() {
   for f in "$GEN"/src/*.tl; do mk "$(basename "$f" .tl)" "$f" sm_90a; done
   for f in examples/*.tl; do mk "ex_$(basename "$f" .tl)" "$f" sm_90a; done
   for f in examples/gemm*.tl; do mk "mma_$(basename "$f" .tl)" "$f" sm_90; done
-  # The same kernels without thread-block clusters (TMA multicast), to see what clusters buy.
-  for f in "$GEN"/src/s_*.tl examples/gemm.tl examples/gemm_fast.tl; do
-    mk "nocl_$(basename "$f" .tl)" "$f" sm_90a --no-cluster
+  # The same kernels in thread-block clusters (TMA multicast), to see what clusters buy.
+  for f in "$GEN"/src/s_*.tl examples/gemm.tl examples/gemm_fast.tl "$GEN"/src/v_128x256x64_2wg.tl "$GEN"/src/v_odd_1000.tl; do
+    mk "cl_$(basename "$f" .tl)" "$f" sm_90a --cluster
   done
   for f in test/GPU/Inputs/*.tl; do
     n=$(basename "$f" .tl)
@@ -70,7 +70,7 @@ run() {
   done
   if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
     # Small problems only: racecheck slows a kernel by orders of magnitude.
-    for b in v_64x64x16_f16 v_64x32x32_bf16 v_64x128x128_tatb v_128x256x64_2wg v_odd_1000; do
+    for b in v_64x64x16_f16 v_64x32x32_bf16 v_64x128x128_tatb v_128x256x64_2wg v_odd_1000 cl_v_128x256x64_2wg cl_v_odd_1000; do
       [ -x "$R/$b" ] || continue
       for tool in memcheck synccheck racecheck; do
         timeout 60 compute-sanitizer --tool $tool "$R/$b" --iters 1 >"$R/$b.$tool.txt" 2>&1

@@ -22,7 +22,7 @@ typedef struct TlOptions {
                            // the --passes run
   bool verify_each;        // run the verifier after every pass
   bool no_warp_specialize; // --no-warp-specialize: pipelines stay on cp.async (no TMA)
-  bool no_cluster;         // --no-cluster: warp-specialized kernels without thread-block clusters
+  bool cluster;            // --cluster: warp-specialized kernels in clusters of 2 (TMA multicast)
   bool warnings_off, werror;
   bool harness;            // --harness: kernels + reference + main()
   bool cublas;             // --cublas (with --harness)

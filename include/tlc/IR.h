@@ -438,7 +438,7 @@ typedef struct TlModule {
   int sm;
   bool has_wgmma;        // the target has wgmma (sm_90a): T.gemm may use it
   bool has_tma;          // the target has TMA and mbarrier transactions (sm_90)
-  bool no_clusters;      // --no-cluster: warp-specialized kernels run without clusters
+  bool clusters;         // --cluster: warp-specialized kernels may run in thread-block clusters
   int64_t max_shared_bytes;
   int64_t max_threads;
 } TlModule;

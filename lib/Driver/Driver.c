@@ -38,7 +38,7 @@ static const char *const usage =
     "  --ir                  read the input as IR text (default for .tir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
     "  --no-warp-specialize  keep T.Pipelined on cp.async (no TMA producer warpgroup)\n"
-    "  --no-cluster          warp-specialized kernels without thread-block clusters (no TMA multicast)\n"
+    "  --cluster             warp-specialized kernels in clusters of 2 blocks sharing tiles by TMA multicast\n"
     "  --verify-each         run it after every pass (the default)\n"
     "  --header=OUT.h        also write a C/C++ header declaring every launcher\n"
     "  --call 'F(ARGS)'      compile the kernel the factory call F(ARGS) returns; repeat for\n"
@@ -178,8 +178,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->verify_each = false;
     } else if (strcmp(a, "--no-warp-specialize") == 0) {
       o->no_warp_specialize = true;
-    } else if (strcmp(a, "--no-cluster") == 0) {
-      o->no_cluster = true;
+    } else if (strcmp(a, "--cluster") == 0) {
+      o->cluster = true;
     } else if (strcmp(a, "--verify-each") == 0) {
       o->verify_each = true;
     } else if (strncmp(a, "--max-errors=", 13) == 0) {

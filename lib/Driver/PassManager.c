@@ -49,8 +49,8 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
   // TMA, so warp-specialize leaves every pipeline to the cp.async schedule.
   if (o->no_warp_specialize)
     m->has_tma = false;
-  if (o->no_cluster)
-    m->no_clusters = true;
+  if (o->cluster)
+    m->clusters = true;
   // The default list, or --passes (already checked by the driver).
   const TlPass *list[64];
   int n = 0;

@@ -1529,8 +1529,8 @@ TlModule *tl_ir_parse(TlArena *a, const TlSource *src, TlDiag *d) {
     m->has_wgmma = true;
   if (accept_word(&p, "has_tma"))
     m->has_tma = true;
-  if (accept_word(&p, "no_clusters"))
-    m->no_clusters = true;
+  if (accept_word(&p, "clusters"))
+    m->clusters = true;
   if (accept_word(&p, "nvcc_arch")) {
     if (peek(&p)->kind != TK_STRING) error_at(&p, peek(&p), "nvcc_arch takes a quoted flag");
     m->nvcc_arch = next(&p)->text;

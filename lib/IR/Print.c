@@ -794,7 +794,7 @@ void tl_ir_print_module(TlBuf *out, const TlModule *m) {
                 (long long)m->max_threads);
   if (m->has_wgmma) tl_buf_puts(out, " has_wgmma");
   if (m->has_tma) tl_buf_puts(out, " has_tma");
-  if (m->no_clusters) tl_buf_puts(out, " no_clusters");
+  if (m->clusters) tl_buf_puts(out, " clusters");
   if (m->nvcc_arch) tl_buf_printf(out, " nvcc_arch \"%s\"", m->nvcc_arch);
   tl_buf_putc(out, '\n');
   for (int k = 0; k < m->kernels.len; k++)

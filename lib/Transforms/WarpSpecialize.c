@@ -486,7 +486,7 @@ static bool shares_tile(const Plan *p, int i, const TlVar *bv) {
 
 static void choose_cluster(Ctx *c, Plan *p) {
   TlKernel *k = c->k;
-  if (c->m->no_clusters || !k->grid_const[0] || !k->grid_const[1] || !k->grid_const[2])
+  if (!c->m->clusters || !k->grid_const[0] || !k->grid_const[1] || !k->grid_const[2])
     return;
   for (int i = 0; i < p->consumers.len; i++) {
     const TlStmt *st = TL_VEC_AT(p->consumers, TlStmt, i);
