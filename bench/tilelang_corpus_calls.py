@@ -10,6 +10,7 @@ The output is a starting point that was checked and edited by hand into
 bench/tilelang_corpus_calls.txt; a file with no foldable call gets a `?` line to fill in.
 """
 import ast
+import math
 import os
 import sys
 
@@ -69,6 +70,18 @@ class Folder:
             if type(node.op) not in ops:
                 raise ValueError("op")
             return ops[type(node.op)]()
+        if isinstance(node, ast.Call):
+            fn = ast.unparse(node.func)
+            if fn in ("T.symbolic", "T.dynamic"):
+                return Dtype(ast.unparse(node))  # a runtime size, passed as written
+            args = [self.fold(a, depth + 1) for a in node.args]
+            pure = {"math.ceil": math.ceil, "math.floor": math.floor, "int": int, "min": min,
+                    "max": max, "abs": abs, "float": float, "round": round}
+            if fn in pure and not node.keywords:
+                return pure[fn](*args)
+        if isinstance(node, ast.Subscript):
+            base = self.fold(node.value, depth + 1)
+            return base[self.fold(node.slice, depth + 1)]
         raise ValueError(ast.unparse(node))
 
 
