@@ -164,6 +164,20 @@ def calls_in(tree):
     aenv = argparse_defaults(tree)
     # every call of a top-level helper (`main(...)`, `run(...)`): its arguments bind the
     # helper's parameters, folded in the caller's own environment
+    eager = {}
+    for name, fn in factories.items():
+        consts, tensors = [], set()
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "T.const" and node.args \
+                    and isinstance(node.args[0], ast.Constant):
+                consts += node.args[0].value.replace(",", " ").split()
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                tensors.add(node.target.id)
+        for a in fn.args.args:
+            if a.annotation is not None and "Tensor" in ast.unparse(a.annotation):
+                tensors.add(a.arg)
+        if consts:
+            eager[name] = (tensors, consts)
     helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name not in factories}
     holders = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name not in factories]
     holders += [n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)]
@@ -209,6 +223,24 @@ def calls_in(tree):
             if isinstance(inner, ast.Attribute) and inner.attr == "compile" and isinstance(inner.value, ast.Name) \
                     and inner.value.id in factories:
                 callee = inner.value.id + ".compile"  # an eager jit function: sizes as keywords
+            elif isinstance(inner, ast.Name) and inner.id in eager:
+                # an eager jit function called with tensors: the T.const sizes are
+                # taken from the caller's names, the other parameters by position
+                tensors, consts = eager[inner.id]
+                params = [q.arg for q in factories[inner.id].args.args]
+                folder = Folder(env)
+                try:
+                    kws = [f"{c}={render(folder.fold(ast.Name(c)))}" for c in consts]
+                    for p_name, a in zip(params, node.args):
+                        if p_name not in tensors:
+                            kws.append(f"{p_name}={render(folder.fold(a))}")
+                    for k in node.keywords:
+                        if k.arg and k.arg not in tensors:
+                            kws.append(f"{k.arg}={render(folder.fold(k.value))}")
+                except (ValueError, KeyError, TypeError, ZeroDivisionError, AttributeError):
+                    continue
+                found.append(f"{inner.id}.compile({', '.join(kws)})")
+                continue
             elif isinstance(inner, ast.Name) and inner.id in factories:
                 callee = inner.id
             else:
@@ -246,6 +278,9 @@ def calls_in(tree):
     for c in found:
         # `f(a)` when `f(a)(block_M=...)` was found too: the bare call is the autotuned branch
         if any(o != c and o.startswith(c + "(") for o in found):
+            continue
+        # `f.compile(M=1)` when `f.compile(M=1, block_M=64)` was found: the autotuned branch
+        if c.endswith(")") and any(o != c and o.startswith(c[:-1] + ", ") for o in found):
             continue
         if c not in unique:
             unique.append(c)
