@@ -25,8 +25,40 @@
 #   --run       with --harness: runs each harness binary (needs a GPU; skipped without nvidia-smi)
 # Environment: TLC (build/bin/tlc), NVCC (nvcc; NVCC=none skips the CUDA compile), JOBS (2),
 # WORK (the output dir, default bench/gen-corpus/NAME), KEEP_GOING.
+#
+#   bench/tilelang_corpus.sh run-harnesses WORK...   on the GPU machine (needs nvcc, not tlc):
+#       builds every WORK/*_harness.cu that a `--harness` run with NVCC=none left (carry the WORK
+#       dirs, e.g. bench/gen-corpus), runs each (timeout 120 s) and prints one line per harness
+#       (PASS / FAIL / build failed) and the counts last.
 set -u
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = run-harnesses ]; then
+  shift
+  NVCC=${NVCC:-nvcc}
+  pass=0 fail=0 broken=0
+  for dir in "$@"; do
+    for cu in "$dir"/*_harness.cu; do
+      [ -e "$cu" ] || continue
+      exe=${cu%.cu}
+      flags=$(sed -n 's|^// Compile with: *||p' "$cu" | head -1 | awk '{for (i = 2; i <= NF; i++) if ($i ~ /^-/ && $i != "-c" && $i != "-o") printf "%s ", $i}')
+      # shellcheck disable=SC2086
+      if ! "$NVCC" -O3 ${flags:--gencode=arch=compute_90a,code=sm_90a} "$cu" -o "$exe" 2>"$exe.nvcc"; then
+        echo "build-failed $cu: $(grep -m1 error "$exe.nvcc")"
+        broken=$((broken + 1))
+        continue
+      fi
+      if timeout 120 "$exe" --iters 10 >"$exe.out" 2>&1 && ! grep -q FAIL "$exe.out"; then
+        echo "PASS         $cu: $(grep -c 'check .*PASS' "$exe.out") checks"
+        pass=$((pass + 1))
+      else
+        echo "FAIL         $cu: $(grep -m1 -E 'FAIL|error|rror' "$exe.out")"
+        fail=$((fail + 1))
+      fi
+    done
+  done
+  printf '\nharnesses: %d passed, %d failed, %d did not build\n' "$pass" "$fail" "$broken"
+  exit 0
+fi
 HARNESS=0
 RUN=0
 while [ $# -gt 0 ]; do
@@ -118,7 +150,11 @@ one() {
       echo "compiled|$rel|harness refused: $(grep -m1 'error:' "$err.harness" | sed "s|^$DIR/||")"
       return
     fi
-    if [ "$NVCC" != none ] && ! "$NVCC" -O3 ${compile:--gencode=arch=compute_90a,code=sm_90a} "$WORK/${safe}_harness.cu" -o "$WORK/${safe}_harness" 2>"$err.hnvcc"; then
+    if [ "$NVCC" = none ]; then
+      echo "compiled|$rel|harness written"
+      return
+    fi
+    if ! "$NVCC" -O3 ${compile:--gencode=arch=compute_90a,code=sm_90a} "$WORK/${safe}_harness.cu" -o "$WORK/${safe}_harness" 2>"$err.hnvcc"; then
       echo "compiled|$rel|harness nvcc failed: $(grep -m1 error "$err.hnvcc")"
       return
     fi
