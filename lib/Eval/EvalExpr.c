@@ -1069,8 +1069,7 @@ static TlValue *call(Sema *s, const TlNode *n) {
   }
   TlVec argv = {0};
   TlValue *bad = eval_args(s, n, &argv); // `*seq` spreads
-  if (bad)
-    return bad;
+  if (bad) return bad;
   nargs = argv.len;
   if (nargs > 8) {
     tl_error(s->diag, n->loc, "too many arguments to '%s'", fname);

@@ -414,21 +414,16 @@ static void defaults(Ctx *c, int ndims) {
 }
 
 static bool reads_expr(const TlExpr *e, const TlBuffer *b) {
-  if (!e)
-    return false;
-  if (e->kind == EX_LOAD && e->buf == b)
-    return true;
+  if (!e) return false;
+  if (e->kind == EX_LOAD && e->buf == b) return true;
   for (int i = 0; i < e->nargs; i++)
-    if (reads_expr(e->args[i], b))
-      return true;
+    if (reads_expr(e->args[i], b)) return true;
   return false;
 }
 
 static void rename_expr(TlExpr *e, const TlBuffer *from, TlBuffer *to) {
-  if (!e)
-    return;
-  if (e->kind == EX_LOAD && e->buf == from)
-    e->buf = to;
+  if (!e) return;
+  if (e->kind == EX_LOAD && e->buf == from) e->buf = to;
   for (int i = 0; i < e->nargs; i++)
     rename_expr(e->args[i], from, to);
 }
@@ -452,8 +447,7 @@ static void uses(const TlVec *body, const TlBuffer *b, bool *read, bool *written
 static void rename_buffer(TlVec *body, const TlBuffer *from, TlBuffer *in, TlBuffer *out) {
   for (int i = 0; i < body->len; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_STORE && s->buf == from)
-      s->buf = out;
+    if (s->kind == ST_STORE && s->buf == from) s->buf = out;
     for (int d = 0; d < s->nindices; d++)
       rename_expr(s->indices[d], from, in);
     rename_expr(s->value, from, in);
@@ -505,8 +499,7 @@ static void check_nests(Ctx *c, TlVec *body) {
                    a->buf->name);
       }
     }
-    if (nstaged == 0)
-      continue;
+    if (nstaged == 0) continue;
     TlVec around = {0}, after = {0};
     for (int q = 0; q < nstaged; q++) {
       // Reads see the values from before the nest, so a nest that reads and
@@ -516,11 +509,9 @@ static void check_nests(Ctx *c, TlVec *body) {
       uses(&s->body, frag, &read, &written);
       TlBuffer *in = tl_stage_in_shared(c->arena, c->kernel, frag, s->loc, &around);
       TlBuffer *out = in;
-      if (read && written)
-        out = tl_stage_in_shared(c->arena, c->kernel, frag, s->loc, &around);
+      if (read && written) out = tl_stage_in_shared(c->arena, c->kernel, frag, s->loc, &around);
       rename_buffer(&s->body, frag, in, out);
-      if (written)
-        tl_unstage_from_shared(c->arena, c->kernel, out, frag, s->loc, &after);
+      if (written) tl_unstage_from_shared(c->arena, c->kernel, out, frag, s->loc, &after);
     }
     tl_vec_push(c->arena, &around, s);
     for (int q = 0; q < after.len; q++)

@@ -249,7 +249,8 @@ void tl_unstage_from_shared(TlArena *a, TlKernel *k, TlBuffer *shared, TlBuffer 
   TlExpr *idx[TL_MAX_DIMS];
   for (int d = 0; d < frag->ndims; d++)
     idx[d] = coord(a, copy, frag->shape, d, loc);
-  tl_vec_push(a, &copy->body,
-              store(a, frag, idx, frag->ndims, tl_expr_load(a, loc, shared, idx, frag->ndims), loc));
+  tl_vec_push(
+      a, &copy->body,
+      store(a, frag, idx, frag->ndims, tl_expr_load(a, loc, shared, idx, frag->ndims), loc));
   tl_vec_push(a, out, copy);
 }
