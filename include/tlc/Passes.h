@@ -59,6 +59,9 @@ bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d);
 // Appends to out a nest copying the whole of `frag` into a new shared tile
 // of its shape and dtype (added to the kernel's buffers), and returns it.
 TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc, TlVec *out);
+// Appends to out a nest copying the shared tile back into `frag` (same shape).
+void tl_unstage_from_shared(TlArena *a, TlKernel *k, TlBuffer *shared, TlBuffer *frag, TlLoc loc,
+                            TlVec *out);
 // Appends to out the two T.Parallel nests (source -> shared scratch tile,
 // then a serial reduction per destination element) that replace `red`.
 void tl_reduce_via_shared(TlArena *a, TlKernel *k, const TlStmt *red, TlVec *out);

@@ -668,12 +668,25 @@ TlValue *tl_value_iterable(Sema *s, TlValue *v) {
   return NULL;
 }
 
+// The positional arguments of a builtin or module function; `*seq` spreads
+// a list or tuple (itertools.product(*configs.values()), zip(*rows)).
 static TlValue *eval_args(Sema *s, const TlNode *n, TlVec *out) {
   for (int i = 0; i < n->list.len; i++) {
-    TlValue *v = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
+    const TlNode *a = TL_VEC_AT(n->list, TlNode, i);
+    TlValue *v = tl_sema_eval_const(s, a->kind == ND_STARRED ? a->a : a);
     if (v->kind == VAL_ERROR)
       return v;
-    tl_vec_push(s->arena, out, v);
+    if (a->kind != ND_STARRED) {
+      tl_vec_push(s->arena, out, v);
+      continue;
+    }
+    if (v->kind != VAL_TUPLE) {
+      tl_error(s->diag, a->loc, "'*' needs a list or tuple, found %s %s",
+               tl_value_kind_article(v->kind), tl_value_kind_name(v->kind));
+      return error_value(s, a->loc);
+    }
+    for (int j = 0; j < v->items.len; j++)
+      tl_vec_push(s->arena, out, TL_VEC_AT(v->items, TlValue, j));
   }
   return NULL;
 }
@@ -814,6 +827,31 @@ static TlValue *builtin(Sema *s, const TlNode *n, const char *fname, bool math, 
   }
   if (strcmp(fname, "dict") == 0 && nargs == 0)
     return tl_value_new(s, VAL_DICT, n->loc);
+  if (strcmp(fname, "dict") == 0 && nargs == 1) { // dict(zip(names, values)), dict(other)
+    TlValue *d = tl_value_new(s, VAL_DICT, n->loc);
+    if (args[0]->kind == VAL_DICT) {
+      for (int i = 0; i < args[0]->items.len; i++)
+        tl_value_dict_set(s, d, TL_VEC_AT(args[0]->items, TlValue, i),
+                          TL_VEC_AT(args[0]->values, TlValue, i));
+      return d;
+    }
+    TlValue *pairs = tl_value_iterable(s, args[0]);
+    if (!pairs) {
+      tl_error(s->diag, n->loc, "'dict' takes a dict or a sequence of (key, value) pairs");
+      return error_value(s, n->loc);
+    }
+    for (int i = 0; i < pairs->items.len; i++) {
+      TlValue *p = TL_VEC_AT(pairs->items, TlValue, i);
+      if (p->kind != VAL_TUPLE || p->items.len != 2) {
+        tl_error(s->diag, n->loc,
+                 "'dict' takes a dict or a sequence of (key, value) pairs; item %d is not a pair",
+                 i);
+        return error_value(s, n->loc);
+      }
+      tl_value_dict_set(s, d, TL_VEC_AT(p->items, TlValue, 0), TL_VEC_AT(p->items, TlValue, 1));
+    }
+    return d;
+  }
   if (strcmp(fname, "print") == 0)
     return tl_value_new(s, VAL_NONE, n->loc); // host output: nothing at compile time
   if ((strcmp(fname, "list") == 0 || strcmp(fname, "tuple") == 0) && nargs <= 1) {
@@ -1029,15 +1067,16 @@ static TlValue *call(Sema *s, const TlNode *n) {
     tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to '%s'", kw->name, fname);
     return error_value(s, n->loc);
   }
+  TlVec argv = {0};
+  TlValue *bad = eval_args(s, n, &argv); // `*seq` spreads
+  if (bad) return bad;
+  nargs = argv.len;
   if (nargs > 8) {
     tl_error(s->diag, n->loc, "too many arguments to '%s'", fname);
     return error_value(s, n->loc);
   }
-  for (int i = 0; i < nargs; i++) {
-    args[i] = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
-    if (args[i]->kind == VAL_ERROR)
-      return args[i];
-  }
+  for (int i = 0; i < nargs; i++)
+    args[i] = TL_VEC_AT(argv, TlValue, i);
   if (!t) {
     TlValue *b = builtin(s, n, fname, math, nargs, args);
     if (b)

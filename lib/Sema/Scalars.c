@@ -138,5 +138,9 @@ bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *o
   if (strcmp(name, "func_attr") == 0 || strcmp(name, "disable_warp_group_reg_alloc") == 0 ||
       strcmp(name, "no_set_max_nreg") == 0)
     return true;
+  if (strcmp(name, "annotate_layout") == 0) {
+    tl_sema_annotate_layout(s, call);
+    return true;
+  }
   return false;
 }

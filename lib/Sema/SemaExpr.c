@@ -359,6 +359,18 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
     bm1->untyped = args[1]->untyped;
     return make_binary(s, n->loc, OP_FLOORDIV, make_binary(s, n->loc, OP_ADD, args[0], bm1), args[1]);
   }
+  // T.floordiv(a, b), T.floormod(a, b): TVM's floor division and modulo, the
+  // same operations as Python's a // b and a % b.
+  if (t && (strcmp(name, "floordiv") == 0 || strcmp(name, "floormod") == 0)) {
+    if (!check_arity(s, n, full, 2, 2)) return error_expr(s, n->loc);
+    args[0] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
+    args[1] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 1));
+    if (!is_int(args[0]->dtype) || !is_int(args[1]->dtype)) {
+      tl_error(s->diag, n->loc, "%s needs integer arguments", full);
+      return error_expr(s, n->loc);
+    }
+    return make_binary(s, n->loc, name[5] == 'd' ? OP_FLOORDIV : OP_FLOORMOD, args[0], args[1]);
+  }
   if (t && strcmp(name, "cast") == 0) {
     if (!check_arity(s, n, full, 2, 2))
       return error_expr(s, n->loc);

@@ -93,6 +93,11 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
 // and ignored T.func_attr, ...): true when it was one of them.
 bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out);
 
+/* Annotate.c */
+// T.annotate_layout({buffer: layout, ...}): checks the form and the keys
+// (layouts are TileLang's to choose, tlc keeps its own); false after reporting.
+bool tl_sema_annotate_layout(Sema *s, const TlNode *call);
+
 /* Stmt.c */
 void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out);
 // The index nodes of an access to b that address its laid-out dimensions:

@@ -12,8 +12,8 @@
 //   3. Fragments still without a layout get the ROWS layout (2-D first, then
 //      step 2 again, then 1-D).
 // Then every T.Parallel over fragments is checked: all its fragment accesses
-// must agree with the layout it follows, else a located error suggests
-// staging through shared memory.
+// must agree with the layout it follows; a fragment whose accesses do not is
+// staged through a shared copy for that nest (with a warning).
 #include <string.h>
 
 #include "tlc/FragLayout.h"
@@ -413,6 +413,50 @@ static void defaults(Ctx *c, int ndims) {
   }
 }
 
+static bool reads_expr(const TlExpr *e, const TlBuffer *b) {
+  if (!e) return false;
+  if (e->kind == EX_LOAD && e->buf == b) return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_expr(e->args[i], b)) return true;
+  return false;
+}
+
+static void rename_expr(TlExpr *e, const TlBuffer *from, TlBuffer *to) {
+  if (!e) return;
+  if (e->kind == EX_LOAD && e->buf == from) e->buf = to;
+  for (int i = 0; i < e->nargs; i++)
+    rename_expr(e->args[i], from, to);
+}
+
+// Does the body read / store `b`?
+static void uses(const TlVec *body, const TlBuffer *b, bool *read, bool *written) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    *written = *written || (s->kind == ST_STORE && s->buf == b);
+    for (int d = 0; d < s->nindices; d++)
+      *read = *read || reads_expr(s->indices[d], b);
+    // an update store (x[i] += v) reads its target too
+    *read = *read || reads_expr(s->value, b) || reads_expr(s->cond, b) ||
+            (s->kind == ST_STORE && s->buf == b && s->update_op != OP_EQ);
+    uses(&s->body, b, read, written);
+    uses(&s->else_body, b, read, written);
+  }
+}
+
+// Loads of `from` become loads of `in`, stores to it stores to `out`.
+static void rename_buffer(TlVec *body, const TlBuffer *from, TlBuffer *in, TlBuffer *out) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE && s->buf == from) s->buf = out;
+    for (int d = 0; d < s->nindices; d++)
+      rename_expr(s->indices[d], from, in);
+    rename_expr(s->value, from, in);
+    rename_expr(s->cond, from, in);
+    rename_buffer(&s->body, from, in, out);
+    rename_buffer(&s->else_body, from, in, out);
+  }
+}
+
 static void check_nests(Ctx *c, TlVec *body) {
   for (int i = 0; i < body->len && c->ok; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
@@ -431,27 +475,49 @@ static void check_nests(Ctx *c, TlVec *body) {
       return;
     }
     const TlFragLayout *src = nest_source(s, &acc);
-    for (int k = 0; k < acc.n && c->ok; k++) {
+    // Fragments this nest indexes in a way its layout does not fit (a
+    // transposed read, a 1-D fragment indexed by the second variable, a
+    // fragment whose layout follows another tile's rows) are staged through
+    // a shared copy for this nest, as a TileLang user would by hand:
+    // copy in before, the nest reads and writes the copy, copy back after
+    // when it writes it. Thread-sync puts the barriers between them.
+    TlBuffer *staged[64];
+    int nstaged = 0;
+    for (int k = 0; k < acc.n; k++) {
       Access *a = &acc.items[k];
       bool fits = src && ((direct(a, s) && tl_layout_equal(a->buf->layout, src)) ||
                           (row_access(a, s) && a->buf->layout && a->buf->layout->kind == LAYOUT_ROW_OF &&
                            tl_layout_same_rows(a->buf->layout->parent, src)));
-      if (!fits) {
-        tl_error(c->diag, a->loc, "fragment '%s' is accessed in a way no single layout of this "
-                                  "T.Parallel fits", a->buf->name);
-        if (src && a->buf->layout && tl_layout_equal(src, a->buf->layout))
-          tl_note(c->diag, s->loc, "the loop follows the layout %s of its loop variables in order; "
-                                   "'%s' has that layout but is indexed in another order",
-                  tl_layout_describe(c->arena, src), a->buf->name);
-        else if (src)
-          tl_note(c->diag, s->loc, "the loop follows the layout %s; '%s' has %s",
-                  tl_layout_describe(c->arena, src), a->buf->name,
-                  a->buf->layout ? tl_layout_describe(c->arena, a->buf->layout) : "none");
-        tl_note(c->diag, a->buf->loc, "index fragments by the loop variables in order, or stage "
-                                      "'%s' through a T.alloc_shared tile", a->buf->name);
-        c->ok = false;
+      bool seen = false;
+      for (int q = 0; q < nstaged; q++)
+        seen = seen || staged[q] == a->buf;
+      if (!fits && !seen) {
+        staged[nstaged++] = a->buf;
+        tl_warning(c->diag, a->loc,
+                   "fragment '%s' is staged through shared memory for this T.Parallel: no single "
+                   "layout fits its accesses here",
+                   a->buf->name);
       }
     }
+    if (nstaged == 0) continue;
+    TlVec around = {0}, after = {0};
+    for (int q = 0; q < nstaged; q++) {
+      // Reads see the values from before the nest, so a nest that reads and
+      // writes the fragment (F[i, j] = F[j, i]) writes a second copy.
+      TlBuffer *frag = staged[q];
+      bool read = false, written = false;
+      uses(&s->body, frag, &read, &written);
+      TlBuffer *in = tl_stage_in_shared(c->arena, c->kernel, frag, s->loc, &around);
+      TlBuffer *out = in;
+      if (read && written) out = tl_stage_in_shared(c->arena, c->kernel, frag, s->loc, &around);
+      rename_buffer(&s->body, frag, in, out);
+      if (written) tl_unstage_from_shared(c->arena, c->kernel, out, frag, s->loc, &after);
+    }
+    tl_vec_push(c->arena, &around, s);
+    for (int q = 0; q < after.len; q++)
+      tl_vec_push(c->arena, &around, TL_VEC_AT(after, TlStmt, q));
+    tl_vec_splice(c->arena, body, i, &around);
+    i += around.len - 1;
   }
 }
 

@@ -2,7 +2,10 @@
 //  * tl_stage_in_shared: a fragment gemm operand the mma path cannot read
 //    from registers (any B, an A that is not a gemm accumulator with its
 //    rows in one warp) is copied into a new shared tile before the gemm;
-//  * tl_reduce_via_shared: the general T.reduce_* lowering.
+//  * tl_reduce_via_shared: the general T.reduce_* lowering;
+//  * tl_unstage_from_shared: the copy back, after a T.Parallel nest that
+//    wrote a fragment through its shared copy (layout-inference stages a
+//    fragment a nest indexes in a way its layout does not fit).
 //
 // The general T.reduce_* lowering, through shared memory. The fast path
 // (PartitionFragment.c) reduces a 2-D fragment along dim=1 in registers,
@@ -395,4 +398,17 @@ TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc,
   tl_vec_push(a, &copy->body, store(a, t, idx, frag->ndims, tl_expr_load(a, loc, frag, idx, frag->ndims), loc));
   tl_vec_push(a, out, copy);
   return t;
+}
+
+void tl_unstage_from_shared(TlArena *a, TlKernel *k, TlBuffer *shared, TlBuffer *frag, TlLoc loc,
+                            TlVec *out) {
+  TlStmt *copy = nest(a, k, frag->shape, frag->ndims, loc);
+  copy->origin = ORIGIN_COPY;
+  TlExpr *idx[TL_MAX_DIMS];
+  for (int d = 0; d < frag->ndims; d++)
+    idx[d] = coord(a, copy, frag->shape, d, loc);
+  tl_vec_push(
+      a, &copy->body,
+      store(a, frag, idx, frag->ndims, tl_expr_load(a, loc, shared, idx, frag->ndims), loc));
+  tl_vec_push(a, out, copy);
 }
