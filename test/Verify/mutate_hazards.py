@@ -532,8 +532,15 @@ IMPRECISE = {
          "stores before that barrier, so a read of the stage being filled is ordered by it",
          r"(line 158: __syncthreads\(\) deleted|line 159 col 21: 'k_5 % 2' -> '\(k_5 \+ 1\) % 2')$"),
 }
-# Inputs whose findings are not triaged yet: printed as known gaps.
-UNTRIAGED = {}
+# Inputs whose findings are not triaged yet: printed as known gaps. Both
+# came from branches merged in the same session as the Hopper checks (found
+# by CI's run of this test on the merged tree, not yet triaged): a tree
+# reduction over a shared tile (false alarms, as while-loop.tl's), and the
+# one-pass online softmax (two deleted barriers not reported).
+UNTRIAGED = {
+    "test/GPU/Inputs/reduce_tree_odd.tl": "tree reduction: false alarm on a_tree2",
+    "examples/online_softmax.tl": "barriers at its two cross-warp steps: deletion not reported",
+}
 programs = sorted(glob.glob(os.path.join(root, "examples", "*.tl")))
 programs += sorted(glob.glob(os.path.join(root, "test", "**", "*.tl"), recursive=True))
 for p in programs:
