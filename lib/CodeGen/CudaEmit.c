@@ -1324,38 +1324,25 @@ static void mbarrier_prelude(TlBuf *out) {
 }
 
 // cp.async.bulk.tensor of one box into shared memory, completing on an
-// mbarrier; coordinates innermost first.
-static void tma_load_prelude(TlBuf *out, int rank) {
-  tl_buf_printf(out, "// TMA (PTX ISA, cp.async.bulk.tensor): a %d-D box of the tensor map at the\n"
-                     "// given coordinates (innermost first; out-of-bounds elements read as zero).\n", rank);
-  tl_buf_printf(out, "__device__ __forceinline__ void tl_tma_load_%dd(void *smem, const CUtensorMap *map, uint64_t *bar", rank);
+// mbarrier; coordinates innermost first. The multicast form writes the box,
+// and completes its bytes on the barrier, at the same offsets in both blocks
+// of the cluster (mask 3).
+static void tma_load_prelude(TlBuf *out, int rank, bool multicast) {
+  if (multicast)
+    tl_buf_printf(out, "// TMA multicast: the %d-D box is written to both blocks of the cluster.\n", rank);
+  else
+    tl_buf_printf(out, "// TMA (PTX ISA, cp.async.bulk.tensor): a %d-D box of the tensor map at the\n"
+                       "// given coordinates (innermost first; out-of-bounds elements read as zero).\n", rank);
+  tl_buf_printf(out, "__device__ __forceinline__ void tl_tma_load_%s%dd(void *smem, const CUtensorMap *map, uint64_t *bar",
+                multicast ? "mc_" : "", rank);
   for (int d = 0; d < rank; d++)
     tl_buf_printf(out, ", int c%d", d);
-  tl_buf_printf(out, ") {\n  asm volatile(\"cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes "
-                     "[%%0], [%%1, {", rank);
+  tl_buf_printf(out, ") {\n  asm volatile(\"cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes%s",
+                rank, multicast ? ".multicast::cluster [%0], [%1, {" : " [%0], [%1, {");
   for (int d = 0; d < rank; d++)
-    tl_buf_printf(out, "%s%%%d", d ? ", " : "", d + 3);
-  tl_buf_puts(out, "}], [%2];\\n\"\n               :: \"r\"(tl_smem_addr(smem)), \"l\"(map), \"r\"(tl_smem_addr(bar))");
-  for (int d = 0; d < rank; d++)
-    tl_buf_printf(out, ", \"r\"(c%d)", d);
-  tl_buf_puts(out, " : \"memory\");\n}\n\n");
-}
-
-// The multicast form: the box lands at the same shared-memory offset, and
-// completes its bytes on the barrier at the same offset, in every block of
-// the cluster named by the mask.
-static void tma_load_mc_prelude(TlBuf *out, int rank) {
-  tl_buf_printf(out, "// TMA multicast: the %d-D box is written to both blocks of the cluster.\n", rank);
-  tl_buf_printf(out, "__device__ __forceinline__ void tl_tma_load_mc_%dd(void *smem, const CUtensorMap *map, uint64_t *bar",
-                rank);
-  for (int d = 0; d < rank; d++)
-    tl_buf_printf(out, ", int c%d", d);
-  tl_buf_printf(out, ") {\n  asm volatile(\"cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes"
-                     ".multicast::cluster [%%0], [%%1, {", rank);
-  for (int d = 0; d < rank; d++)
-    tl_buf_printf(out, "%s%%%d", d ? ", " : "", d + 4);
-  tl_buf_puts(out, "}], [%2], %3;\\n\"\n               :: \"r\"(tl_smem_addr(smem)), \"l\"(map), \"r\"(tl_smem_addr(bar)), "
-                   "\"h\"((unsigned short)3)");
+    tl_buf_printf(out, "%s%%%d", d ? ", " : "", d + (multicast ? 4 : 3));
+  tl_buf_printf(out, "}], [%%2]%s;\\n\"\n               :: \"r\"(tl_smem_addr(smem)), \"l\"(map), \"r\"(tl_smem_addr(bar))%s",
+                multicast ? ", %3" : "", multicast ? ", \"h\"((unsigned short)3)" : "");
   for (int d = 0; d < rank; d++)
     tl_buf_printf(out, ", \"r\"(c%d)", d);
   tl_buf_puts(out, " : \"memory\");\n}\n\n");
@@ -1572,10 +1559,10 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
     mbarrier_prelude(out);
   for (int r = 1; r <= 5; r++)
     if (e.need_tma_ranks & (1u << r))
-      tma_load_prelude(out, r);
+      tma_load_prelude(out, r, false);
   for (int r = 1; r <= 5; r++)
     if (e.need_tma_mc_ranks & (1u << r))
-      tma_load_mc_prelude(out, r);
+      tma_load_prelude(out, r, true);
   if (e.need_cluster)
     cluster_prelude(out);
   if (e.need_tma_store_ranks)
