@@ -8,6 +8,7 @@
 #include "tlc/IR.h"
 #include "tlc/PartitionPlan.h"
 #include "tlc/PipelineModel.h"
+#include "tlc/RingModel.h"
 #include "tlc/Support.h"
 #include "tlc/Sema.h"
 
@@ -106,6 +107,17 @@ bool tl_explain_pipeline_render(TlBuf *out, const TlPipeModel *m, const int *sta
 // `tlc explain-pipeline ARGS...` (argv[0] is "explain-pipeline"). Returns the exit status.
 // `compile` serves FILE mode.
 int tl_explain_pipeline_main(int argc, char **argv, TlExplainCompileFn compile);
+
+/* lib/Explain/ExplainRing.c */
+// Renders the TMA ring model's schedules (lib/Analysis/RingModel.c) for each
+// stage count, in that order: the table shows the first positions (and, for
+// several tiles, those around the first tile boundary) and a summary; yaml
+// lists every position (at most TL_EXPLAIN_RING_YAML_MAX). No SVG form yet.
+// False, with a one-line reason in err and nothing appended, on an invalid
+// model or stage count, overflow, or svg.
+bool tl_explain_ring_render(TlBuf *out, const TlRingModel *m, const int *stages, int nstages,
+                            TlExplainFormat f, const char *title, char *err, size_t errlen);
+#define TL_EXPLAIN_RING_YAML_MAX INT64_C(100000)
 
 /* lib/Explain/ExplainFile.c: the FILE.tl modes of the explain tools; they
    compile the file with in->compile, then call the renderers above for every

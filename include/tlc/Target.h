@@ -27,6 +27,8 @@ typedef struct TlTarget {
   // Added with lib/Target/Target.c:
   double wgmma_flops_per_cycle_sm; // dense fp16/bf16 wgmma flops per SM per cycle (0: no wgmma)
   int64_t shared_per_sm_bytes;     // shared memory of one SM, shared by its resident blocks
+  double l2_bandwidth_gbs;         // GB/s from L2 into the SMs, whole chip (0: not measured)
+  int64_t l2_latency_cycles;       // latency of a load that hits L2 (0: not measured)
   const char *description;         // "NVIDIA H200 SXM 141GB (GH100)"
   const char *path;                // the file the description was read from
 } TlTarget;

@@ -14,6 +14,9 @@
 //     data arrives after the DRAM latency, and compute is the stage's
 //     tensor-core work at the SM's mma rate. An advisory warning says when
 //     num_stages is below the depth that hides the latency, or above it.
+//     A warp-specialized loop also gets the TMA ring model (RingModel.h):
+//     the producer/consumer protocol with its late slot release, L2 costs,
+//     and the tiles a persistent block walks with their epilogues.
 #include <string.h>
 
 #include "tlc/Explain.h"
@@ -174,6 +177,95 @@ typedef struct PipeCtx {
   bool ok;
 } PipeCtx;
 
+static bool has_tma_store(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_TMA_STORE || has_tma_store(&s->body) || has_tma_store(&s->else_body))
+      return true;
+  }
+  return false;
+}
+
+static const TlStmt *first_gemm(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_GEMM)
+      return s;
+    const TlStmt *g = first_gemm(&s->body);
+    if (g || (g = first_gemm(&s->else_body)))
+      return g;
+  }
+  return NULL;
+}
+
+// A warp-specialized loop also gets the TMA ring model (lib/Analysis/
+// RingModel.c), next to the seed's: same bytes and latency, the stage's work
+// at the wgmma rate, the tiles one block walks (a persistent kernel walks
+// ceil(tiles / SMs)), and between tiles an epilogue that writes the first
+// gemm's accumulator tile as 2-byte values, to shared memory at 128 B/cycle
+// when a TMA store drains it, else at the SM's share of DRAM bandwidth.
+static bool ring_model(PipeCtx *p, const TlStmt *loop, const TlPipeModel *seed, int64_t bytes) {
+  const TlTarget *t = p->target;
+  const TlKernel *k = p->kernel;
+  TlRingModel m = {seed->iterations, 1, seed->issue, seed->latency, seed->compute, 0};
+  // Tiles that many blocks load come from L2 after the first block's miss:
+  // the ring charges the L2 rate and latency where the target has them.
+  const char *source = "DRAM (no L2 figures for this target)";
+  if (t->l2_bandwidth_gbs > 0 && t->l2_latency_cycles > 0) {
+    double per_cycle = t->l2_bandwidth_gbs / (double)t->sm_count / t->clock_ghz;
+    m.issue = (int64_t)(bytes / per_cycle + 0.5) > 1 ? (int64_t)(bytes / per_cycle + 0.5) : 1;
+    m.latency = t->l2_latency_cycles;
+    source = tl_arena_printf(p->arena, "L2 at %.1f B/cycle per SM -> issue %lld, latency %lld", per_cycle,
+                             (long long)m.issue, (long long)m.latency);
+  }
+  int64_t flops = gemm_flops(&loop->body);
+  double rate = t->wgmma_flops_per_cycle_sm > 0 ? t->wgmma_flops_per_cycle_sm : t->tensor_flops_per_cycle_sm;
+  if (flops)
+    m.compute = (int64_t)(flops / rate + 0.5) > 1 ? (int64_t)(flops / rate + 0.5) : 1;
+  const char *tiles_why = "one tile per block";
+  const char *epilogue_why = "";
+  if (k->persistent) {
+    int64_t total = k->grid_const[0] * k->grid_const[1] * k->grid_const[2];
+    int64_t sms = t->sm_count > 0 ? t->sm_count : 1;
+    m.tiles = total > 0 ? (total + sms - 1) / sms : 1;
+    tiles_why = tl_arena_printf(p->arena, "persistent: %lld tiles over %lld SMs", (long long)total,
+                                (long long)sms);
+    const TlStmt *g = first_gemm(&loop->body);
+    if (g) {
+      bool staged = has_tma_store(&k->body);
+      double out_bytes = 2.0 * (double)g->c->shape[0] * (double)g->c->shape[1];
+      double per_cycle = staged ? 128.0 : t->dram_bandwidth_gbs / (double)t->sm_count / t->clock_ghz;
+      m.epilogue = (int64_t)(out_bytes / per_cycle + 0.5);
+      epilogue_why = tl_arena_printf(p->arena, "; epilogue: %lldx%lld accumulator as 2-byte values %s -> %lld cycles",
+                                     (long long)g->c->shape[0], (long long)g->c->shape[1],
+                                     staged ? "into the TMA store's staging tile at 128 B/cycle"
+                                            : "to global memory at the SM's DRAM share",
+                                     (long long)m.epilogue);
+    }
+  }
+  char *title = tl_arena_printf(
+      p->arena,
+      "kernel %s, T.Pipelined at %s:%d on a TMA ring of %d slots: %lld bytes per stage from %s; "
+      "%lld flops per stage at %.0f wgmma flops/cycle -> compute %lld; %s%s",
+      k->name, loop->loc.src->name, loop->loc.line, k->ring_stages, (long long)bytes, source,
+      (long long)flops, rate, (long long)m.compute, tiles_why, epilogue_why);
+  int stages[8], n = 0;
+  for (int i = 1; i <= 8; i++)
+    stages[n++] = i;
+  if (p->format == TL_EXPLAIN_TABLE)
+    tl_buf_puts(p->out, "\n");
+  else if (p->format == TL_EXPLAIN_YAML)
+    tl_buf_puts(p->out, "---\n");
+  char err[256];
+  if (p->format != TL_EXPLAIN_SVG &&
+      !tl_explain_ring_render(p->out, &m, stages, n, p->format, title, err, sizeof err)) {
+    tl_error_noloc(p->diag, "explain-pipeline: %s", err);
+    p->ok = false;
+    return false;
+  }
+  return true;
+}
+
 static void pipeline_loops(PipeCtx *p, const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
@@ -232,6 +324,9 @@ static void pipeline_loops(PipeCtx *p, const TlVec *body) {
       p->ok = false;
       continue;
     }
+    if (p->kernel->ring_stages && s->applied_stages == p->kernel->ring_stages &&
+        !ring_model(p, s, &model, bytes))
+      continue;
     // The advisor: the fewest stages whose modelled makespan is within 1% of
     // the best (the seed's 1 + ceil(latency / compute) ignores a copy engine
     // that is itself the bottleneck, so the schedule is simulated instead).

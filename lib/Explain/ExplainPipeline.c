@@ -686,7 +686,7 @@ bool tl_explain_pipeline_render(TlBuf *out, const TlPipeModel *m, const int *sta
 static const char usage[] =
     "usage: tlc explain-pipeline [--iterations N] [--issue I] [--latency L] [--compute C]\n"
     "                            [--stages S [S ...] | --sweep] [--format table|yaml|svg]\n"
-    "                            [-o FILE]\n"
+    "                            [--ring [--tiles T] [--epilogue E]] [-o FILE]\n"
     "       tlc explain-pipeline FILE.tl [--target SM] [--format table|yaml|svg]\n"
     "       tlc explain-pipeline FILE.py --call 'F(ARGS)' [-D NAME=VALUE] [--format ...]\n"
     "\n"
@@ -700,6 +700,11 @@ static const char usage[] =
     "  --compute C      cycles the compute unit is busy per iteration (default 20)\n"
     "  --stages S ...   buffer slots (num_stages) to simulate (default 1 2 3 4)\n"
     "  --sweep          simulate 1..8 stages instead of --stages\n"
+    "  --ring           the TMA ring model of a warp-specialized loop instead: a producer\n"
+    "                   warpgroup fills slots behind empty/full mbarriers and the consumers\n"
+    "                   release a slot only after the next slot's data has arrived\n"
+    "  --tiles T        ring: tiles one block walks, the ring running on (default 1)\n"
+    "  --epilogue E     ring: consumer cycles between a tile's last wgmma and the next tile\n"
     "  --format F       table (default, the seed script's layout), yaml (every\n"
     "                   iteration, at most 1000000), or svg (Gantt charts)\n"
     "  -o FILE          write to FILE (replaced only when everything succeeded)\n"
@@ -767,6 +772,9 @@ typedef struct Args {
   int *stages;
   int nstages;
   bool sweep;
+  bool ring;               // --ring: the TMA ring model instead of the seed's
+  int64_t tiles, epilogue; // --tiles, --epilogue (ring only)
+  const char *ring_option; // the first of --tiles/--epilogue given, for the error without --ring
   TlExplainFormat format;
   const char *output;
   const char *input;
@@ -819,6 +827,7 @@ static ArgsResult int_error(const char *option, const char *v) {
 static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
   static const int default_stages[4] = {1, 2, 3, 4};
   *args = (Args){.model = {.iterations = 8, .issue = 1, .latency = 30, .compute = 20},
+                 .tiles = 1,
                  .format = TL_EXPLAIN_TABLE};
   args->stages = TL_NEW_ARRAY(a, int, (size_t)(argc > 8 ? argc : 8));
   memcpy(args->stages, default_stages, sizeof default_stages);
@@ -832,6 +841,26 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
     }
     if (strcmp(arg, "--sweep") == 0) {
       args->sweep = args->model_given = true;
+      continue;
+    }
+    if (strcmp(arg, "--ring") == 0) {
+      args->ring = args->model_given = true;
+      continue;
+    }
+    if (option_is(arg, "--tiles") || option_is(arg, "--epilogue")) {
+      const char *name = option_is(arg, "--tiles") ? "--tiles" : "--epilogue";
+      int64_t *field = name[2] == 't' ? &args->tiles : &args->epilogue;
+      const char *v = option_value(argc, argv, &i, name, &ok);
+      if (!ok)
+        return arg_error("%s: expected a value", name);
+      bool range;
+      if (!parse_int_range(v, field, &range))
+        return int_error(name, v);
+      if (*field < 0 || (field == &args->tiles && *field < 1))
+        return arg_error("%s: must be >= %d, got %s", name, field == &args->tiles, v);
+      if (!args->ring_option)
+        args->ring_option = name;
+      args->model_given = true;
       continue;
     }
     if (option_is(arg, "--stages")) {
@@ -926,6 +955,8 @@ static ArgsResult parse_args(TlArena *a, int argc, char **argv, Args *args) {
   }
   args->sema = (TlSemaOptions){args->source.calls, args->source.ncalls, args->source.defines,
                                args->source.ndefines, NULL, 0};
+  if (args->ring_option && !args->ring)
+    return arg_error("%s belongs to the TMA ring model; add --ring", args->ring_option);
   if (args->sweep) {
     for (int s = 1; s <= 8; s++)
       args->stages[s - 1] = s;
@@ -1020,6 +1051,16 @@ static bool run_model(TlArena *a, const Args *args, char *err, size_t errlen) {
   tl_buf_init(&buf, a);
   tl_buf_puts(&buf, ""); // data is never NULL, so flushing can reset it
   Output o;
+  if (args->ring) {
+    const TlPipeModel *pm = &args->model;
+    TlRingModel m = {pm->iterations, args->tiles, pm->issue, pm->latency, pm->compute, args->epilogue};
+    if (!tl_explain_ring_render(&buf, &m, args->stages, args->nstages, args->format, NULL, err, errlen))
+      return false;
+    if (!output_open(&o, args->output, err, errlen))
+      return false;
+    bool failed = fwrite(buf.data, 1, buf.len, o.fp) != buf.len;
+    return output_close(&o, true, failed, err, errlen);
+  }
   if (args->format != TL_EXPLAIN_YAML) {
     if (!tl_explain_pipeline_render(&buf, &args->model, args->stages, args->nstages, args->format,
                                     NULL, err, errlen))
@@ -1061,7 +1102,7 @@ int tl_explain_pipeline_main(int argc, char **argv, TlExplainCompileFn compile) 
   if (args.input) {
     if (args.model_given)
       status = fail("the model options (--iterations, --issue, --latency, --compute, --stages, "
-                    "--sweep) do not apply to '%s': its loops give the model",
+                    "--sweep, --ring, --tiles, --epilogue) do not apply to '%s': its loops give the model",
                     args.input);
     else if (args.output)
       status = fail("-o is not supported with a .tl file; redirect the output instead");

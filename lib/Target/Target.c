@@ -49,6 +49,8 @@ static const Field fields[] = {
     FIELD(dram_latency_cycles, FIELD_INT64, false),
     FIELD(tensor_flops_per_cycle_sm, FIELD_DOUBLE, false),
     FIELD(wgmma_flops_per_cycle_sm, FIELD_DOUBLE, true),
+    FIELD(l2_bandwidth_gbs, FIELD_DOUBLE, true),
+    FIELD(l2_latency_cycles, FIELD_INT64, true),
 };
 enum { NFIELDS = sizeof fields / sizeof fields[0] };
 
