@@ -162,7 +162,9 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   TlValue *dv = tl_sema_eval_const(s, dtype);
   if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype))
     return false;
-  if (!fits_per_thread(s, b, total, call->loc)) return false;
+  // A buffer too big for a thread is still declared, so that its uses do
+  // not each add an "undeclared name" error after the one that matters.
+  bool fits = fits_per_thread(s, b, total, call->loc);
   TlSym *prev = tl_scope_lookup(s, b->name);
   if (prev && prev->kind == SYM_BUFFER) {
     tl_error(s->diag, target->loc, "redefinition of buffer '%s'", b->name);
@@ -172,7 +174,7 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   tl_vec_push(s->arena, &s->kernel->buffers, b);
   TlSym *y = tl_scope_define(s, s->scope, b->name, SYM_BUFFER, target->loc);
   y->buf = b;
-  return true;
+  return fits;
 }
 
 static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *value_node,
