@@ -45,6 +45,9 @@ typedef struct Sema {
 // Compiles a kernel value under `name` (the evaluator calls it for each
 // kernel a module or --call makes).
 void tl_sema_compile_kernel(Sema *s, TlValue *kv);
+// SafeAccess.c: guards the global accesses of T.Parallel nests that may
+// leave their tensor (TileLang's LegalizeSafeMemoryAccess).
+void tl_sema_safe_accesses(TlArena *a, TlModule *m);
 // A global tensor of the given shape and dtype (dtype NULL: float32); NULL
 // after reporting.
 TlBuffer *tl_sema_global_buffer(Sema *s, const char *name, TlLoc loc, const TlNode *shape,

@@ -1,0 +1,152 @@
+// Safe global accesses in T.Parallel nests, as TileLang's
+// LegalizeSafeMemoryAccess defines them: inside a user's T.Parallel, a load
+// of a global tensor whose index may leave the tensor reads zero there, and
+// such a store is skipped. T.copy gets the same guards in lower-tile-ops;
+// this is the rule for code the user writes, e.g. an epilogue reading
+// bias[bx * block_N + j] when N is not a multiple of block_N.
+//
+// "May leave" is decided from the index's interval over the loop and block
+// indices (tl_expr_bounds). An index whose interval is unknown (a gather
+// through another buffer, a runtime size) is left as written, as are
+// on-chip buffers (an index outside them is the user's bug, which the
+// harness's reference reports). A bound the user already tests in an
+// enclosing `if idx < n` (n within the tensor) needs no second guard.
+//
+// Applied once to the tile IR at the end of sema, so that the passes, the
+// printed IR and the harness's reference lowering all see the guards.
+#include "SemaInternal.h"
+
+enum { MAX_CONDS = 64 };
+
+// The conjuncts of the enclosing `if` conditions (then-branches only).
+typedef struct Conds {
+  const TlExpr *c[MAX_CONDS];
+  int n;
+} Conds;
+
+static void push_conjuncts(Conds *cs, const TlExpr *e) {
+  if (e->kind == EX_BINARY && e->op == OP_AND) {
+    push_conjuncts(cs, e->args[0]);
+    push_conjuncts(cs, e->args[1]);
+  } else if (cs->n < MAX_CONDS) {
+    cs->c[cs->n++] = e;
+  }
+}
+
+// True when an enclosing condition says idx < k with k <= extent.
+static bool tested_below(const Conds *cs, const TlExpr *idx, int64_t extent) {
+  for (int i = 0; i < cs->n; i++) {
+    const TlExpr *c = cs->c[i];
+    int64_t k;
+    if (c->kind == EX_BINARY && c->op == OP_LT && tl_expr_is_const(c->args[1], &k) && k <= extent &&
+        tl_expr_equal(c->args[0], idx))
+      return true;
+    if (c->kind == EX_BINARY && c->op == OP_LE && tl_expr_is_const(c->args[1], &k) && k < extent &&
+        tl_expr_equal(c->args[0], idx))
+      return true;
+  }
+  return false;
+}
+
+static bool tested_nonneg(const Conds *cs, const TlExpr *idx) {
+  for (int i = 0; i < cs->n; i++) {
+    const TlExpr *c = cs->c[i];
+    int64_t k;
+    if (c->kind == EX_BINARY && c->op == OP_GE && tl_expr_is_const(c->args[1], &k) && k >= 0 &&
+        tl_expr_equal(c->args[0], idx))
+      return true;
+  }
+  return false;
+}
+
+// The condition that keeps the access inside the tensor, or NULL.
+static TlExpr *crossing_guard(TlArena *a, const Conds *cs, TlBuffer *b, TlExpr **idx, int n, TlLoc loc) {
+  if (b->scope != SCOPE_GLOBAL)
+    return NULL;
+  TlExpr *cond = NULL;
+  for (int d = 0; d < n && d < b->ndims; d++) {
+    int64_t lo, hi;
+    if (b->dyn[d] || !tl_expr_bounds(idx[d], &lo, &hi))
+      continue;
+    bool below = hi < b->shape[d] || tested_below(cs, idx[d], b->shape[d]);
+    bool above = lo >= 0 || tested_nonneg(cs, idx[d]);
+    if (below && above)
+      continue;
+    TlExpr *ok = NULL;
+    if (!above)
+      ok = tl_expr_binary(a, loc, OP_GE, tl_expr_clone(a, idx[d]), tl_expr_int(a, loc, 0, idx[d]->dtype),
+                          TY_BOOL);
+    if (!below) {
+      TlExpr *lt = tl_expr_binary(a, loc, OP_LT, tl_expr_clone(a, idx[d]),
+                                  tl_expr_int(a, loc, b->shape[d], idx[d]->dtype), TY_BOOL);
+      ok = ok ? tl_expr_binary(a, loc, OP_AND, ok, lt, TY_BOOL) : lt;
+    }
+    cond = cond ? tl_expr_binary(a, loc, OP_AND, cond, ok, TY_BOOL) : ok;
+  }
+  return cond;
+}
+
+static TlExpr *safe_loads(TlArena *a, const Conds *cs, TlExpr *e) {
+  if (!e)
+    return e;
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = safe_loads(a, cs, e->args[i]);
+  if (e->kind != EX_LOAD)
+    return e;
+  TlExpr *ok = crossing_guard(a, cs, e->buf, e->args, e->nargs, e->loc);
+  if (!ok)
+    return e;
+  TlExpr *sel = tl_expr_new(a, EX_SELECT, e->loc, e->dtype, 3);
+  sel->args[0] = ok;
+  sel->args[1] = e;
+  sel->args[2] = tl_dtype_is_float(e->dtype) ? tl_expr_float(a, e->loc, 0, e->dtype)
+                                             : tl_expr_int(a, e->loc, 0, e->dtype);
+  return sel;
+}
+
+static void safe_body(TlArena *a, Conds cs, TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    s->value = safe_loads(a, &cs, s->value);
+    s->cond = safe_loads(a, &cs, s->cond);
+    if (s->kind == ST_IF) {
+      Conds then = cs;
+      push_conjuncts(&then, s->cond);
+      safe_body(a, then, &s->body);
+      safe_body(a, cs, &s->else_body);
+      continue;
+    }
+    safe_body(a, cs, &s->body);
+    safe_body(a, cs, &s->else_body);
+    if (s->kind != ST_STORE || !s->buf)
+      continue;
+    for (int d = 0; d < s->nindices; d++)
+      s->indices[d] = safe_loads(a, &cs, s->indices[d]);
+    TlExpr *ok = crossing_guard(a, &cs, s->buf, s->indices, s->nindices, s->loc);
+    if (ok) {
+      TlStmt *g = tl_stmt_new(a, ST_IF, s->loc);
+      g->cond = ok;
+      tl_vec_push(a, &g->body, s);
+      body->items[i] = g;
+    }
+  }
+}
+
+// Finds the T.Parallel nests (wherever they sit) and guards their bodies.
+static void find_nests(TlArena *a, TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_PARALLEL) {
+      Conds none = {.n = 0};
+      safe_body(a, none, &s->body);
+      continue;
+    }
+    find_nests(a, &s->body);
+    find_nests(a, &s->else_body);
+  }
+}
+
+void tl_sema_safe_accesses(TlArena *a, TlModule *m) {
+  for (int k = 0; k < m->kernels.len; k++)
+    find_nests(a, &TL_VEC_AT(m->kernels, TlKernel, k)->body);
+}
