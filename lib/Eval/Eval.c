@@ -322,7 +322,7 @@ static Flow def_stmt(Sema *s, const TlNode *st) {
   // --call picks the kernels.
   if (kind == VAL_KERNEL && !s->scope && !(s->opts && s->opts->ncalls > 0) &&
       !tl_diag_too_many(s->diag))
-    tl_sema_compile_kernel(s, v);
+    s->lower.compile_kernel(s, v);
   return FLOW_NEXT;
 }
 
@@ -1078,7 +1078,7 @@ static void compile_call(Sema *s, const char *text) {
     unique = tl_arena_printf(s->arena, "%s_%d", name, i);
   s->kernel_name = unique;
   s->kernel_name_loc = name_loc;
-  tl_sema_compile_kernel(s, v);
+  s->lower.compile_kernel(s, v);
   s->kernel_name = NULL;
   s->kernel_name_loc = (TlLoc){0};
 }

@@ -3,7 +3,8 @@
 // closures, --call, -D and @T.macro. Sema (lib/Sema/) calls it for every
 // constant, call and macro in a kernel. The evaluator works on sema's state
 // (struct Sema, lib/Sema/SemaInternal.h) and hands kernels and macro bodies
-// back to sema to lower (the calls up that test/Docs/layers.test lists).
+// back to sema to lower through the TlLowering callbacks sema installs, so
+// that it calls nothing above its layer (test/Docs/layers.test).
 #ifndef TLC_EVAL_H
 #define TLC_EVAL_H
 
@@ -31,6 +32,23 @@ typedef enum {
 } TlValueKind;
 
 struct TlSymScope;
+struct TlValue;
+
+// What the evaluator hands back to sema to lower to IR. Sema sits above the
+// evaluator and installs these in its state (Sema.lower) when it creates it
+// (tl_sema, lib/Sema/Kernel.c); the evaluator calls them instead of naming
+// sema's functions, so the dependency stays one way.
+typedef struct TlLowering {
+  // Compiles a kernel value (a @T.prim_func the module or --call made).
+  void (*compile_kernel)(Sema *s, struct TlValue *kv);
+  // Lowers a kernel-time expression met inside evaluated code (a macro
+  // argument, -T.infinity(dtype) in a factory).
+  TlExpr *(*expr)(Sema *s, const TlNode *n);
+  // Lowers statements into out (a macro's body where it is inlined).
+  void (*body)(Sema *s, const TlVec *stmts, TlVec *out);
+  // e converted to dtype t (a cast unless it already is t).
+  TlExpr *(*convert)(Sema *s, TlExpr *e, TlDtype t);
+} TlLowering;
 
 typedef struct TlValue {
   TlValueKind kind;

@@ -1085,7 +1085,7 @@ static TlValue *call(Sema *s, const TlNode *n) {
   if (t && (strcmp(t, "infinity") == 0 || strcmp(t, "max_value") == 0 ||
             strcmp(t, "min_value") == 0)) { // `fill = -T.infinity(accum_dtype)` in a factory
     int before = s->diag->nerrors;
-    TlExpr *e = tl_sema_expr(s, n);
+    TlExpr *e = s->lower.expr(s, n);
     if (e->kind == EX_FLOAT)
       return float_value(s, n->loc, e->fval);
     if (e->kind == EX_INT && s->diag->nerrors == before)
