@@ -66,7 +66,7 @@ typedef struct TlValue {
   const char *text;           // VAL_OPAQUE: the diagnostics that made it host code
   const TlNode *autotune;     // VAL_FUNC: the configs= of its @autotune, or NULL
   int nerrors;                // VAL_OPAQUE: how many errors text holds
-  struct TlValueIndex *index; // VAL_DICT, sets: a hash index of items (EvalExpr.c), or NULL
+  struct TlValueIndex *index; // VAL_DICT, sets: a hash index of items (Value.c), or NULL
   struct TlValue *consts;     // VAL_KERNEL of an eager function bound by f.compile(...):
                               // the keywords that are not parameters (T.const values), a dict
 } TlValue;
@@ -94,7 +94,7 @@ typedef struct TlSymScope {
   int cap, count;
 } TlSymScope;
 
-/* EvalExpr.c: values and the expression evaluator */
+/* Value.c (values), EvalExpr.c (the expression evaluator) */
 TlValue *tl_sema_eval_const(Sema *s, const TlNode *n); // VAL_ERROR after reporting
 TlValue *tl_value_new(Sema *s, TlValueKind k, TlLoc loc);
 bool tl_value_truthy(const TlValue *v);
@@ -129,7 +129,7 @@ TlValue *tl_sema_library_attr(Sema *s, const TlNode *n);
 // functools.cache / lru_cache, simplify_prim_func, any *jit wrapper.
 bool tl_sema_transparent_decorator(const char *name);
 
-/* Eval.c: the compile-time Python evaluator (statements, calls, --call) */
+/* Eval.c (statements), Call.c (calls), Module.c (the module, -D, --call) */
 // Bounds the recursion of sema's and the evaluator's tree walks (deep
 // expressions, long elif chains, calls inside them) so that no input can
 // overflow the stack: false, after reporting at loc, past the bound. Every
