@@ -67,6 +67,15 @@ static void as_float(Emit *e, const TlExpr *x) {
   }
 }
 
+// fn(l, r) with both operands as floats: pow and Python's float %.
+static void float_call(Emit *e, const char *fn, const TlExpr *l, const TlExpr *r) {
+  tl_buf_printf(&e->body, "%s(", fn);
+  as_float(e, l);
+  tl_buf_puts(&e->body, ", ");
+  as_float(e, r);
+  tl_buf_putc(&e->body, ')');
+}
+
 static void cast(Emit *e, const TlExpr *x, TlDtype to) {
   TlBuf *o = &e->body;
   TlDtype from = x->dtype;
@@ -148,11 +157,7 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
         return;
       }
       e->need_fmod = true;
-      tl_buf_puts(o, "tl_pymod(");
-      as_float(e, l);
-      tl_buf_puts(o, ", ");
-      as_float(e, r);
-      tl_buf_putc(o, ')');
+      float_call(e, "tl_pymod", l, r);
       return;
     }
     if (tl_expr_nonneg(l) && tl_expr_nonneg(r)) {
@@ -178,19 +183,11 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
   case OP_FMOD:
     e->need_fmod = true;
     if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
-    tl_buf_puts(o, "tl_pymod(");
-    as_float(e, l);
-    tl_buf_puts(o, ", ");
-    as_float(e, r);
-    tl_buf_putc(o, ')');
+    float_call(e, "tl_pymod", l, r);
     return;
   case OP_POW:
     if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
-    tl_buf_puts(o, t == TY_FLOAT64 ? "pow(" : "powf(");
-    as_float(e, l);
-    tl_buf_puts(o, ", ");
-    as_float(e, r);
-    tl_buf_putc(o, ')');
+    float_call(e, t == TY_FLOAT64 ? "pow" : "powf", l, r);
     return;
   default:
     break;

@@ -193,11 +193,7 @@ void tl_explain_fragment_render(TlBuf *out, const TlFragNest *n, TlExplainFormat
     return;
   }
   TlYaml em;
-  tl_xp_y_begin(&em, out);
-  if (title) {
-    tl_yaml_scalar(&em, "title");
-    tl_yaml_string(&em, title);
-  }
+  tl_xp_y_begin(&em, out, title);
   tl_explain_fragment_yaml_fields(&em, n, follows, fragment, false);
   tl_xp_y_finish(&em);
 }

@@ -44,8 +44,9 @@ void tl_xp_shape_plan(TlPartitionPlan *p, int i, int64_t threads, int64_t vector
 void tl_xp_compare_table(TlBuf *b, int64_t threads, int64_t vector);
 
 /* PartitionYaml.c */
-// A yaml document on out, and its end (the emitter cannot fail on a buffer).
-void tl_xp_y_begin(TlYaml *y, TlBuf *out);
+// A yaml document on out (its mapping starting with `title:` unless title is
+// NULL), and its end (the emitter cannot fail on a buffer).
+void tl_xp_y_begin(TlYaml *y, TlBuf *out, const char *title);
 void tl_xp_y_finish(TlYaml *y);
 void tl_xp_yaml_render(TlBuf *out, const TlPartitionPlan *p, const char *title);
 void tl_xp_compare_yaml(TlBuf *out, int64_t threads, int64_t vector);

@@ -7,11 +7,15 @@
 
 /* ---- yaml, through lib/Support/Yaml.c ---- */
 
-// A stream and an implicit document holding one block mapping; one point per
-// line, however long.
-void tl_xp_y_begin(TlYaml *y, TlBuf *out) {
+// A stream and an implicit document holding one block mapping, which
+// starts with `title:` when there is one; one point per line, however long.
+void tl_xp_y_begin(TlYaml *y, TlBuf *out, const char *title) {
   tl_yaml_begin(y, out, -1, true);
   tl_yaml_map(y, false);
+  if (title) {
+    tl_yaml_scalar(y, "title");
+    tl_yaml_string(y, title);
+  }
 }
 
 void tl_xp_y_finish(TlYaml *y) {
@@ -41,11 +45,7 @@ static void yaml_summary(TlYaml *em, const TlPartitionPlan *p, bool threads_vect
 
 void tl_xp_yaml_render(TlBuf *out, const TlPartitionPlan *p, const char *title) {
   TlYaml em;
-  tl_xp_y_begin(&em, out);
-  if (title) {
-    tl_yaml_scalar(&em, "title");
-    tl_yaml_string(&em, title);
-  }
+  tl_xp_y_begin(&em, out, title);
   yaml_summary(&em, p, true);
   // The command line refuses bigger spaces; a library caller still gets a
   // well-formed summary rather than gigabytes of points.
@@ -73,7 +73,7 @@ void tl_xp_yaml_render(TlBuf *out, const TlPartitionPlan *p, const char *title) 
 
 void tl_xp_compare_yaml(TlBuf *out, int64_t threads, int64_t vector) {
   TlYaml em;
-  tl_xp_y_begin(&em, out);
+  tl_xp_y_begin(&em, out, NULL);
   tl_yaml_key_int(&em, "threads", threads);
   tl_yaml_key_int(&em, "vector", vector);
   tl_yaml_scalar(&em, "shapes");

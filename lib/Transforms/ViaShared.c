@@ -377,6 +377,20 @@ void tl_vec_splice(TlArena *a, TlVec *v, int i, const TlVec *with) {
   *v = out;
 }
 
+// dst = src element by element, over a T.Parallel nest of frag's shape:
+// staging a fragment in shared memory and back.
+static TlStmt *tile_copy(TlArena *a, TlKernel *k, const TlBuffer *frag, TlBuffer *dst,
+                         TlBuffer *src, TlLoc loc) {
+  TlStmt *copy = nest(a, k, frag->shape, frag->ndims, loc);
+  copy->origin = ORIGIN_COPY;
+  TlExpr *idx[TL_MAX_DIMS];
+  for (int d = 0; d < frag->ndims; d++)
+    idx[d] = coord(a, copy, frag->shape, d, loc);
+  tl_vec_push(a, &copy->body,
+              store(a, dst, idx, frag->ndims, tl_expr_load(a, loc, src, idx, frag->ndims), loc));
+  return copy;
+}
+
 TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc, TlVec *out) {
   TlBuffer *t = TL_NEW(a, TlBuffer);
   *t = *frag;
@@ -387,26 +401,11 @@ TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc,
   t->loc = loc;
   t->read = t->written = true;
   tl_vec_push(a, &k->buffers, t);
-  TlStmt *copy = nest(a, k, frag->shape, frag->ndims, loc);
-  copy->origin = ORIGIN_COPY;
-  TlExpr *idx[TL_MAX_DIMS];
-  for (int d = 0; d < frag->ndims; d++)
-    idx[d] = coord(a, copy, frag->shape, d, loc);
-  tl_vec_push(a, &copy->body,
-              store(a, t, idx, frag->ndims, tl_expr_load(a, loc, frag, idx, frag->ndims), loc));
-  tl_vec_push(a, out, copy);
+  tl_vec_push(a, out, tile_copy(a, k, frag, t, frag, loc));
   return t;
 }
 
 void tl_unstage_from_shared(TlArena *a, TlKernel *k, TlBuffer *shared, TlBuffer *frag, TlLoc loc,
                             TlVec *out) {
-  TlStmt *copy = nest(a, k, frag->shape, frag->ndims, loc);
-  copy->origin = ORIGIN_COPY;
-  TlExpr *idx[TL_MAX_DIMS];
-  for (int d = 0; d < frag->ndims; d++)
-    idx[d] = coord(a, copy, frag->shape, d, loc);
-  tl_vec_push(
-      a, &copy->body,
-      store(a, frag, idx, frag->ndims, tl_expr_load(a, loc, shared, idx, frag->ndims), loc));
-  tl_vec_push(a, out, copy);
+  tl_vec_push(a, out, tile_copy(a, k, frag, frag, shared, loc));
 }
