@@ -468,6 +468,12 @@ TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *var
                            TlExpr *const *with);
 // Rewrites stmt trees in place with the same substitution.
 void tl_stmt_substitute(TlArena *a, TlStmt *s, int n, TlVar *const *vars, TlExpr *const *with);
+// Rewrites body and every body below it, innermost first: a statement for
+// which expand returns true is replaced by the statements it appended to
+// out; any other is kept. (The passes that expand one kind of loop in
+// place, pipeline and vectorize, walk with it.)
+void tl_stmt_expand(TlArena *a, TlVec *body, bool (*expand)(void *ctx, TlStmt *s, TlVec *out),
+                    void *ctx);
 bool tl_expr_uses_var(const TlExpr *e, const TlVar *v);
 // Does e (or a subexpression) load from buffer b?
 bool tl_expr_loads(const TlExpr *e, const TlBuffer *b);

@@ -3,7 +3,8 @@
 // closures, --call, -D and @T.macro. Sema (lib/Sema/) calls it for every
 // constant, call and macro in a kernel. The evaluator works on sema's state
 // (struct Sema, lib/Sema/SemaInternal.h) and hands kernels and macro bodies
-// back to sema to lower (the calls up that test/Docs/layers.test lists).
+// back to sema to lower through the TlLowering callbacks sema installs, so
+// that it calls nothing above its layer (test/Docs/layers.test).
 #ifndef TLC_EVAL_H
 #define TLC_EVAL_H
 
@@ -31,6 +32,23 @@ typedef enum {
 } TlValueKind;
 
 struct TlSymScope;
+struct TlValue;
+
+// What the evaluator hands back to sema to lower to IR. Sema sits above the
+// evaluator and installs these in its state (Sema.lower) when it creates it
+// (tl_sema, lib/Sema/Kernel.c); the evaluator calls them instead of naming
+// sema's functions, so the dependency stays one way.
+typedef struct TlLowering {
+  // Compiles a kernel value (a @T.prim_func the module or --call made).
+  void (*compile_kernel)(Sema *s, struct TlValue *kv);
+  // Lowers a kernel-time expression met inside evaluated code (a macro
+  // argument, -T.infinity(dtype) in a factory).
+  TlExpr *(*expr)(Sema *s, const TlNode *n);
+  // Lowers statements into out (a macro's body where it is inlined).
+  void (*body)(Sema *s, const TlVec *stmts, TlVec *out);
+  // e converted to dtype t (a cast unless it already is t).
+  TlExpr *(*convert)(Sema *s, TlExpr *e, TlDtype t);
+} TlLowering;
 
 typedef struct TlValue {
   TlValueKind kind;
@@ -48,7 +66,7 @@ typedef struct TlValue {
   const char *text;           // VAL_OPAQUE: the diagnostics that made it host code
   const TlNode *autotune;     // VAL_FUNC: the configs= of its @autotune, or NULL
   int nerrors;                // VAL_OPAQUE: how many errors text holds
-  struct TlValueIndex *index; // VAL_DICT, sets: a hash index of items (EvalExpr.c), or NULL
+  struct TlValueIndex *index; // VAL_DICT, sets: a hash index of items (Value.c), or NULL
   struct TlValue *consts;     // VAL_KERNEL of an eager function bound by f.compile(...):
                               // the keywords that are not parameters (T.const values), a dict
 } TlValue;
@@ -76,7 +94,7 @@ typedef struct TlSymScope {
   int cap, count;
 } TlSymScope;
 
-/* EvalExpr.c: values and the expression evaluator */
+/* Value.c (values), EvalExpr.c (the expression evaluator) */
 TlValue *tl_sema_eval_const(Sema *s, const TlNode *n); // VAL_ERROR after reporting
 TlValue *tl_value_new(Sema *s, TlValueKind k, TlLoc loc);
 bool tl_value_truthy(const TlValue *v);
@@ -111,7 +129,7 @@ TlValue *tl_sema_library_attr(Sema *s, const TlNode *n);
 // functools.cache / lru_cache, simplify_prim_func, any *jit wrapper.
 bool tl_sema_transparent_decorator(const char *name);
 
-/* Eval.c: the compile-time Python evaluator (statements, calls, --call) */
+/* Eval.c (statements), Call.c (calls), Module.c (the module, -D, --call) */
 // Bounds the recursion of sema's and the evaluator's tree walks (deep
 // expressions, long elif chains, calls inside them) so that no input can
 // overflow the stack: false, after reporting at loc, past the bound. Every

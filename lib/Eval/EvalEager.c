@@ -139,7 +139,7 @@ static TlValue *bind_eager(Sema *s, const TlNode *call, TlValue *fn, TlVec *args
   // @T.prim_func is: where it is written.
   if (!s->scope && s->call_depth == 0 && !(s->opts && s->opts->ncalls > 0) &&
       !tl_diag_too_many(s->diag))
-    tl_sema_compile_kernel(s, kv);
+    s->lower.compile_kernel(s, kv);
   return kv;
 }
 

@@ -34,7 +34,7 @@ static bool bind_argument(Sema *s, TlSymScope *sc, const TlNode *param, const Tl
     return true;
   }
   int before = s->diag->nerrors;
-  TlExpr *e = tl_sema_expr(s, arg);
+  TlExpr *e = s->lower.expr(s, arg);
   if (s->diag->nerrors > before)
     return false;
   TlDtype t = e->dtype;
@@ -43,7 +43,7 @@ static bool bind_argument(Sema *s, TlSymScope *sc, const TlNode *param, const Tl
   TlVar *v = tl_var_new(s->arena, s->kernel, param->name, VAR_SCALAR, t, param->loc);
   TlStmt *let = tl_stmt_new(s->arena, ST_LET, arg->loc);
   let->var = v;
-  let->value = tl_sema_convert(s, e, t);
+  let->value = s->lower.convert(s, e, t);
   tl_vec_push(s->arena, out, let);
   TlSym *p = tl_scope_define(s, sc, param->name, SYM_VAR, param->loc);
   p->var = v;
@@ -126,7 +126,7 @@ bool tl_sema_inline_macro(Sema *s, const TlValue *m, const TlNode *call, TlVec *
     }
     TlVec one = {0};
     tl_vec_push(s->arena, &one, (void *)st);
-    tl_sema_body(s, &one, out);
+    s->lower.body(s, &one, out);
   }
   s->scope = saved;
   s->helper_depth--;

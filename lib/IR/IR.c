@@ -387,3 +387,15 @@ bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, 
     return false;
   }
 }
+
+void tl_stmt_expand(TlArena *a, TlVec *body, bool (*expand)(void *ctx, TlStmt *s, TlVec *out),
+                    void *ctx) {
+  TlVec out = {0};
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    tl_stmt_expand(a, &s->body, expand, ctx);
+    tl_stmt_expand(a, &s->else_body, expand, ctx);
+    if (!expand(ctx, s, &out)) tl_vec_push(a, &out, s);
+  }
+  *body = out;
+}

@@ -23,6 +23,10 @@ const char *tl_irtext_reduce_name(TlReduceKind k);
 // name has another form (then the text spells it out as NAME#"CNAME").
 long long tl_irtext_var_number(const TlVar *v);
 
+// Writes s as a string of the text: in double quotes, with '"' and '\\'
+// escaped by a backslash, as the parser's lexer (ParseTokens.c) reads it.
+void tl_irtext_put_string(TlBuf *out, const char *s);
+
 // The variable a bare NAME means at a point of the text: the innermost one
 // in scope (the loops, lets and decls around it, outermost first in scope),
 // else a block or thread index of kernel k, visible everywhere. NULL if none.

@@ -74,13 +74,27 @@ long long tl_irtext_var_number(const TlVar *v) {
   return num;
 }
 
+// A string in the text: between double quotes, '"' and '\\' escaped with a
+// backslash (the lexer of ParseTokens.c reads it back). Every string the
+// text holds goes through here, so that any name or sentence parses back.
+void tl_irtext_put_string(TlBuf *out, const char *s) {
+  tl_buf_putc(out, '"');
+  for (const char *c = s; *c; c++) {
+    if (*c == '"' || *c == '\\') tl_buf_putc(out, '\\');
+    tl_buf_putc(out, *c);
+  }
+  tl_buf_putc(out, '"');
+}
+
 // NAME#N (or NAME#"CNAME"): a variable's full identity in the text.
 static void print_var_key(TlBuf *out, const TlVar *v) {
   long long n = tl_irtext_var_number(v);
   if (n >= 0)
     tl_buf_printf(out, "%s#%lld", v->name, n);
-  else
-    tl_buf_printf(out, "%s#\"%s\"", v->name, v->cname);
+  else {
+    tl_buf_printf(out, "%s#", v->name);
+    tl_irtext_put_string(out, v->cname);
+  }
 }
 
 TlVar *tl_irtext_resolve(const TlVec *scope, const TlKernel *k, const char *name) {
@@ -321,7 +335,10 @@ static void print_facts(P *p, const TlStmt *s) {
   }
   if (s->kind == ST_GEMM) tl_buf_printf(out, " gemm_id %d", s->gemm_id);
   if (s->wgmma_in_flight) tl_buf_puts(out, " wgmma_in_flight");
-  if (s->engine_why) tl_buf_printf(out, " why_not_wgmma \"%s\"", s->engine_why);
+  if (s->engine_why) {
+    tl_buf_puts(out, " why_not_wgmma ");
+    tl_irtext_put_string(out, s->engine_why);
+  }
   if (s->stage_a) {
     tl_buf_puts(out, " stage_a ");
     expr(p, s->stage_a);
@@ -657,7 +674,8 @@ static void collect_stmt(TlArena *a, TlVec *seen, const TlStmt *s) {
   collect_expr(a, seen, s->cond);
   collect_expr(a, seen, s->stage_a);
   collect_expr(a, seen, s->stage_b);
-  if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_TMA_LOAD) collect_region(a, seen, &s->src);
+  if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_TMA_LOAD)
+    collect_region(a, seen, &s->src);
   if (s->kind == ST_TMA_STORE) collect_region(a, seen, &s->dst);
   if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_FILL)
     collect_region(a, seen, &s->dst);
@@ -720,12 +738,14 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   if (kn->flat) tl_buf_puts(out, " flat");
   if (kn->swizzle_panel) tl_buf_printf(out, " swizzle_panel %lld", (long long)kn->swizzle_panel);
   if (kn->ring_stages)
-    tl_buf_printf(out, " ring_stages %d regs %d %d blocks_per_sm %d", kn->ring_stages, kn->consumer_regs,
-                  kn->producer_regs, kn->blocks_per_sm);
+    tl_buf_printf(out, " ring_stages %d regs %d %d blocks_per_sm %d", kn->ring_stages,
+                  kn->consumer_regs, kn->producer_regs, kn->blocks_per_sm);
   if (kn->persistent) tl_buf_puts(out, " persistent");
   if (kn->cluster) tl_buf_printf(out, " cluster %d %c", kn->cluster, "xyz"[kn->cluster_dim]);
-  if (kn->ws_why) // a fixed sentence of warp-specialize: no quotes or backslashes
-    tl_buf_printf(out, " ws_why \"%s\"", kn->ws_why);
+  if (kn->ws_why) {
+    tl_buf_puts(out, " ws_why ");
+    tl_irtext_put_string(out, kn->ws_why);
+  }
   if (kn->launcher) tl_buf_printf(out, " launcher %s", kn->launcher);
   if (kn->fallback) tl_buf_printf(out, " fallback %s", kn->fallback);
   if (kn->is_fallback) tl_buf_puts(out, " is_fallback");
@@ -766,12 +786,12 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   }
   for (int i = 0; i < kn->tma_maps.len; i++) {
     const TlTmaMap *t = TL_VEC_AT(kn->tma_maps, TlTmaMap, i);
-    tl_buf_printf(out, "  tma_map %d: %s -> %s rows %d cols %d box [", i, t->global->name, t->tile->name,
-                  t->row_dim, t->col_dim);
+    tl_buf_printf(out, "  tma_map %d: %s -> %s rows %d cols %d box [", i, t->global->name,
+                  t->tile->name, t->row_dim, t->col_dim);
     for (int d = 0; d < t->rank; d++)
       tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)t->box[d]);
-    tl_buf_printf(out, "] panel_cols %lld swizzle %d%s%s\n", (long long)t->panel_cols, t->swizzle_bytes,
-                  t->multicast ? " multicast" : "", t->store ? " store" : "");
+    tl_buf_printf(out, "] panel_cols %lld swizzle %d%s%s\n", (long long)t->panel_cols,
+                  t->swizzle_bytes, t->multicast ? " multicast" : "", t->store ? " store" : "");
   }
   P p = {out, kn, {0}, a};
   if (kn->ring_stages) { // the producer warpgroup's code, then the compute threads'
@@ -784,18 +804,18 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
 }
 
 void tl_ir_print_module(TlBuf *out, const TlModule *m) {
-  tl_buf_puts(out, "module source \"");
-  for (const char *c = m->src ? m->src->name : ""; *c; c++) {
-    if (*c == '"' || *c == '\\') tl_buf_putc(out, '\\');
-    tl_buf_putc(out, *c);
-  }
-  tl_buf_printf(out, "\" target %s sm %d max_shared_bytes %lld max_threads %lld",
+  tl_buf_puts(out, "module source ");
+  tl_irtext_put_string(out, m->src ? m->src->name : "");
+  tl_buf_printf(out, " target %s sm %d max_shared_bytes %lld max_threads %lld",
                 m->target_name ? m->target_name : "none", m->sm, (long long)m->max_shared_bytes,
                 (long long)m->max_threads);
   if (m->has_wgmma) tl_buf_puts(out, " has_wgmma");
   if (m->has_tma) tl_buf_puts(out, " has_tma");
   if (m->clusters) tl_buf_puts(out, " clusters");
-  if (m->nvcc_arch) tl_buf_printf(out, " nvcc_arch \"%s\"", m->nvcc_arch);
+  if (m->nvcc_arch) {
+    tl_buf_puts(out, " nvcc_arch ");
+    tl_irtext_put_string(out, m->nvcc_arch);
+  }
   tl_buf_putc(out, '\n');
   for (int k = 0; k < m->kernels.len; k++)
     print_kernel(out, TL_VEC_AT(m->kernels, TlKernel, k));

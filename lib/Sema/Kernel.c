@@ -424,6 +424,8 @@ static void kernel(Sema *s, const TlValue *kv) {
 TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const TlTarget *target,
                   const TlSemaOptions *opts, TlDiag *d) {
   Sema s = {0};
+  // The evaluator (lib/Eval, a lower layer) lowers through these.
+  s.lower = (TlLowering){tl_sema_compile_kernel, tl_sema_expr, tl_sema_body, tl_sema_convert};
   s.arena = a;
   s.diag = d;
   s.index_dtype = TY_INT32;

@@ -10,6 +10,7 @@
 #include "tlc/Sema.h"
 
 typedef struct Sema {
+  TlLowering lower; // sema's lowering, for the evaluator (installed by tl_sema)
   TlArena *arena;
   TlDiag *diag;
   TlModule *module;

@@ -34,8 +34,7 @@ typedef struct Lanes {
 
 static bool in_vec(const TlVec *v, const void *x) {
   for (int i = 0; i < v->len; i++)
-    if (v->items[i] == x)
-      return true;
+    if (v->items[i] == x) return true;
   return false;
 }
 
@@ -46,8 +45,7 @@ static bool body_loads(const TlVec *body, int from, const TlBuffer *b) {
         body_loads(&s->else_body, 0, b))
       return true;
     for (int d = 0; d < s->nindices; d++)
-      if (tl_expr_loads(s->indices[d], b))
-        return true;
+      if (tl_expr_loads(s->indices[d], b)) return true;
   }
   return false;
 }
@@ -64,33 +62,25 @@ static TlExpr *vector_base(Ctx *c, Lanes *L, const TlBuffer *b, TlExpr *index) {
   if (bits < 16 || (bits > 128 && (bits % 128 != 0 || bits > 512 || b->swizzle))) return NULL;
   TlExpr *base;
   int64_t coeff;
-  if (!tl_affine_in(c->arena, index, L->lane, &base, &coeff) || coeff != 1)
-    return NULL;
-  if (tl_known_alignment(base, L->width) % L->width != 0)
-    return NULL;
+  if (!tl_affine_in(c->arena, index, L->lane, &base, &coeff) || coeff != 1) return NULL;
+  if (tl_known_alignment(base, L->width) % L->width != 0) return NULL;
   for (int i = 0; i < L->lets.len; i++)
-    if (tl_expr_uses_var(base, L->lets.items[i]))
-      return NULL;
+    if (tl_expr_uses_var(base, L->lets.items[i])) return NULL;
   return base;
 }
 
 static TlExpr *widen_loads(Ctx *c, Lanes *L, TlExpr *e) {
-  if (e->kind == EX_SELECT)
-    return e; // its branches may be out of range for some lanes
+  if (e->kind == EX_SELECT) return e; // its branches may be out of range for some lanes
   for (int i = 0; i < e->nargs; i++)
     e->args[i] = widen_loads(c, L, e->args[i]);
-  if (e->kind != EX_LOAD)
-    return e;
+  if (e->kind != EX_LOAD) return e;
   TlExpr *base = vector_base(c, L, e->buf, e->args[0]);
-  if (!base)
-    return e;
+  if (!base) return e;
   Hoisted *h = NULL;
   for (int i = 0; i < L->nloads; i++)
-    if (L->loads[i].buf == e->buf && tl_expr_equal(L->loads[i].base, base))
-      h = &L->loads[i];
+    if (L->loads[i].buf == e->buf && tl_expr_equal(L->loads[i].base, base)) h = &L->loads[i];
   if (!h) {
-    if (L->nloads == 32)
-      return e;
+    if (L->nloads == 32) return e;
     h = &L->loads[L->nloads++];
     h->buf = e->buf;
     h->base = base;
@@ -126,20 +116,18 @@ static bool uniform_over_lanes(Ctx *c, Lanes *L, const TlExpr *cond) {
     return !tl_expr_uses_var(cond, L->lane);
   TlExpr *base;
   int64_t coeff;
-  if (!tl_affine_in(c->arena, cond->args[0], L->lane, &base, &coeff))
-    return false;
-  if (coeff == 0)
-    return !tl_expr_uses_var(cond->args[1], L->lane);
+  if (!tl_affine_in(c->arena, cond->args[0], L->lane, &base, &coeff)) return false;
+  if (coeff == 0) return !tl_expr_uses_var(cond->args[1], L->lane);
   // The bound: a constant, or a runtime size whose divisor the launcher checks.
   return coeff == 1 && tl_known_alignment(base, L->width) % L->width == 0 &&
-         !tl_expr_uses_var(cond->args[1], L->lane) && tl_known_alignment(cond->args[1], L->width) % L->width == 0;
+         !tl_expr_uses_var(cond->args[1], L->lane) &&
+         tl_known_alignment(cond->args[1], L->width) % L->width == 0;
 }
 
 // A pipeline producer's lane loop `dst[s + lane] = src[g + lane]` (maybe
 // zero-filled at the tensor edge) becomes one cp.async of V elements.
 static bool async_copy(Ctx *c, Lanes *L, TlStmt *loop, TlVec *out) {
-  if (!loop->async_copy || loop->body.len != 1)
-    return false;
+  if (!loop->async_copy || loop->body.len != 1) return false;
   TlStmt *s = TL_VEC_AT(loop->body, TlStmt, 0);
   if (s->kind != ST_STORE || !s->buf || s->buf->scope != SCOPE_SHARED || s->update_op != OP_EQ)
     return false;
@@ -151,12 +139,10 @@ static bool async_copy(Ctx *c, Lanes *L, TlStmt *loop, TlVec *out) {
   if (v->kind != EX_LOAD || v->buf->scope != SCOPE_GLOBAL || v->dtype != s->buf->dtype)
     return false;
   int64_t bytes = tl_dtype_bits(s->buf->dtype) / 8 * L->width;
-  if (bytes != 4 && bytes != 8 && bytes != 16)
-    return false;
+  if (bytes != 4 && bytes != 8 && bytes != 16) return false;
   TlExpr *dbase = vector_base(c, L, s->buf, s->indices[0]);
   TlExpr *sbase = vector_base(c, L, v->buf, v->args[0]);
-  if (!dbase || !sbase || (cond && !uniform_over_lanes(c, L, cond)))
-    return false;
+  if (!dbase || !sbase || (cond && !uniform_over_lanes(c, L, cond))) return false;
   TlStmt *cp = tl_stmt_new(c->arena, ST_CP_ASYNC, s->loc);
   cp->buf = s->buf;
   cp->indices = TL_NEW_ARRAY(c->arena, TlExpr *, 1);
@@ -169,7 +155,8 @@ static bool async_copy(Ctx *c, Lanes *L, TlStmt *loop, TlVec *out) {
   cp->value = src;
   if (cond) {
     TlExpr *zero = tl_expr_int(c->arena, loop->loc, 0, L->lane->dtype);
-    cp->cond = tl_simplify(c->arena, tl_expr_substitute(c->arena, cond, 1, (TlVar *const *)&L->lane, &zero));
+    cp->cond = tl_simplify(c->arena,
+                           tl_expr_substitute(c->arena, cond, 1, (TlVar *const *)&L->lane, &zero));
   }
   tl_vec_push(c->arena, out, cp);
   return true;
@@ -182,14 +169,13 @@ static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out);
 // specialize-sizes): the guard is tested once, for lane 0, around the
 // vectorized body.
 static bool guarded_lanes(Ctx *c, Lanes *L, TlStmt *loop, TlVec *out) {
-  if (loop->body.len != 1)
-    return false;
+  if (loop->body.len != 1) return false;
   TlStmt *g = TL_VEC_AT(loop->body, TlStmt, 0);
-  if (g->kind != ST_IF || g->else_body.len || !uniform_over_lanes(c, L, g->cond))
-    return false;
+  if (g->kind != ST_IF || g->else_body.len || !uniform_over_lanes(c, L, g->cond)) return false;
   TlExpr *zero = tl_expr_int(c->arena, loop->loc, 0, L->lane->dtype);
   TlStmt *once = tl_stmt_new(c->arena, ST_IF, g->loc);
-  once->cond = tl_simplify(c->arena, tl_expr_substitute(c->arena, g->cond, 1, (TlVar *const *)&L->lane, &zero));
+  once->cond = tl_simplify(
+      c->arena, tl_expr_substitute(c->arena, g->cond, 1, (TlVar *const *)&L->lane, &zero));
   loop->body = g->body;
   vectorize_loop(c, loop, &once->body);
   tl_vec_push(c->arena, out, once);
@@ -207,24 +193,21 @@ static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   L.width = V;
   for (int i = 0; i < loop->body.len; i++) {
     TlStmt *s = TL_VEC_AT(loop->body, TlStmt, i);
-    if (s->kind == ST_LET || s->kind == ST_SET)
-      tl_vec_push(c->arena, &L.lets, s->var);
+    if (s->kind == ST_LET || s->kind == ST_SET) tl_vec_push(c->arena, &L.lets, s->var);
     // Stored here and loaded by a later statement: hoisting that load above
     // the loop, or deferring this store past it, would reorder them.
-    if (s->kind == ST_STORE && s->buf && !in_vec(&L.ordered, s->buf) && body_loads(&loop->body, i + 1, s->buf))
+    if (s->kind == ST_STORE && s->buf && !in_vec(&L.ordered, s->buf) &&
+        body_loads(&loop->body, i + 1, s->buf))
       tl_vec_push(c->arena, &L.ordered, s->buf);
   }
-  if (async_copy(c, &L, loop, out) || guarded_lanes(c, &L, loop, out))
-    return;
+  if (async_copy(c, &L, loop, out) || guarded_lanes(c, &L, loop, out)) return;
   for (int i = 0; i < loop->body.len; i++) {
     TlStmt *s = TL_VEC_AT(loop->body, TlStmt, i);
     if (s->kind == ST_STORE || s->kind == ST_LET || s->kind == ST_SET)
       s->value = widen_loads(c, &L, s->value);
-    if (s->kind != ST_STORE || s->update_op != OP_EQ)
-      continue;
+    if (s->kind != ST_STORE || s->update_op != OP_EQ) continue;
     TlExpr *base = vector_base(c, &L, s->buf, s->indices[0]);
-    if (!base)
-      continue;
+    if (!base) continue;
     // Store into a staging array; one vector store after the loop.
     TlVar *w = tl_var_new(c->arena, c->kernel, tl_arena_printf(c->arena, "w_%s", s->buf->name),
                           VAR_ARRAY, s->buf->dtype, s->loc);
@@ -252,18 +235,10 @@ static void vectorize_loop(Ctx *c, TlStmt *loop, TlVec *out) {
     tl_vec_push(c->arena, out, L.after.items[i]);
 }
 
-static void visit(Ctx *c, TlVec *body) {
-  TlVec out = {0};
-  for (int i = 0; i < body->len; i++) {
-    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    visit(c, &s->body);
-    visit(c, &s->else_body);
-    if (s->kind == ST_FOR && s->loop_kind == LOOP_VECTORIZED)
-      vectorize_loop(c, s, &out);
-    else
-      tl_vec_push(c->arena, &out, s);
-  }
-  *body = out;
+static bool expand(void *ctx, TlStmt *s, TlVec *out) {
+  if (s->kind != ST_FOR || s->loop_kind != LOOP_VECTORIZED) return false;
+  vectorize_loop(ctx, s, out);
+  return true;
 }
 
 bool tl_vectorize(TlArena *a, TlModule *m, TlDiag *d) {
@@ -271,7 +246,7 @@ bool tl_vectorize(TlArena *a, TlModule *m, TlDiag *d) {
   Ctx c = {a, NULL};
   for (int k = 0; k < m->kernels.len; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
-    visit(&c, &c.kernel->body);
+    tl_stmt_expand(a, &c.kernel->body, expand, &c);
   }
   return true;
 }

@@ -55,8 +55,7 @@ TlExpr *tl_reduce_init(TlArena *a, TlReduceKind kind, TlDtype t, TlLoc loc) {
   if (kind == REDUCE_SUM || kind == REDUCE_ABSSUM || kind == REDUCE_ABSMAX)
     return f ? tl_expr_float(a, loc, 0, t) : tl_expr_int(a, loc, 0, t);
   bool mx = kind == REDUCE_MAX;
-  if (f)
-    return tl_expr_float(a, loc, mx ? -INFINITY : INFINITY, t);
+  if (f) return tl_expr_float(a, loc, mx ? -INFINITY : INFINITY, t);
   int bits = tl_dtype_bits(t);
   int64_t lo = tl_dtype_is_signed(t) ? -(int64_t)((~0ULL) >> (65 - bits)) - 1 : 0;
   int64_t hi = tl_dtype_is_signed(t) ? (int64_t)((~0ULL) >> (65 - bits))
@@ -71,8 +70,7 @@ static TlStmt *nest(TlArena *a, TlKernel *k, const int64_t *extents, int n, TlLo
   TlStmt *p = tl_stmt_new(a, ST_PARALLEL, loc);
   p->origin = ORIGIN_REDUCE;
   for (int d = 0; d < n; d++) {
-    if (extents[d] == 1)
-      continue;
+    if (extents[d] == 1) continue;
     TlVar *v = tl_var_new(a, k, VAR_NAMES[p->nvars], VAR_LOOP, TY_INT32, loc);
     v->extent = extents[d];
     p->vars[p->nvars] = v;
@@ -91,8 +89,7 @@ static TlStmt *nest(TlArena *a, TlKernel *k, const int64_t *extents, int n, TlLo
 static TlExpr *coord(TlArena *a, const TlStmt *p, const int64_t *extents, int d, TlLoc loc) {
   if (p->nvars == 1 && p->extents[0] == 1 && d == 0) // all unit: the nest's one variable
     return tl_expr_var(a, loc, p->vars[0]);
-  if (extents[d] == 1)
-    return tl_expr_int(a, loc, 0, TY_INT32);
+  if (extents[d] == 1) return tl_expr_int(a, loc, 0, TY_INT32);
   int v = 0;
   for (int e = 0; e < d; e++)
     v += extents[e] != 1;
@@ -114,6 +111,24 @@ static TlStmt *store(TlArena *a, TlBuffer *b, TlExpr **idx, int n, TlExpr *v, Tl
   s->value = v;
   s->update_op = OP_EQ;
   return s;
+}
+
+// `acc = combine(acc, x)` with x = (t)loaded, through |x| for the abs
+// reductions: one step of a serial reduction over a shared tile (the tree's
+// strided partial sums and the plain loop share it).
+static TlStmt *combine_step(TlArena *a, TlReduceKind kind, TlVar *acc, TlExpr *loaded, TlDtype t,
+                            TlLoc loc) {
+  TlExpr *x = tl_expr_cast(a, loc, loaded, t);
+  if (kind == REDUCE_ABSSUM || kind == REDUCE_ABSMAX) {
+    TlExpr *abs = tl_expr_new(a, EX_CALL, loc, t, 1);
+    abs->fn = FN_ABS;
+    abs->args[0] = x;
+    x = abs;
+  }
+  TlStmt *step = tl_stmt_new(a, ST_SET, loc);
+  step->var = acc;
+  step->value = tl_reduce_combine(a, kind, tl_expr_var(a, loc, acc), x, loc);
+  return step;
 }
 
 // The threads per output of the tree: a power of two up to the reduced
@@ -199,16 +214,7 @@ static void reduce_tree(TlArena *a, TlKernel *k, const TlStmt *red, TlBuffer *S,
                         int_binary(a, loc, OP_MUL, tl_expr_var(a, loc, loop->var), G), TY_INT32));
   for (int d = 0; d < n; d++)
     at[d] = offset(a, sbase[d], d == dim ? along : pc[d], loc);
-  TlExpr *x = tl_expr_cast(a, loc, tl_expr_load(a, loc, S, at, n), t);
-  if (red->reduce == REDUCE_ABSSUM || red->reduce == REDUCE_ABSMAX) {
-    TlExpr *abs = tl_expr_new(a, EX_CALL, loc, t, 1);
-    abs->fn = FN_ABS;
-    abs->args[0] = x;
-    x = abs;
-  }
-  TlStmt *step = tl_stmt_new(a, ST_SET, loc);
-  step->var = acc;
-  step->value = tl_reduce_combine(a, red->reduce, tl_expr_var(a, loc, acc), x, loc);
+  TlStmt *step = combine_step(a, red->reduce, acc, tl_expr_load(a, loc, S, at, n), t, loc);
   if (R % G != 0) { // the last strided step runs past the extent for some t
     TlStmt *in = tl_stmt_new(a, ST_IF, loc);
     in->cond = tl_expr_binary(a, loc, OP_LT, along, tl_expr_int(a, loc, R, TY_INT32), TY_BOOL);
@@ -336,8 +342,7 @@ reduce_rows:;
   int64_t kept[TL_MAX_DIMS];
   int nk = 0;
   for (int d = 0; d < src->ndims; d++)
-    if (d != dim)
-      kept[nk++] = src->extent[d];
+    if (d != dim) kept[nk++] = src->extent[d];
   for (int d = 0, e = 0; d < src->ndims; d++) {
     if (d == dim) {
       at[d] = tl_expr_var(a, loc, loop->var);
@@ -351,16 +356,8 @@ reduce_rows:;
   }
   for (int d = 0; d < src->ndims; d++)
     at[d] = offset(a, sbase[d], at[d], loc);
-  TlExpr *x = tl_expr_cast(a, loc, tl_expr_load(a, loc, scratch, at, src->ndims), t);
-  if (red->reduce == REDUCE_ABSSUM || red->reduce == REDUCE_ABSMAX) {
-    TlExpr *abs = tl_expr_new(a, EX_CALL, loc, t, 1);
-    abs->fn = FN_ABS;
-    abs->args[0] = x;
-    x = abs;
-  }
-  TlStmt *step = tl_stmt_new(a, ST_SET, loc);
-  step->var = acc;
-  step->value = tl_reduce_combine(a, red->reduce, tl_expr_var(a, loc, acc), x, loc);
+  TlStmt *step =
+      combine_step(a, red->reduce, acc, tl_expr_load(a, loc, scratch, at, src->ndims), t, loc);
   tl_vec_push(a, &loop->body, step);
   tl_vec_push(a, &reduce->body, loop);
   tl_vec_push(a, &reduce->body, store(a, D, didx, dst->ndims, tl_expr_var(a, loc, acc), loc));
@@ -380,6 +377,20 @@ void tl_vec_splice(TlArena *a, TlVec *v, int i, const TlVec *with) {
   *v = out;
 }
 
+// dst = src element by element, over a T.Parallel nest of frag's shape:
+// staging a fragment in shared memory and back.
+static TlStmt *tile_copy(TlArena *a, TlKernel *k, const TlBuffer *frag, TlBuffer *dst,
+                         TlBuffer *src, TlLoc loc) {
+  TlStmt *copy = nest(a, k, frag->shape, frag->ndims, loc);
+  copy->origin = ORIGIN_COPY;
+  TlExpr *idx[TL_MAX_DIMS];
+  for (int d = 0; d < frag->ndims; d++)
+    idx[d] = coord(a, copy, frag->shape, d, loc);
+  tl_vec_push(a, &copy->body,
+              store(a, dst, idx, frag->ndims, tl_expr_load(a, loc, src, idx, frag->ndims), loc));
+  return copy;
+}
+
 TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc, TlVec *out) {
   TlBuffer *t = TL_NEW(a, TlBuffer);
   *t = *frag;
@@ -390,25 +401,11 @@ TlBuffer *tl_stage_in_shared(TlArena *a, TlKernel *k, TlBuffer *frag, TlLoc loc,
   t->loc = loc;
   t->read = t->written = true;
   tl_vec_push(a, &k->buffers, t);
-  TlStmt *copy = nest(a, k, frag->shape, frag->ndims, loc);
-  copy->origin = ORIGIN_COPY;
-  TlExpr *idx[TL_MAX_DIMS];
-  for (int d = 0; d < frag->ndims; d++)
-    idx[d] = coord(a, copy, frag->shape, d, loc);
-  tl_vec_push(a, &copy->body, store(a, t, idx, frag->ndims, tl_expr_load(a, loc, frag, idx, frag->ndims), loc));
-  tl_vec_push(a, out, copy);
+  tl_vec_push(a, out, tile_copy(a, k, frag, t, frag, loc));
   return t;
 }
 
 void tl_unstage_from_shared(TlArena *a, TlKernel *k, TlBuffer *shared, TlBuffer *frag, TlLoc loc,
                             TlVec *out) {
-  TlStmt *copy = nest(a, k, frag->shape, frag->ndims, loc);
-  copy->origin = ORIGIN_COPY;
-  TlExpr *idx[TL_MAX_DIMS];
-  for (int d = 0; d < frag->ndims; d++)
-    idx[d] = coord(a, copy, frag->shape, d, loc);
-  tl_vec_push(
-      a, &copy->body,
-      store(a, frag, idx, frag->ndims, tl_expr_load(a, loc, shared, idx, frag->ndims), loc));
-  tl_vec_push(a, out, copy);
+  tl_vec_push(a, out, tile_copy(a, k, frag, frag, shared, loc));
 }

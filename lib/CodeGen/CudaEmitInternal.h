@@ -1,0 +1,41 @@
+// What the files of the CUDA emitter share (lib/CodeGen/Cuda*.c): the
+// emitter's state and the printers each file offers the others.
+#ifndef TLC_CUDA_EMIT_INTERNAL_H
+#define TLC_CUDA_EMIT_INTERNAL_H
+
+#include "tlc/CIdent.h"
+#include "tlc/CodeGen.h"
+#include "tlc/FragLayout.h"
+
+typedef struct Emit {
+  TlBuf *out;
+  TlBuf body; // the kernels, printed before the prelude is known
+  const TlModule *m;
+  const TlKernel *k;
+  bool need_floordiv, need_floormod, need_fmod, need_swz, need_mma, need_cp_async;
+  bool need_swz_wg, need_wgmma;
+  bool kernel_wgmma; // this kernel's shared tiles are read by wgmma (the async proxy)
+  bool need_mbar, need_tma_host;
+  unsigned need_tma_ranks;       // bit r: the TMA load helper of rank r
+  unsigned need_tma_mc_ranks;    // bit r: its multicast form (clusters)
+  unsigned need_tma_store_ranks; // bit r: the TMA store of rank r; bit 0: the bulk-group waits
+  bool need_cluster;
+  TlBuf helpers; // gemm helpers, printed before the kernels
+} Emit;
+
+void tl_emit_gemm_ptx(TlBuf *out);
+void tl_emit_wgmma_ptx(TlBuf *out);
+void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
+                         void (*print_expr)(TlBuf *, const TlExpr *));
+
+// The C name of buffer b in the kernel's code.
+const char *tl_cuda_buf_name(Emit *e, const TlBuffer *b);
+// Prints x (CudaExpr.c); expr_p parenthesizes it below C precedence min_prec.
+void tl_cuda_expr(Emit *e, const TlExpr *x);
+void tl_cuda_expr_p(Emit *e, const TlExpr *x, int min_prec);
+// Prints kernel k and its launcher (CudaKernel.c).
+void tl_cuda_kernel(Emit *e, const TlKernel *k);
+// Prints a body at indentation level (CudaStmt.c).
+void tl_cuda_stmts(Emit *e, const TlVec *body, int level);
+
+#endif

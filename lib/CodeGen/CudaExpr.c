@@ -1,0 +1,332 @@
+// The CUDA emitter's expressions: buffer and variable names, float literals
+// in the dtype's own form, casts through float for the 16-bit types, C
+// precedence with only the parentheses it needs, Python's // and % through
+// the floordiv helpers, and the intrinsics.
+#include "CudaEmitInternal.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *tl_cuda_buf_name(Emit *e, const TlBuffer *b) {
+  if (b->table) return b->name; // tlc's own name
+  // One spelling in every output (CIdent.h).
+  return tl_cident(e->body.arena, b->name, TL_CIDENT_LOCAL);
+}
+
+static bool is_half(TlDtype t) {
+  return t == TY_FLOAT16 || t == TY_BFLOAT16;
+}
+
+static void float_literal(Emit *e, double v, TlDtype t) {
+  TlBuf *o = &e->body;
+  if (isinf(v)) {
+    if (t == TY_FLOAT64)
+      tl_buf_printf(o, "%s__longlong_as_double(0x%s)", v < 0 ? "-" : "", "7ff0000000000000LL");
+    else if (t == TY_FLOAT32)
+      tl_buf_printf(o, "%s__int_as_float(0x7f800000)", v < 0 ? "-" : "");
+    else
+      tl_buf_printf(o, "%s(%s)__int_as_float(0x7f800000)", v < 0 ? "-" : "", tl_dtype_cuda(t));
+    return;
+  }
+  if (isnan(v)) {
+    tl_buf_printf(o, "(%s)__int_as_float(0x7fc00000)", tl_dtype_cuda(t));
+    return;
+  }
+  char num[64];
+  snprintf(num, sizeof num, "%.17g", v);
+  if (t == TY_FLOAT32) {
+    snprintf(num, sizeof num, "%.9g", v);
+  }
+  if (!strpbrk(num, ".eEn")) strcat(num, ".0");
+  if (t == TY_FLOAT32)
+    tl_buf_printf(o, "%sf", num);
+  else if (t == TY_FLOAT64)
+    tl_buf_puts(o, num);
+  else
+    tl_buf_printf(o, "%s(%sf)", tl_dtype_cuda(t), num);
+}
+
+static void var_name(Emit *e, const TlVar *v) {
+  static const char *dims = "xyz";
+  // threadIdx is unsigned; as an int it keeps Python's signed arithmetic
+  // when a user expression mixes it with negative values.
+  if (v->kind == VAR_THREAD_IDX)
+    tl_buf_printf(&e->body, "(int)threadIdx.%c", dims[v->dim]);
+  else
+    tl_buf_puts(&e->body, v->cname);
+}
+
+// A value converted to float, for math on half types.
+static void as_float(Emit *e, const TlExpr *x) {
+  if (is_half(x->dtype)) {
+    tl_buf_puts(&e->body, "(float)(");
+    tl_cuda_expr(e, x);
+    tl_buf_putc(&e->body, ')');
+  } else {
+    tl_cuda_expr(e, x);
+  }
+}
+
+// fn(l, r) with both operands as floats: pow and Python's float %.
+static void float_call(Emit *e, const char *fn, const TlExpr *l, const TlExpr *r) {
+  tl_buf_printf(&e->body, "%s(", fn);
+  as_float(e, l);
+  tl_buf_puts(&e->body, ", ");
+  as_float(e, r);
+  tl_buf_putc(&e->body, ')');
+}
+
+static void cast(Emit *e, const TlExpr *x, TlDtype to) {
+  TlBuf *o = &e->body;
+  TlDtype from = x->dtype;
+  // half/bfloat16 convert through float to and from anything but float.
+  if ((is_half(from) && to != TY_FLOAT32) || (is_half(to) && from != TY_FLOAT32)) {
+    tl_buf_printf(o, "(%s)((float)(", tl_dtype_cuda(to));
+    tl_cuda_expr(e, x);
+    tl_buf_puts(o, "))");
+    return;
+  }
+  tl_buf_printf(o, "(%s)(", tl_dtype_cuda(to));
+  tl_cuda_expr(e, x);
+  tl_buf_putc(o, ')');
+}
+
+// C precedence of the infix operators the emitter prints.
+static int c_precedence(TlOp op) {
+  switch (op) {
+  case OP_MUL:
+  case OP_DIV:
+  case OP_FLOORDIV:
+  case OP_FLOORMOD:
+    return 13;
+  case OP_ADD:
+  case OP_SUB:
+    return 12;
+  case OP_LT:
+  case OP_LE:
+  case OP_GT:
+  case OP_GE:
+    return 10;
+  case OP_EQ:
+  case OP_NE:
+    return 9;
+  case OP_AND:
+    return 5;
+  case OP_OR:
+    return 4;
+  default:
+    return 15;
+  }
+}
+
+static void binary(Emit *e, const TlExpr *x, int min_prec) {
+  TlBuf *o = &e->body;
+  const TlExpr *l = x->args[0], *r = x->args[1];
+  TlDtype t = l->dtype;
+  bool fl = tl_dtype_is_float(t);
+  switch (x->op) {
+  case OP_MIN:
+  case OP_MAX:
+    if (fl) {
+      if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+      tl_buf_printf(o, "%s(",
+                    x->op == OP_MIN ? (t == TY_FLOAT64 ? "fmin" : "fminf")
+                                    : (t == TY_FLOAT64 ? "fmax" : "fmaxf"));
+      as_float(e, l);
+      tl_buf_puts(o, ", ");
+      as_float(e, r);
+      tl_buf_putc(o, ')');
+    } else {
+      tl_buf_printf(o, "%s(", x->op == OP_MIN ? "min" : "max");
+      tl_cuda_expr(e, l);
+      tl_buf_puts(o, ", ");
+      tl_cuda_expr(e, r);
+      tl_buf_putc(o, ')');
+    }
+    return;
+  case OP_FLOORDIV:
+  case OP_FLOORMOD:
+    if (fl) {
+      if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+      if (x->op == OP_FLOORDIV) {
+        tl_buf_puts(o, t == TY_FLOAT64 ? "floor(" : "floorf(");
+        as_float(e, l);
+        tl_buf_puts(o, " / ");
+        as_float(e, r);
+        tl_buf_putc(o, ')');
+        return;
+      }
+      e->need_fmod = true;
+      float_call(e, "tl_pymod", l, r);
+      return;
+    }
+    if (tl_expr_nonneg(l) && tl_expr_nonneg(r)) {
+      // Both sides are known non-negative: C's / and % are Python's.
+      bool paren = 13 < min_prec;
+      if (paren) tl_buf_putc(o, '(');
+      tl_cuda_expr_p(e, l, 13);
+      tl_buf_puts(o, x->op == OP_FLOORDIV ? " / " : " % ");
+      tl_cuda_expr_p(e, r, 14);
+      if (paren) tl_buf_putc(o, ')');
+      return;
+    }
+    if (x->op == OP_FLOORDIV)
+      e->need_floordiv = true;
+    else
+      e->need_floormod = true;
+    tl_buf_puts(o, x->op == OP_FLOORDIV ? "tl_floordiv(" : "tl_floormod(");
+    tl_cuda_expr(e, l);
+    tl_buf_puts(o, ", ");
+    tl_cuda_expr(e, r);
+    tl_buf_putc(o, ')');
+    return;
+  case OP_FMOD:
+    e->need_fmod = true;
+    if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+    float_call(e, "tl_pymod", l, r);
+    return;
+  case OP_POW:
+    if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+    float_call(e, t == TY_FLOAT64 ? "pow" : "powf", l, r);
+    return;
+  default:
+    break;
+  }
+  static const char *ops[] = {
+#define X(k, s, p) s,
+      TL_BINOPS(X)
+#undef X
+  };
+  const char *op = x->op == OP_AND ? "&&" : x->op == OP_OR ? "||" : ops[x->op];
+  int p = c_precedence(x->op);
+  bool paren = p < min_prec;
+  if (paren) tl_buf_putc(o, '(');
+  tl_cuda_expr_p(e, l, p);
+  tl_buf_printf(o, " %s ", op);
+  tl_cuda_expr_p(e, r, p + 1);
+  if (paren) tl_buf_putc(o, ')');
+}
+
+static void call(Emit *e, const TlExpr *x) {
+  TlBuf *o = &e->body;
+  TlDtype t = x->dtype;
+  const TlExpr *a = x->args[0];
+  bool dbl = t == TY_FLOAT64;
+  if (x->fn == FN_SHFL_XOR) {
+    tl_buf_puts(o, "__shfl_xor_sync(0xffffffffu, ");
+    tl_cuda_expr(e, a);
+    tl_buf_puts(o, ", ");
+    tl_cuda_expr(e, x->args[1]);
+    tl_buf_putc(o, ')');
+    return;
+  }
+  if (x->fn == FN_SWIZZLE) {
+    const TlBuffer *b = x->buf;
+    int64_t C = b->shape[b->ndims - 1], V = 128 / tl_dtype_bits(b->dtype);
+    if (b->wgmma_operand && C > V * b->swizzle) { // panels of V * swizzle columns
+      e->need_swz_wg = e->need_swz = true;
+      tl_buf_printf(o, "tl_swz_wg<%lld, %lld, %lld, %d>(", (long long)(tl_buffer_elems(b) / C),
+                    (long long)C, (long long)V, b->swizzle);
+    } else {
+      e->need_swz = true;
+      tl_buf_printf(o, "tl_swz<%lld, %lld, %d>(", (long long)C, (long long)V, b->swizzle);
+    }
+    tl_cuda_expr(e, a);
+    tl_buf_puts(o, ", ");
+    tl_cuda_expr(e, x->args[1]);
+    tl_buf_putc(o, ')');
+    return;
+  }
+  if (x->fn == FN_ABS && !tl_dtype_is_float(t)) {
+    tl_buf_puts(o, t == TY_INT64 ? "llabs(" : "abs(");
+    tl_cuda_expr(e, a);
+    tl_buf_putc(o, ')');
+    return;
+  }
+  if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
+  switch (x->fn) {
+  case FN_SIGMOID:
+    tl_buf_puts(o, dbl ? "(1.0 / (1.0 + exp(-(" : "(1.0f / (1.0f + __expf(-(");
+    as_float(e, a);
+    tl_buf_puts(o, "))))");
+    return;
+  case FN_RSQRT:
+    tl_buf_puts(o, dbl ? "rsqrt(" : "rsqrtf(");
+    break;
+  default: {
+    static const char *names[] = {"exp",   "exp2", "log",     "log2", "sqrt",
+                                  "rsqrt", "tanh", "sigmoid", "fabs"};
+    tl_buf_printf(o, "%s%s(", names[x->fn], dbl ? "" : "f");
+    break;
+  }
+  }
+  as_float(e, a);
+  tl_buf_putc(o, ')');
+}
+
+void tl_cuda_expr(Emit *e, const TlExpr *x) {
+  tl_cuda_expr_p(e, x, 0);
+}
+
+void tl_cuda_expr_p(Emit *e, const TlExpr *x, int min_prec) {
+  TlBuf *o = &e->body;
+  switch (x->kind) {
+  case EX_INT:
+    if (x->dtype == TY_BOOL)
+      tl_buf_puts(o, x->ival ? "true" : "false");
+    else if (x->ival > INT32_MAX || x->ival < INT32_MIN || x->dtype == TY_INT64)
+      tl_buf_printf(o, "%lldLL", (long long)x->ival);
+    else if (x->dtype == TY_UINT32)
+      tl_buf_printf(o, "%lldu", (long long)x->ival);
+    else
+      tl_buf_printf(o, "%lld", (long long)x->ival);
+    return;
+  case EX_FLOAT:
+    float_literal(e, x->fval, x->dtype);
+    return;
+  case EX_VAR:
+    var_name(e, x->var);
+    return;
+  case EX_LOAD:
+    tl_buf_printf(o, "%s[", tl_cuda_buf_name(e, x->buf));
+    tl_cuda_expr(e, x->args[0]);
+    tl_buf_putc(o, ']');
+    return;
+  case EX_ELEM:
+    tl_buf_printf(o, "%s[", x->var->cname);
+    tl_cuda_expr(e, x->args[0]);
+    tl_buf_putc(o, ']');
+    return;
+  case EX_BINARY:
+    binary(e, x, min_prec);
+    return;
+  case EX_UNARY: {
+    tl_buf_puts(o, x->op == OP_NOT ? "!" : "-");
+    size_t operand = o->len;
+    tl_cuda_expr_p(e, x->args[0], 14);
+    // "-" then an operand printed with its own leading "-" (-(-a), -(-1.0f))
+    // would read "--", C's decrement: separate them (found by tlc-smith).
+    if (x->op != OP_NOT && o->len > operand && o->data[operand] == '-') {
+      tl_buf_putc(o, ' ');
+      memmove(o->data + operand + 1, o->data + operand, o->len - 1 - operand);
+      o->data[operand] = ' ';
+    }
+    return;
+  }
+  case EX_CALL:
+    call(e, x);
+    return;
+  case EX_CAST:
+    cast(e, x->args[0], x->dtype);
+    return;
+  case EX_SELECT:
+    tl_buf_putc(o, '(');
+    tl_cuda_expr_p(e, x->args[0], 4);
+    tl_buf_puts(o, " ? ");
+    tl_cuda_expr_p(e, x->args[1], 4);
+    tl_buf_puts(o, " : ");
+    tl_cuda_expr_p(e, x->args[2], 4);
+    tl_buf_putc(o, ')');
+    return;
+  }
+}
