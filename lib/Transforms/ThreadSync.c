@@ -86,8 +86,17 @@ typedef struct State {
   Set read, written; // since the last barrier
 } State;
 
-static TlStmt *barrier(TlArena *a, TlLoc loc) {
-  return tl_stmt_new(a, ST_SYNC, loc);
+// The walk's context. A dry walk changes nothing and only counts the
+// barriers it would insert (to compare two entry states of a loop body).
+typedef struct Ctx {
+  TlArena *arena;
+  bool dry;
+  int inserted;
+} Ctx;
+
+static TlStmt *barrier(Ctx *c, TlLoc loc) {
+  c->inserted++;
+  return tl_stmt_new(c->arena, ST_SYNC, loc);
 }
 
 // Is the statement a block of per-thread work that all threads reach (a
@@ -97,7 +106,7 @@ static bool is_region(const TlStmt *s) {
          (s->kind == ST_SEQ && s->plan.ndims == 0 && !s->per_thread);
 }
 
-static void sync_body(TlArena *a, TlVec *body, State *st);
+static void sync_body(Ctx *c, TlVec *body, State *st);
 
 // A loop body that begins with a barrier (before any memory access) needs
 // no barrier on its back edge.
@@ -112,7 +121,37 @@ static bool starts_with_barrier(const TlVec *body) {
   return false;
 }
 
-static void sync_stmt(TlArena *a, TlStmt *s, TlVec *out, State *st) {
+static bool hazard(const State *st, const Set *r, const Set *w) {
+  return set_meets(&st->written, r) || set_meets(&st->written, w) || set_meets(&st->read, w);
+}
+
+// How many barriers would the walk put in the body, entered with `entry`?
+static int barriers_needed(TlArena *a, TlVec *body, State entry) {
+  Ctx dry = {a, true, 0};
+  sync_body(&dry, body, &entry);
+  return dry.inserted;
+}
+
+// Should the hazard between what came before loop `s` and its body get one
+// barrier before the loop? Only when the body would otherwise need more
+// barriers than it does on its own: then the extra one sits in the body and
+// runs every iteration (flash attention's Q tile, stored once and read by
+// every iteration's gemm; in a loop without a block barrier, it would also
+// keep two compute warpgroups in lockstep).
+static bool hoist_entry_barrier(Ctx *c, TlStmt *s, const State *st) {
+  if (c->dry || starts_with_barrier(&s->body))
+    return false;
+  Set r = {0}, w = {0};
+  reads_of(s->cond, &r);
+  for (int i = 0; i < s->body.len; i++)
+    effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
+  if (!hazard(st, &r, &w))
+    return false;
+  return barriers_needed(c->arena, &s->body, *st) > barriers_needed(c->arena, &s->body, (State){0});
+}
+
+static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
+  TlArena *a = c->arena;
   if (s->kind == ST_SYNC) {
     *st = (State){0};
     tl_vec_push(a, out, s);
@@ -121,38 +160,42 @@ static void sync_stmt(TlArena *a, TlStmt *s, TlVec *out, State *st) {
   if (is_region(s)) {
     // Enter loops and plain sequences: barriers go between their parts. A
     // while's condition reads memory before each iteration.
-    State entry = *st;
+    if ((s->kind == ST_FOR || s->kind == ST_WHILE) && hoist_entry_barrier(c, s, st)) {
+      tl_vec_push(a, out, barrier(c, s->loc));
+      *st = (State){0};
+    }
     if (s->kind == ST_WHILE) {
       Set cond = {0};
       reads_of(s->cond, &cond);
       if (set_meets(&st->written, &cond)) {
-        tl_vec_push(a, out, barrier(a, s->loc));
+        tl_vec_push(a, out, barrier(c, s->loc));
         *st = (State){0};
       }
       set_union(&st->read, &cond);
     }
-    sync_body(a, &s->body, st);
+    sync_body(c, &s->body, st);
     if ((s->kind == ST_FOR || s->kind == ST_WHILE) && !starts_with_barrier(&s->body)) {
       // The next iteration's start against this iteration's end.
       Set r = {0}, w = {0};
       reads_of(s->cond, &r);
       for (int i = 0; i < s->body.len; i++)
         effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
-      if (set_meets(&st->written, &r) || set_meets(&st->written, &w) || set_meets(&st->read, &w)) {
-        tl_vec_push(a, &s->body, barrier(a, s->loc));
+      if (hazard(st, &r, &w)) {
+        TlStmt *b = barrier(c, s->loc);
+        if (!c->dry)
+          tl_vec_push(a, &s->body, b);
         *st = (State){0};
         set_union(&st->read, &r);
         set_union(&st->written, &w);
       }
-      (void)entry;
     }
     tl_vec_push(a, out, s);
     return;
   }
   Set r = {0}, w = {0};
   effects(s, &r, &w);
-  if (set_meets(&st->written, &r) || set_meets(&st->written, &w) || set_meets(&st->read, &w)) {
-    tl_vec_push(a, out, barrier(a, s->loc));
+  if (hazard(st, &r, &w)) {
+    tl_vec_push(a, out, barrier(c, s->loc));
     *st = (State){0};
   }
   set_union(&st->read, &r);
@@ -160,18 +203,20 @@ static void sync_stmt(TlArena *a, TlStmt *s, TlVec *out, State *st) {
   tl_vec_push(a, out, s);
 }
 
-static void sync_body(TlArena *a, TlVec *body, State *st) {
+static void sync_body(Ctx *c, TlVec *body, State *st) {
   TlVec out = {0};
   for (int i = 0; i < body->len; i++)
-    sync_stmt(a, TL_VEC_AT(*body, TlStmt, i), &out, st);
-  *body = out;
+    sync_stmt(c, TL_VEC_AT(*body, TlStmt, i), &out, st);
+  if (!c->dry)
+    *body = out;
 }
 
 bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d) {
   (void)d;
   for (int k = 0; k < m->kernels.len; k++) {
     State st = {0};
-    sync_body(a, &TL_VEC_AT(m->kernels, TlKernel, k)->body, &st);
+    Ctx c = {a, false, 0};
+    sync_body(&c, &TL_VEC_AT(m->kernels, TlKernel, k)->body, &st);
   }
   return true;
 }
