@@ -10,6 +10,7 @@
 #include "tlc/CIdent.h"
 #include "tlc/CodeGen.h"
 #include "tlc/FragLayout.h"
+#include "tlc/Occupancy.h"
 
 #include <math.h>
 #include <string.h>
@@ -1198,7 +1199,7 @@ static void kernel(Emit *e, const TlKernel *k) {
                      "// multicast to both (TMA .multicast::cluster)\n", "xyz"[k->cluster_dim]);
   tl_buf_printf(o, "extern \"C\" __global__ void %s__launch_bounds__(%lld, %d) %s_kernel(",
                 k->cluster ? "__cluster_dims__(2, 1, 1) " : "", (long long)launched,
-                k->blocks_per_sm > 1 ? k->blocks_per_sm : 1, k->name);
+                tl_kernel_min_blocks(k), k->name);
   param_list(e, o, k, true);
   for (int i = 0; i < k->tma_maps.len; i++)
     tl_buf_printf(o, ", const __grid_constant__ CUtensorMap tl_tmap_%d", i);

@@ -17,11 +17,9 @@ typedef struct Set {
 } Set;
 
 static void set_add(Set *s, const TlBuffer *b) {
-  if (!b || b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT)
-    return;
+  if (!b || b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT) return;
   for (int i = 0; i < s->n; i++)
-    if (s->b[i] == b)
-      return;
+    if (s->b[i] == b) return;
   if (s->n == MAX_BUFS)
     s->overflow = true;
   else
@@ -29,12 +27,10 @@ static void set_add(Set *s, const TlBuffer *b) {
 }
 
 static bool set_meets(const Set *a, const Set *b) {
-  if ((a->overflow && b->n) || (b->overflow && a->n))
-    return true;
+  if ((a->overflow && b->n) || (b->overflow && a->n)) return true;
   for (int i = 0; i < a->n; i++)
     for (int j = 0; j < b->n; j++)
-      if (a->b[i] == b->b[j])
-        return true;
+      if (a->b[i] == b->b[j]) return true;
   return false;
 }
 
@@ -45,10 +41,8 @@ static void set_union(Set *a, const Set *b) {
 }
 
 static void reads_of(const TlExpr *e, Set *r) {
-  if (!e)
-    return;
-  if (e->kind == EX_LOAD)
-    set_add(r, e->buf);
+  if (!e) return;
+  if (e->kind == EX_LOAD) set_add(r, e->buf);
   for (int i = 0; i < e->nargs; i++)
     reads_of(e->args[i], r);
 }
@@ -56,16 +50,12 @@ static void reads_of(const TlExpr *e, Set *r) {
 static void effects(const TlStmt *s, Set *r, Set *w) {
   // An async copy's write lands after a wait_group; the pipeline's own
   // wait + barrier orders it, so it is not a hazard here.
-  if (s->kind == ST_CP_ASYNC)
-    return;
-  if (s->kind == ST_STORE || s->kind == ST_VSTORE)
-    set_add(w, s->buf);
-  if (s->kind == ST_VLOAD)
-    set_add(r, s->buf);
+  if (s->kind == ST_CP_ASYNC) return;
+  if (s->kind == ST_STORE || s->kind == ST_VSTORE) set_add(w, s->buf);
+  if (s->kind == ST_VLOAD) set_add(r, s->buf);
   if (s->kind == ST_TMA_STORE) // the TMA unit reads the staged tile
     set_add(r, s->src.buf);
-  if (s->kind == ST_STORE && s->update_op != OP_EQ)
-    set_add(r, s->buf);
+  if (s->kind == ST_STORE && s->update_op != OP_EQ) set_add(r, s->buf);
   if (s->kind == ST_GEMM) {
     set_add(r, s->a);
     set_add(r, s->b);
@@ -113,10 +103,8 @@ static void sync_body(Ctx *c, TlVec *body, State *st);
 static bool starts_with_barrier(const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_SYNC)
-      return true;
-    if (s->kind != ST_ASYNC_WAIT && s->kind != ST_WGMMA_WAIT && s->kind != ST_COMMENT)
-      return false;
+    if (s->kind == ST_SYNC) return true;
+    if (s->kind != ST_ASYNC_WAIT && s->kind != ST_WGMMA_WAIT && s->kind != ST_COMMENT) return false;
   }
   return false;
 }
@@ -139,14 +127,12 @@ static int barriers_needed(TlArena *a, TlVec *body, State entry) {
 // every iteration's gemm; in a loop without a block barrier, it would also
 // keep two compute warpgroups in lockstep).
 static bool hoist_entry_barrier(Ctx *c, TlStmt *s, const State *st) {
-  if (c->dry || starts_with_barrier(&s->body))
-    return false;
+  if (c->dry || starts_with_barrier(&s->body)) return false;
   Set r = {0}, w = {0};
   reads_of(s->cond, &r);
   for (int i = 0; i < s->body.len; i++)
     effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
-  if (!hazard(st, &r, &w))
-    return false;
+  if (!hazard(st, &r, &w)) return false;
   return barriers_needed(c->arena, &s->body, *st) > barriers_needed(c->arena, &s->body, (State){0});
 }
 
@@ -182,8 +168,7 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
         effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
       if (hazard(st, &r, &w)) {
         TlStmt *b = barrier(c, s->loc);
-        if (!c->dry)
-          tl_vec_push(a, &s->body, b);
+        if (!c->dry) tl_vec_push(a, &s->body, b);
         *st = (State){0};
         set_union(&st->read, &r);
         set_union(&st->written, &w);
@@ -207,8 +192,7 @@ static void sync_body(Ctx *c, TlVec *body, State *st) {
   TlVec out = {0};
   for (int i = 0; i < body->len; i++)
     sync_stmt(c, TL_VEC_AT(*body, TlStmt, i), &out, st);
-  if (!c->dry)
-    *body = out;
+  if (!c->dry) *body = out;
 }
 
 bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d) {
