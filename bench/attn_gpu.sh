@@ -58,6 +58,21 @@ layer_norm_bf16 layer_norm layer_norm bfloat16
 rms_norm_fp16 rms_norm rms_norm float16
 softmax_fp16 softmax_rows softmax float16
 LIST
+  # BASE_TLC=path/to/other/tlc: the same run also times that compiler's
+  # kernels for a few of the configurations (names base_*), for same-run ratios
+  if [ -n "${BASE_TLC:-}" ]; then
+    while read -r name file call kind args; do
+      "$BASE_TLC" -w "$E/$file" --call "$name=$call" -o "$GEN/attn/$name.cu"
+      echo "$GEN/attn/lib$name.so $kind $name $args" >>"$GEN/attn/manifest.txt"
+    done <<'LIST'
+base_d64 flash_attention.py flashattn(4,16,4096,64,False,block_M=128,block_N=64,num_stages=2) attn 4 16 4096 64 0
+base_d128 flash_attention.py flashattn(8,32,4096,128,False,block_M=128,block_N=128,num_stages=2,threads=256) attn 8 32 4096 128 0
+base_causal flash_attention.py flashattn(2,16,8192,128,True,block_M=128,block_N=128,num_stages=2,threads=256) attn 2 16 8192 128 1
+LIST
+    "$BASE_TLC" examples/layer_norm.tl -o "$GEN/rowwise/base_layer_norm_fp16.cu"
+    "$BASE_TLC" examples/layer_norm.tl --emit=signature -o "$GEN/rowwise/base_layer_norm_fp16.json"
+    echo "base_layer_norm_fp16 layer_norm layer_norm float16" >>"$GEN/rowwise/manifest.txt"
+  fi
   ls "$GEN"/attn/*.cu "$GEN"/rowwise/*.cu | xargs -P "$JOBS" -I{} sh -c '
     cu=$1; d=$(dirname "$cu"); n=$(basename "$cu" .cu)
     "$0" -gencode=arch=compute_90a,code=sm_90a -O3 -Xptxas -v -Xcompiler -fPIC -shared \

@@ -97,6 +97,7 @@ static bool is_region(const TlStmt *s) {
 }
 
 static void sync_body(Ctx *c, TlVec *body, State *st);
+static TlVec sync_stmts(Ctx *c, const TlVec *body, State *st);
 
 // A loop body that begins with a barrier (before any memory access) needs
 // no barrier on its back edge.
@@ -113,19 +114,23 @@ static bool hazard(const State *st, const Set *r, const Set *w) {
   return set_meets(&st->written, r) || set_meets(&st->written, w) || set_meets(&st->read, w);
 }
 
-// How many barriers would the walk put in the body, entered with `entry`?
-static int barriers_needed(TlArena *a, TlVec *body, State entry) {
+static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st);
+
+// How many barriers would the walk put in loop s (its body and back edge),
+// entered with `entry`?
+static int barriers_needed(TlArena *a, TlStmt *s, State entry) {
   Ctx dry = {a, true, 0};
-  sync_body(&dry, body, &entry);
+  TlVec out = {0};
+  sync_stmt(&dry, s, &out, &entry);
   return dry.inserted;
 }
 
 // Should the hazard between what came before loop `s` and its body get one
-// barrier before the loop? Only when the body would otherwise need more
-// barriers than it does on its own: then the extra one sits in the body and
-// runs every iteration (flash attention's Q tile, stored once and read by
-// every iteration's gemm; in a loop without a block barrier, it would also
-// keep two compute warpgroups in lockstep).
+// barrier before the loop? Only when the loop would otherwise need more
+// barriers (per iteration) than it does on its own: then the extra one runs
+// every iteration (flash attention's Q tile, stored once and read by every
+// iteration's gemm; in a loop without a block barrier, it would also keep
+// two compute warpgroups in lockstep).
 static bool hoist_entry_barrier(Ctx *c, TlStmt *s, const State *st) {
   if (c->dry || starts_with_barrier(&s->body)) return false;
   Set r = {0}, w = {0};
@@ -133,7 +138,7 @@ static bool hoist_entry_barrier(Ctx *c, TlStmt *s, const State *st) {
   for (int i = 0; i < s->body.len; i++)
     effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
   if (!hazard(st, &r, &w)) return false;
-  return barriers_needed(c->arena, &s->body, *st) > barriers_needed(c->arena, &s->body, (State){0});
+  return barriers_needed(c->arena, s, *st) > barriers_needed(c->arena, s, (State){0});
 }
 
 static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
@@ -159,21 +164,23 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
       }
       set_union(&st->read, &cond);
     }
-    sync_body(c, &s->body, st);
-    if ((s->kind == ST_FOR || s->kind == ST_WHILE) && !starts_with_barrier(&s->body)) {
+    // The body as the walk leaves it (a dry walk keeps the statement as it
+    // was and looks at the would-be body).
+    TlVec body = sync_stmts(c, &s->body, st);
+    if ((s->kind == ST_FOR || s->kind == ST_WHILE) && !starts_with_barrier(&body)) {
       // The next iteration's start against this iteration's end.
       Set r = {0}, w = {0};
       reads_of(s->cond, &r);
-      for (int i = 0; i < s->body.len; i++)
-        effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
+      for (int i = 0; i < body.len; i++)
+        effects(TL_VEC_AT(body, TlStmt, i), &r, &w);
       if (hazard(st, &r, &w)) {
-        TlStmt *b = barrier(c, s->loc);
-        if (!c->dry) tl_vec_push(a, &s->body, b);
+        tl_vec_push(a, &body, barrier(c, s->loc));
         *st = (State){0};
         set_union(&st->read, &r);
         set_union(&st->written, &w);
       }
     }
+    if (!c->dry) s->body = body;
     tl_vec_push(a, out, s);
     return;
   }
@@ -188,10 +195,15 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
   tl_vec_push(a, out, s);
 }
 
-static void sync_body(Ctx *c, TlVec *body, State *st) {
+static TlVec sync_stmts(Ctx *c, const TlVec *body, State *st) {
   TlVec out = {0};
   for (int i = 0; i < body->len; i++)
     sync_stmt(c, TL_VEC_AT(*body, TlStmt, i), &out, st);
+  return out;
+}
+
+static void sync_body(Ctx *c, TlVec *body, State *st) {
+  TlVec out = sync_stmts(c, body, st);
   if (!c->dry) *body = out;
 }
 
