@@ -9,7 +9,9 @@
 #                                  *.cu, nvcc builds each into a shared library
 #                                  (ptxas -v: registers and spills of every
 #                                  kernel in bench/gen-attn/ptxas.txt)
-#   sh bench/attn_gpu.sh run       on the GPU machine (carry bench/gen-attn):
+#   sh bench/attn_gpu.sh run       on the GPU machine, from the repository
+#                                  root (carry bench/gen-attn; rowwise_check.py
+#                                  reads eps from examples/*.tl):
 #                                  bench/tilelang_style_check.py (attention vs
 #                                  torch SDPA) and bench/rowwise_check.py (vs
 #                                  torch and a torch copy), tables last
