@@ -25,19 +25,15 @@ typedef struct Nest {
 
 static int nest_index(const Nest *nest, const TlVar *v) {
   for (int i = 0; i < nest->n; i++)
-    if (nest->vars[i] == v)
-      return i;
+    if (nest->vars[i] == v) return i;
   return -1;
 }
 
 static bool uses_nest_var(const Nest *nest, const TlExpr *e) {
-  if (!e)
-    return false;
-  if (e->kind == EX_VAR && nest_index(nest, e->var) >= 0)
-    return true;
+  if (!e) return false;
+  if (e->kind == EX_VAR && nest_index(nest, e->var) >= 0) return true;
   for (int i = 0; i < e->nargs; i++)
-    if (uses_nest_var(nest, e->args[i]))
-      return true;
+    if (uses_nest_var(nest, e->args[i])) return true;
   return false;
 }
 
@@ -71,12 +67,9 @@ static bool uniform(const Nest *nest, const TlExpr *e) {
 
 // Affine in the nest variables with constant coefficients, uniform otherwise.
 static bool affine(const Nest *nest, const TlExpr *e) {
-  if (!uses_nest_var(nest, e))
-    return uniform(nest, e);
-  if (e->kind == EX_VAR)
-    return true;
-  if (e->kind != EX_BINARY)
-    return false;
+  if (!uses_nest_var(nest, e)) return uniform(nest, e);
+  if (e->kind == EX_VAR) return true;
+  if (e->kind != EX_BINARY) return false;
   if (e->op == OP_ADD || e->op == OP_SUB)
     return affine(nest, e->args[0]) && affine(nest, e->args[1]);
   if (e->op == OP_MUL)
@@ -87,12 +80,9 @@ static bool affine(const Nest *nest, const TlExpr *e) {
 
 // A comparison of affine integer sides, or an `and` of such: a convex set.
 static bool convex(const Nest *nest, const TlExpr *c) {
-  if (c->kind != EX_BINARY)
-    return false;
-  if (c->op == OP_AND)
-    return convex(nest, c->args[0]) && convex(nest, c->args[1]);
-  if (c->op != OP_LT && c->op != OP_LE && c->op != OP_GT && c->op != OP_GE)
-    return false;
+  if (c->kind != EX_BINARY) return false;
+  if (c->op == OP_AND) return convex(nest, c->args[0]) && convex(nest, c->args[1]);
+  if (c->op != OP_LT && c->op != OP_LE && c->op != OP_GT && c->op != OP_GE) return false;
   return !tl_dtype_is_float(c->args[0]->dtype) && !tl_dtype_is_float(c->args[1]->dtype) &&
          affine(nest, c->args[0]) && affine(nest, c->args[1]);
 }
@@ -114,13 +104,10 @@ static TlExpr *at_every_corner(TlArena *a, const Nest *nest, const TlExpr *cond)
 
 // Loads only registers (a fragment), not shared or global memory.
 static bool registers_only(const TlExpr *e) {
-  if (!e)
-    return true;
-  if (e->kind == EX_LOAD && e->buf->scope != SCOPE_FRAGMENT)
-    return false;
+  if (!e) return true;
+  if (e->kind == EX_LOAD && e->buf->scope != SCOPE_FRAGMENT) return false;
   for (int i = 0; i < e->nargs; i++)
-    if (!registers_only(e->args[i]))
-      return false;
+    if (!registers_only(e->args[i])) return false;
   return true;
 }
 
@@ -136,12 +123,10 @@ static TlStmt *split(TlArena *a, TlStmt *s) {
       !registers_only(st->value))
     return NULL;
   for (int d = 0; d < s->nvars; d++)
-    if (s->extents[d] < 1)
-      return NULL;
+    if (s->extents[d] < 1) return NULL;
   Nest nest = {s->nvars, s->vars, s->extents};
   const TlExpr *cond = st->value->args[0];
-  if (!uses_nest_var(&nest, cond) || !convex(&nest, cond))
-    return NULL;
+  if (!uses_nest_var(&nest, cond) || !convex(&nest, cond)) return NULL;
   TlStmt *fast = tl_stmt_clone(a, s);
   TlStmt *fast_store = TL_VEC_AT(fast->body, TlStmt, 0);
   fast_store->value = fast_store->value->args[1];
