@@ -40,6 +40,13 @@ attn_big flash_attention.py flashattn(4,16,4096,64,False,block_M=128,block_N=64,
 attn_d128 flash_attention.py flashattn(8,32,4096,128,False,block_M=128,block_N=64,num_stages=2) attn 8 32 4096 128 0
 attn_d128_wg2 flash_attention.py flashattn(8,32,4096,128,False,block_M=128,block_N=128,num_stages=2,threads=256) attn 8 32 4096 128 0
 attn_causal_d128 flash_attention.py flashattn(2,16,8192,128,True,block_M=128,block_N=128,num_stages=2,threads=256) attn 2 16 8192 128 1
+attn_big_wg2 flash_attention.py flashattn(4,16,4096,64,False,block_M=128,block_N=128,num_stages=2,threads=256) attn 4 16 4096 64 0
+attn_big_bf16 flash_attention.py flashattn(4,16,4096,64,False,block_M=128,block_N=64,num_stages=2,dtype="bfloat16") attn 4 16 4096 64 0 bfloat16
+attn_d128_wg2_bf16 flash_attention.py flashattn(8,32,4096,128,False,block_M=128,block_N=128,num_stages=2,threads=256,dtype="bfloat16") attn 8 32 4096 128 0 bfloat16
+attn_causal_d128_bf16 flash_attention.py flashattn(2,16,8192,128,True,block_M=128,block_N=128,num_stages=2,threads=256,dtype="bfloat16") attn 2 16 8192 128 1 bfloat16
+attn_gqa flash_attention_gqa.py flashattn_gqa(1,64,8192,128,False,groups=16) attn 1 64 8192 128 0 float16 16
+attn_gqa_bf16 flash_attention_gqa.py flashattn_gqa(1,64,8192,128,False,groups=16,dtype="bfloat16") attn 1 64 8192 128 0 bfloat16 16
+attn_gqa_small flash_attention_gqa.py flashattn_gqa(2,8,1000,64,True,groups=4,block_M=128,block_N=64,threads=128) attn 2 8 1000 64 1 float16 4
 rms rms_norm.py rms_norm(4096,2048,2) rmsnorm 4096 2048 1e-6
 rms_b4 rms_norm.py rms_norm(1000,1024,block_M=4,eps=1e-5) rmsnorm 1000 1024 1e-5
 EOF

@@ -1,6 +1,6 @@
 """FlashAttention-2 style forward pass for multi-head attention (BSHD layout).
 
-Q, K and V are ``[batch, seq_len, heads, dim]`` float16 tensors. One thread
+Q, K and V are ``[batch, seq_len, heads, dim]`` float16 (or ``dtype``) tensors. One thread
 block handles ``block_M`` query rows of one (batch, head) pair and streams K/V
 through shared memory ``block_N`` rows at a time, keeping a running row
 maximum and row sum (online softmax) so the full ``seq_len x seq_len`` score
@@ -31,10 +31,10 @@ import torch.nn.functional as F
     out_idx=[3], pass_configs={
         tilelang.PassConfigKey.TL_ENABLE_FAST_MATH: True,
     })
-def flashattn(batch, heads, seq_len, dim, is_causal, block_M=64, block_N=64, num_stages=1, threads=128):
+def flashattn(batch, heads, seq_len, dim, is_causal, block_M=64, block_N=64, num_stages=1, threads=128,
+              dtype="float16"):
     scale = (1.0 / dim)**0.5 * 1.44269504  # 1/sqrt(d) * log2(e)
     shape = [batch, seq_len, heads, dim]
-    dtype = "float16"
     accum_dtype = "float"
 
     @T.macro

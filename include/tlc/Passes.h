@@ -12,6 +12,9 @@ bool tl_specialize_sizes(TlArena *a, TlModule *m, TlDiag *d);
 
 /* lib/Transforms/LowerTileOps.c: T.copy / T.fill -> T.Parallel nests */
 bool tl_lower_tile_ops(TlArena *a, TlModule *m, TlDiag *d);
+// uniform-select: a nest storing select(cond, a, b) with cond convex in the
+// nest variables gets a block-uniform fast path storing a (causal masks).
+bool tl_uniform_select(TlArena *a, TlModule *m, TlDiag *d);
 
 /* lib/Transforms/LayoutInference.c: a layout for every fragment */
 bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d);

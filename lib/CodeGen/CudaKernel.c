@@ -3,6 +3,7 @@
 // tensor maps, and its host launcher (size checks, the grid, the dynamic
 // shared-memory limit, the fallback dispatch).
 #include "CudaEmitInternal.h"
+#include "tlc/Occupancy.h"
 
 #include <math.h>
 #include <string.h>
@@ -454,7 +455,7 @@ void tl_cuda_kernel(Emit *e, const TlKernel *k) {
         "xyz"[k->cluster_dim]);
   tl_buf_printf(o, "extern \"C\" __global__ void %s__launch_bounds__(%lld, %d) %s_kernel(",
                 k->cluster ? "__cluster_dims__(2, 1, 1) " : "", (long long)launched,
-                k->blocks_per_sm > 1 ? k->blocks_per_sm : 1, k->name);
+                tl_kernel_min_blocks(k), k->name);
   param_list(e, o, k, true);
   for (int i = 0; i < k->tma_maps.len; i++)
     tl_buf_printf(o, ", const __grid_constant__ CUtensorMap tl_tmap_%d", i);

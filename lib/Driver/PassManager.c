@@ -11,6 +11,7 @@
 const TlPass tl_pipeline_passes[] = {
     {"specialize-sizes", tl_specialize_sizes}, // runtime row lengths: aligned kernel + unaligned twin
     {"lower-tile-ops", tl_lower_tile_ops}, // T.copy / T.fill -> T.Parallel nests
+    {"uniform-select", tl_uniform_select}, // select nests: a block-uniform fast path
     {"layout-inference", tl_layout_inference}, // a layout for every fragment
     {"warp-specialize", tl_warp_specialize}, // T.Pipelined on TMA + mbarriers, producer warpgroup
     {"pipeline", tl_pipeline},             // T.Pipelined loops (cp.async)

@@ -1,0 +1,56 @@
+// Occupancy: how many blocks per SM a kernel asks ptxas to fit, through the
+// second argument of __launch_bounds__.
+//
+// Row-wise kernels (LayerNorm, RMSNorm, softmax) keep whole rows in
+// registers and go through a cross-warp reduction with a block barrier, so
+// one block alone leaves the memory system idle while it reduces; a second
+// block on the SM loads meanwhile. Left to itself, ptxas may spend the
+// registers that a second block needs on hoisting loads:
+// examples/layer_norm.tl (64 fp32 registers of row per thread, 256 threads)
+// took 146 registers, one block per SM, and ran at 0.67 of copy bandwidth;
+// RMSNorm, the same shape at 110 registers and two blocks, at 0.99. Asking
+// for two blocks caps the registers at 65536 / (2 * threads) (128 for 256
+// threads), which ptxas meets without spilling as long as the fragments
+// leave room for addresses and temporaries.
+#include "tlc/Occupancy.h"
+
+enum {
+  REGISTER_FILE = 65536,  // 32-bit registers per SM (sm_80, sm_90)
+  SHARED_PER_SM = 232448, // bytes of shared memory one SM gives its blocks
+  HEADROOM = 48,          // registers beside the fragments: addresses, loads in flight
+  MIN_HEAVY = 32,         // below this, ptxas stays far under any cap by itself
+};
+
+// 32-bit registers per thread that fragment b holds.
+static int64_t fragment_registers(const TlBuffer *b) {
+  if (b->scope != SCOPE_FRAGMENT || !b->layout) return 0;
+  int bits = tl_dtype_bits(b->dtype);
+  return (b->layout->locals * bits + 31) / 32;
+}
+
+static bool body_has_gemm(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_GEMM || body_has_gemm(&s->body) || body_has_gemm(&s->else_body)) return true;
+  }
+  return false;
+}
+
+int tl_kernel_min_blocks(const TlKernel *k) {
+  if (k->ring_stages) // warp-specialize chose, with its setmaxnreg split
+    return k->blocks_per_sm > 1 ? k->blocks_per_sm : 1;
+  // A gemm's accumulator and operand registers are the tile config's choice
+  // (and its register budget is checked elsewhere): leave it to ptxas.
+  if (body_has_gemm(&k->body)) return 1;
+  int64_t largest = 0;
+  for (int i = 0; i < k->buffers.len; i++) {
+    int64_t r = fragment_registers(TL_VEC_AT(k->buffers, TlBuffer, i));
+    if (r > largest) largest = r;
+  }
+  int64_t threads = k->threads[0] * k->threads[1] * k->threads[2];
+  if (largest < MIN_HEAVY || threads <= 0) return 1;
+  int64_t cap = REGISTER_FILE / (2 * threads);
+  cap -= cap % 8;
+  if (cap > 255 || largest + HEADROOM > cap || 2 * k->shared_bytes > SHARED_PER_SM) return 1;
+  return 2;
+}
