@@ -40,24 +40,29 @@ typedef struct Ctx {
   TlKernel *kernel;
   TlDiag *diag;
   bool ok;
+  // The scalars the pipelined loop's body computes before its copies
+  // (`kv_start = block_table[bx, k] * block_size`), each value with the
+  // earlier ones already substituted: a producer issued for iteration k+d
+  // in the prologue or at iteration k recomputes them for its own iteration
+  // (the `let` of iteration k+d is not in scope there).
+  TlVar *let_vars[64];
+  TlExpr *let_values[64];
+  int nlets;
 } Ctx;
 
 static bool reads_only_global(const TlExpr *e) {
-  if (!e)
-    return true;
-  if (e->kind == EX_LOAD && e->buf->scope != SCOPE_GLOBAL)
-    return false;
+  if (!e) return true;
+  if (e->kind == EX_LOAD && e->buf->scope != SCOPE_GLOBAL) return false;
   for (int i = 0; i < e->nargs; i++)
-    if (!reads_only_global(e->args[i]))
-      return false;
+    if (!reads_only_global(e->args[i])) return false;
   return true;
 }
 
 TlBuffer *tl_pipeline_producer_target(const TlStmt *s) {
-  if (s->kind != ST_PARALLEL || s->origin != ORIGIN_COPY || s->body.len != 1)
-    return NULL;
+  if (s->kind != ST_PARALLEL || s->origin != ORIGIN_COPY || s->body.len != 1) return NULL;
   const TlStmt *st = TL_VEC_AT(s->body, TlStmt, 0);
-  if (st->kind != ST_STORE || !st->buf || st->buf->scope != SCOPE_SHARED || !reads_only_global(st->value))
+  if (st->kind != ST_STORE || !st->buf || st->buf->scope != SCOPE_SHARED ||
+      !reads_only_global(st->value))
     return NULL;
   if (st->update_op != OP_EQ) // T.atomic_add's copy adds: it is compute, not a producer
     return NULL;
@@ -65,38 +70,30 @@ TlBuffer *tl_pipeline_producer_target(const TlStmt *s) {
 }
 
 bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
-  if ((s->kind == ST_STORE && s->buf == b) || (s->kind == ST_GEMM && s->c == b))
-    return true;
+  if ((s->kind == ST_STORE && s->buf == b) || (s->kind == ST_GEMM && s->c == b)) return true;
   if (!writes_only) {
-    if (s->kind == ST_GEMM && (s->a == b || s->b == b))
-      return true;
-    if ((s->kind == ST_COPY || s->kind == ST_REDUCE) && s->src.buf == b)
-      return true;
+    if (s->kind == ST_GEMM && (s->a == b || s->b == b)) return true;
+    if ((s->kind == ST_COPY || s->kind == ST_REDUCE) && s->src.buf == b) return true;
     for (int i = 0; i < s->nindices; i++)
-      if (tl_expr_loads(s->indices[i], b))
-        return true;
-    if (tl_expr_loads(s->value, b) || tl_expr_loads(s->cond, b))
-      return true;
-  } else if ((s->kind == ST_COPY || s->kind == ST_FILL || s->kind == ST_REDUCE) && s->dst.buf == b) {
+      if (tl_expr_loads(s->indices[i], b)) return true;
+    if (tl_expr_loads(s->value, b) || tl_expr_loads(s->cond, b)) return true;
+  } else if ((s->kind == ST_COPY || s->kind == ST_FILL || s->kind == ST_REDUCE) &&
+             s->dst.buf == b) {
     return true;
   }
   for (int i = 0; i < s->body.len; i++)
-    if (tl_stmt_touches(TL_VEC_AT(s->body, TlStmt, i), b, writes_only))
-      return true;
+    if (tl_stmt_touches(TL_VEC_AT(s->body, TlStmt, i), b, writes_only)) return true;
   for (int i = 0; i < s->else_body.len; i++)
-    if (tl_stmt_touches(TL_VEC_AT(s->else_body, TlStmt, i), b, writes_only))
-      return true;
+    if (tl_stmt_touches(TL_VEC_AT(s->else_body, TlStmt, i), b, writes_only)) return true;
   return false;
 }
 
 // Prepends the stage index to every access of a multi-buffered tile.
 static TlExpr *stage_expr(Ctx *c, TlExpr *e, TlBuffer *const *bufs, int nb, TlExpr *stage) {
-  if (!e)
-    return e;
+  if (!e) return e;
   for (int i = 0; i < e->nargs; i++)
     e->args[i] = stage_expr(c, e->args[i], bufs, nb, stage);
-  if (e->kind != EX_LOAD || e->nargs != e->buf->ndims)
-    return e;
+  if (e->kind != EX_LOAD || e->nargs != e->buf->ndims) return e;
   for (int i = 0; i < nb; i++)
     if (e->buf == bufs[i]) {
       TlExpr *x = tl_expr_new(c->arena, EX_LOAD, e->loc, e->dtype, e->nargs + 1);
@@ -127,15 +124,14 @@ static void stage_stmt(Ctx *c, TlStmt *s, TlBuffer *const *bufs, int nb, TlExpr 
       }
   if (s->kind == ST_GEMM)
     for (int i = 0; i < nb; i++) {
-      if (s->a == bufs[i])
-        s->stage_a = tl_expr_clone(c->arena, stage);
-      if (s->b == bufs[i])
-        s->stage_b = tl_expr_clone(c->arena, stage);
+      if (s->a == bufs[i]) s->stage_a = tl_expr_clone(c->arena, stage);
+      if (s->b == bufs[i]) s->stage_b = tl_expr_clone(c->arena, stage);
     }
   if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_FILL)
     for (int i = 0; i < nb; i++)
       if (s->src.buf == bufs[i] || s->dst.buf == bufs[i]) {
-        tl_error(c->diag, s->loc, "internal error: tile operator on a multi-buffered tile (pipeline)");
+        tl_error(c->diag, s->loc,
+                 "internal error: tile operator on a multi-buffered tile (pipeline)");
         c->ok = false;
       }
   for (int i = 0; i < s->body.len; i++)
@@ -144,8 +140,9 @@ static void stage_stmt(Ctx *c, TlStmt *s, TlBuffer *const *bufs, int nb, TlExpr 
     stage_stmt(c, TL_VEC_AT(s->else_body, TlStmt, i), bufs, nb, stage);
 }
 
-bool tl_pipeline_stage_stmt(TlArena *a, TlDiag *d, TlStmt *s, TlBuffer *const *bufs, int nb, TlExpr *stage) {
-  Ctx c = {a, NULL, d, true};
+bool tl_pipeline_stage_stmt(TlArena *a, TlDiag *d, TlStmt *s, TlBuffer *const *bufs, int nb,
+                            TlExpr *stage) {
+  Ctx c = {.arena = a, .diag = d, .ok = true};
   stage_stmt(&c, s, bufs, nb, stage);
   return c.ok;
 }
@@ -161,12 +158,97 @@ static TlExpr *copy_index(Ctx *c, TlExpr *it, TlExpr *start, int s, TlLoc loc) {
   return tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_FLOORMOD, rel, I(c, loc, s, t), t));
 }
 
+// Does statement s (at any depth) read variable v?
+static bool stmt_uses_var(const TlStmt *s, const TlVar *v) {
+  for (int i = 0; i < s->nindices; i++)
+    if (tl_expr_uses_var(s->indices[i], v)) return true;
+  if (tl_expr_uses_var(s->value, v) || tl_expr_uses_var(s->cond, v) ||
+      tl_expr_uses_var(s->start, v) || tl_expr_uses_var(s->stop, v) || tl_expr_uses_var(s->step, v))
+    return true;
+  for (int d = 0; d < s->src.ndims; d++)
+    if (tl_expr_uses_var(s->src.start[d], v)) return true;
+  for (int d = 0; d < s->dst.ndims; d++)
+    if (tl_expr_uses_var(s->dst.start[d], v)) return true;
+  for (int i = 0; i < s->body.len; i++)
+    if (stmt_uses_var(TL_VEC_AT(s->body, TlStmt, i), v)) return true;
+  for (int i = 0; i < s->else_body.len; i++)
+    if (stmt_uses_var(TL_VEC_AT(s->else_body, TlStmt, i), v)) return true;
+  return false;
+}
+
+// Does the loop body re-assign v (a `set`) anywhere?
+static bool body_sets_var(const TlVec *body, const TlVar *v) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if ((s->kind == ST_SET && s->var == v) || body_sets_var(&s->body, v) ||
+        body_sets_var(&s->else_body, v))
+      return true;
+  }
+  return false;
+}
+
+// Can a scalar of iteration k be computed for another iteration? Only from
+// the loop counter, values fixed for the whole loop (block indices, sizes,
+// scalars the loop does not re-assign) and buffers the loop does not write
+// (what another iteration writes there would be read too early); not from
+// a fragment, whose elements are spread over the threads.
+static const char *why_not_recomputable(const TlExpr *e, const TlStmt *loop) {
+  if (!e) return NULL;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) return e->buf->name;
+  if (e->kind == EX_LOAD)
+    for (int i = 0; i < loop->body.len; i++)
+      if (tl_stmt_touches(TL_VEC_AT(loop->body, TlStmt, i), e->buf, true)) return e->buf->name;
+  if (e->kind == EX_VAR && body_sets_var(&loop->body, e->var)) return e->var->name;
+  for (int i = 0; i < e->nargs; i++) {
+    const char *why = why_not_recomputable(e->args[i], loop);
+    if (why) return why;
+  }
+  return NULL;
+}
+
+// Collects the loop body's top-level scalars that its producers read, with
+// their values inlined (false after an error when one cannot be recomputed
+// for another iteration).
+static bool collect_producer_lets(Ctx *c, TlStmt *loop, TlStmt **prods, int np) {
+  c->nlets = 0;
+  for (int i = 0; i < loop->body.len; i++) {
+    TlStmt *s = TL_VEC_AT(loop->body, TlStmt, i);
+    if (s->kind != ST_LET) continue;
+    if (c->nlets == 64) {
+      tl_error(c->diag, s->loc,
+               "a pipelined loop body with more than 64 scalars is too long for tlc");
+      return false;
+    }
+    c->let_vars[c->nlets] = s->var;
+    c->let_values[c->nlets] =
+        tl_expr_substitute(c->arena, s->value, c->nlets, c->let_vars, c->let_values);
+    c->nlets++;
+    for (int p = 0; p < np; p++) {
+      if (!stmt_uses_var(prods[p], s->var)) continue;
+      const char *why = why_not_recomputable(c->let_values[c->nlets - 1], loop);
+      if (why || body_sets_var(&loop->body, s->var)) {
+        tl_error(c->diag, prods[p]->loc,
+                 "this copy is issued ahead of its iteration by the pipeline, but it uses '%s', "
+                 "which depends on '%s' as the loop leaves it",
+                 s->var->name, why ? why : s->var->name);
+        tl_note(c->diag, s->loc, "'%s' is computed here", s->var->name);
+        tl_note(c->diag, loop->loc,
+                "hint: compute the copy's position from the loop variable, "
+                "block indices and global tensors only, or use num_stages=1");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 // Clones the producers for iteration `it` (an expression), staged.
 static void produce(Ctx *c, TlStmt *loop, TlStmt **prods, int np, TlBuffer **bufs, int nb,
                     TlExpr *it, TlVec *out) {
   TlExpr *stage = copy_index(c, it, loop->start, loop->num_stages, loop->loc);
   for (int i = 0; i < np; i++) {
     TlStmt *p = tl_stmt_clone(c->arena, prods[i]);
+    tl_stmt_substitute(c->arena, p, c->nlets, c->let_vars, c->let_values);
     tl_stmt_substitute(c->arena, p, 1, &loop->var, &it);
     stage_stmt(c, p, bufs, nb, stage);
     p->async_copy = true;
@@ -205,7 +287,8 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
   for (int i = 0; i < loop->stage.len; i++) {
     int64_t st = (int64_t)(intptr_t)loop->stage.items[i];
     if (st < 0 || st >= (s > 0 ? s : 1)) {
-      tl_error(c->diag, loop->loc, "stage= values must be in 0..%d for num_stages=%d", s > 0 ? s - 1 : 0, s);
+      tl_error(c->diag, loop->loc, "stage= values must be in 0..%d for num_stages=%d",
+               s > 0 ? s - 1 : 0, s);
       return false;
     }
   }
@@ -215,8 +298,9 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
     if (loop->stage.len) {
       bool stage0 = (int64_t)(intptr_t)loop->stage.items[i] == 0 && s > 1;
       if (stage0 && !prod) {
-        tl_error(c->diag, st->loc, "stage 0 of a pipeline holds copies from global into shared "
-                                   "memory; this statement is not one");
+        tl_error(c->diag, st->loc,
+                 "stage 0 of a pipeline holds copies from global into shared "
+                 "memory; this statement is not one");
         return false;
       }
       prod = stage0;
@@ -225,12 +309,10 @@ static bool check_annotations(Ctx *c, TlStmt *loop, bool *is_producer) {
   }
   // A consumer must not be scheduled before the producer of what it reads.
   for (int i = 0; i < n; i++) {
-    if (!is_producer[i])
-      continue;
+    if (!is_producer[i]) continue;
     TlBuffer *b = tl_pipeline_producer_target(TL_VEC_AT(loop->body, TlStmt, i));
     for (int j = 0; j < n; j++) {
-      if (is_producer[j] || !tl_stmt_touches(TL_VEC_AT(loop->body, TlStmt, j), b, false))
-        continue;
+      if (is_producer[j] || !tl_stmt_touches(TL_VEC_AT(loop->body, TlStmt, j), b, false)) continue;
       int64_t si = loop->stage.len ? (int64_t)(intptr_t)loop->stage.items[i] : 0;
       // Without pipelining (num_stages 0 or 1) consumers share the copies'
       // stage 0, so program order decides.
@@ -253,8 +335,7 @@ TlStmt *tl_pipeline_deferred_wgmma(const TlVec *consumers) {
   for (int i = 0; i < consumers->len; i++) {
     TlStmt *st = TL_VEC_AT(*consumers, TlStmt, i);
     if (st->kind == ST_GEMM) {
-      if (g || !st->use_wgmma)
-        return NULL;
+      if (g || !st->use_wgmma) return NULL;
       g = st;
     }
   }
@@ -272,7 +353,8 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   loop->applied_stages = 1; // num_stages 0 or 1: a plain loop, one stage
   bool is_prod[256] = {0};
   if (loop->body.len > 256) {
-    tl_error(c->diag, loc, "a pipelined loop body of %d statements is too long (limit 256)", loop->body.len);
+    tl_error(c->diag, loc, "a pipelined loop body of %d statements is too long (limit 256)",
+             loop->body.len);
     c->ok = false;
   }
   if (!c->ok || !check_annotations(c, loop, is_prod)) {
@@ -301,8 +383,7 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
       bool dup = false;
       for (int j = 0; j < nb; j++)
         dup = dup || bufs[j] == b;
-      if (!dup)
-        bufs[nb++] = b;
+      if (!dup) bufs[nb++] = b;
     } else {
       tl_vec_push(c->arena, &consumers, st);
     }
@@ -313,7 +394,8 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
       if (tl_stmt_touches(TL_VEC_AT(consumers, TlStmt, j), bufs[i], true)) {
         tl_warning(c->diag, TL_VEC_AT(consumers, TlStmt, j)->loc,
                    "'%s' is written inside the pipelined loop besides its copy; the loop runs "
-                   "without pipelining", bufs[i]->name);
+                   "without pipelining",
+                   bufs[i]->name);
         np = 0;
       }
   if (s <= 1 || np == 0) {
@@ -326,6 +408,11 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   // (H200, 4096^3 fp16, 128x256x64 over two warpgroups: 4 stages 501 -> 607
   // TFLOP/s; with 3 stages one tile in flight lost more than the overlap
   // gained: examples/gemm.tl 405 -> 329; bench/hopper-runs/).
+  if (!collect_producer_lets(c, loop, prods, np)) {
+    c->ok = false;
+    tl_vec_push(c->arena, out, loop);
+    return;
+  }
   TlStmt *wg = s >= 4 ? tl_pipeline_deferred_wgmma(&consumers) : NULL;
   int d = wg ? s - 1 : s; // the schedule's depth: tiles in flight + 1
   for (int i = 0; i < nb; i++) {
@@ -339,20 +426,28 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
     n0 = hi > lo ? hi - lo : 0;
 
   TlStmt *note = tl_stmt_new(c->arena, ST_COMMENT, loc);
-  note->text = tl_arena_printf(c->arena, "T.Pipelined(num_stages=%d) at line %d: %d tile%s in flight, "
-                               "%d shared tile%s multi-buffered%s", s, loc.line, d - 1, d - 1 == 1 ? "" : "s",
-                               nb, nb == 1 ? "" : "s", wg ? ", one wgmma group in flight across the barrier" : "");
+  note->text = tl_arena_printf(c->arena,
+                               "T.Pipelined(num_stages=%d) at line %d: %d tile%s in flight, "
+                               "%d shared tile%s multi-buffered%s",
+                               s, loc.line, d - 1, d - 1 == 1 ? "" : "s", nb, nb == 1 ? "" : "s",
+                               wg ? ", one wgmma group in flight across the barrier" : "");
   tl_vec_push(c->arena, out, note);
   // Prologue: the first d-1 tiles.
   for (int p = 0; p < d - 1; p++) {
-    TlExpr *it = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_ADD, tl_expr_clone(c->arena, loop->start), I(c, loc, p, t), t));
+    TlExpr *it = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_ADD,
+                                                      tl_expr_clone(c->arena, loop->start),
+                                                      I(c, loc, p, t), t));
     TlVec body = {0};
     produce(c, loop, prods, np, bufs, nb, it, &body);
     if (n0 >= 0 && p < n0) {
       for (int i = 0; i < body.len; i++)
         tl_vec_push(c->arena, out, body.items[i]);
     } else if (n0 < 0) {
-      tl_vec_push(c->arena, out, guarded(c, tl_expr_binary(c->arena, loc, OP_LT, it, tl_expr_clone(c->arena, loop->stop), TY_BOOL), body, loc));
+      tl_vec_push(c->arena, out,
+                  guarded(c,
+                          tl_expr_binary(c->arena, loc, OP_LT, it,
+                                         tl_expr_clone(c->arena, loop->stop), TY_BOOL),
+                          body, loc));
     }
     tl_vec_push(c->arena, out, tl_stmt_new(c->arena, ST_ASYNC_COMMIT, loc));
   }
@@ -366,7 +461,10 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   TlExpr *next = tl_expr_binary(c->arena, loc, OP_ADD, kv, I(c, loc, d - 1, t), t);
   TlVec issue = {0};
   produce(c, loop, prods, np, bufs, nb, next, &issue);
-  TlStmt *produce_next = guarded(c, tl_expr_binary(c->arena, loc, OP_LT, tl_expr_clone(c->arena, next), tl_expr_clone(c->arena, loop->stop), TY_BOOL), issue, loc);
+  TlStmt *produce_next = guarded(c,
+                                 tl_expr_binary(c->arena, loc, OP_LT, tl_expr_clone(c->arena, next),
+                                                tl_expr_clone(c->arena, loop->stop), TY_BOOL),
+                                 issue, loc);
   // With s >= 3 the next tile is issued after the consumers: right after the
   // barrier the warps start on the tile that is ready (ldmatrix, mma) instead
   // of first computing copy addresses, and the tile still has s-2 iterations
@@ -383,8 +481,7 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
     stage_stmt(c, st, bufs, nb, stage);
     tl_vec_push(c->arena, &body, st);
   }
-  if (wg)
-    wg->wgmma_in_flight = true;
+  if (wg) wg->wgmma_in_flight = true;
   if (late) {
     tl_vec_push(c->arena, &body, produce_next);
     tl_vec_push(c->arena, &body, tl_stmt_new(c->arena, ST_ASYNC_COMMIT, loc));
@@ -416,7 +513,7 @@ static void visit(Ctx *c, TlVec *body) {
 }
 
 bool tl_pipeline(TlArena *a, TlModule *m, TlDiag *d) {
-  Ctx c = {a, NULL, d, true};
+  Ctx c = {.arena = a, .diag = d, .ok = true};
   for (int k = 0; k < m->kernels.len; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
     visit(&c, &c.kernel->body);
