@@ -14,7 +14,8 @@
 # CALLS_FILE (default bench/tilelang_corpus_calls.txt) maps a path relative to DIR to its calls,
 # one line each: `PATH CALL` (a --call string, taken from the file's __main__/test defaults;
 # several lines give several --calls), `PATH -` (compile the module-level prim_funcs, no --call),
-# `PATH !REASON` (out of scope, with why). A `[NAME]` line starts the section for the DIR whose
+# `PATH !REASON` (out of scope, with why), `PATH +size NAME=VALUE` (a runtime size or integer
+# scalar parameter's value for --harness, which needs one). A `[NAME]` line starts the section for the DIR whose
 # last component is NAME (lines before any section apply to every DIR).
 #
 # Out of scope, found from the file unless the calls file says so: AMD (HIP/MFMA), Blackwell
@@ -28,33 +29,48 @@
 #
 #   bench/tilelang_corpus.sh run-harnesses WORK...   on the GPU machine (needs nvcc, not tlc):
 #       builds every WORK/*_harness.cu that a `--harness` run with NVCC=none left (carry the WORK
-#       dirs, e.g. bench/gen-corpus), runs each (timeout 120 s) and prints one line per harness
-#       (PASS / FAIL / build failed) and the counts last.
+#       dirs, e.g. bench/gen-corpus), JOBS (default: every core) nvcc at a time, then runs each
+#       (timeout RUN_TIMEOUT, 60 s) and prints one line per harness (PASS / FAIL / build failed)
+#       and the counts last. The split, in one device call:
+#         here:  NVCC=none bash bench/tilelang_corpus.sh --harness DIR/v0.1.5   (and DIR/main)
+#         there: bash bench/tilelang_corpus.sh run-harnesses bench/gen-corpus/v0.1.5 bench/gen-corpus/main
+#       carrying bench/gen-corpus (only the *_harness.cu files matter).
 set -u
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = run-harnesses ]; then
+  # One device call: every harness is built in parallel (nvcc, JOBS at a
+  # time, default every core), then run one at a time (the GPU is shared by
+  # nothing else, so timings stay clean); a summary table comes last.
   shift
   NVCC=${NVCC:-nvcc}
+  command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
+  RUN_JOBS=${JOBS:-$(nproc 2>/dev/null || echo 4)}
+  RUN_TIMEOUT=${RUN_TIMEOUT:-60}
+  build_one() {
+    local cu=$1 exe=${1%.cu} flags
+    flags=$(sed -n 's|^// Compile with: *||p' "$cu" | head -1 | awk '{for (i = 2; i <= NF; i++) if ($i ~ /^-/ && $i != "-c" && $i != "-o") printf "%s ", $i}')
+    # shellcheck disable=SC2086
+    "$NVCC" -O3 ${flags:--gencode=arch=compute_90a,code=sm_90a} "$cu" -o "$exe" 2>"$exe.nvcc" || rm -f "$exe"
+  }
+  export -f build_one
+  export NVCC
+  list=$(for dir in "$@"; do ls "$dir"/*_harness.cu 2>/dev/null; done)
+  echo "$list" | grep . | xargs -P "$RUN_JOBS" -I{} bash -c 'build_one "$1"' _ {}
   pass=0 fail=0 broken=0
-  for dir in "$@"; do
-    for cu in "$dir"/*_harness.cu; do
-      [ -e "$cu" ] || continue
-      exe=${cu%.cu}
-      flags=$(sed -n 's|^// Compile with: *||p' "$cu" | head -1 | awk '{for (i = 2; i <= NF; i++) if ($i ~ /^-/ && $i != "-c" && $i != "-o") printf "%s ", $i}')
-      # shellcheck disable=SC2086
-      if ! "$NVCC" -O3 ${flags:--gencode=arch=compute_90a,code=sm_90a} "$cu" -o "$exe" 2>"$exe.nvcc"; then
-        echo "build-failed $cu: $(grep -m1 error "$exe.nvcc")"
-        broken=$((broken + 1))
-        continue
-      fi
-      if timeout 120 "$exe" --iters 10 >"$exe.out" 2>&1 && ! grep -q FAIL "$exe.out"; then
-        echo "PASS         $cu: $(grep -c 'check .*PASS' "$exe.out") checks"
-        pass=$((pass + 1))
-      else
-        echo "FAIL         $cu: $(grep -m1 -E 'FAIL|error|rror' "$exe.out")"
-        fail=$((fail + 1))
-      fi
-    done
+  for cu in $list; do
+    exe=${cu%.cu}
+    if [ ! -x "$exe" ]; then
+      echo "build-failed $cu: $(grep -m1 error "$exe.nvcc")"
+      broken=$((broken + 1))
+      continue
+    fi
+    if timeout "$RUN_TIMEOUT" "$exe" --iters 10 >"$exe.out" 2>&1 && ! grep -q FAIL "$exe.out"; then
+      echo "PASS         $cu: $(grep -c 'check .*PASS' "$exe.out") checks"
+      pass=$((pass + 1))
+    else
+      echo "FAIL         $cu: $(grep -m1 -E 'FAIL|error|rror' "$exe.out" || echo "exit status $? (timeout ${RUN_TIMEOUT}s?)")"
+      fail=$((fail + 1))
+    fi
   done
   printf '\nharnesses: %d passed, %d failed, %d did not build\n' "$pass" "$fail" "$broken"
   exit 0
@@ -119,7 +135,7 @@ classify() {
 
 # one file: prints `STATUS|PATH|DETAIL`
 one() {
-  local rel=$1 file="$DIR/$1" cls safe out err args=() line compile have=0
+  local rel=$1 file="$DIR/$1" cls safe out err args=() hargs=() line compile have=0
   cls=$(classify "$rel" "$file")
   if [ -n "$cls" ]; then echo "${cls%%|*}|$rel|${cls#*|}"; return; fi
   safe=$(echo "$rel" | tr '/' '_' | sed 's/\.py$//')
@@ -128,6 +144,7 @@ one() {
   while IFS= read -r line; do
     case "$line" in
     -) have=1 ;;
+    +size\ *) hargs+=(--size "${line#+size }") ;;
     \?* | "") ;;
     *) have=1 args+=(--call "$line") ;;
     esac
@@ -146,7 +163,7 @@ one() {
     fi
   fi
   if [ "$HARNESS" = 1 ]; then
-    if ! "$TLC" -w "$file" "${args[@]}" --harness -o "$WORK/${safe}_harness.cu" 2>"$err.harness"; then
+    if ! "$TLC" -w "$file" "${args[@]}" "${hargs[@]}" --harness -o "$WORK/${safe}_harness.cu" 2>"$err.harness"; then
       echo "compiled|$rel|harness refused: $(grep -m1 'error:' "$err.harness" | sed "s|^$DIR/||")"
       return
     fi

@@ -193,14 +193,37 @@ static void group_launcher(Emit *e, const TlModule *m, int first) {
     tl_buf_printf(o, "%s%s%s* %s", p ? ", " : "", written ? "" : "const ", tl_dtype_cuda(b->dtype),
                   tl_cuda_buf_name(e, b));
   }
-  tl_buf_printf(o, "%scudaStream_t stream) {\n  cudaError_t err;\n", k0->params.len ? ", " : "");
+  // The runtime sizes of every block, once each by name (in the order they
+  // first appear), after the tensors as in a single kernel's launcher; each
+  // block's launcher gets its own.
+  const TlVar *sizes[64];
+  int ns = 0;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < parts[j]->sizes.len; i++) {
+      const TlVar *v = TL_VEC_AT(parts[j]->sizes, TlVar, i);
+      bool seen = false;
+      for (int q = 0; q < ns; q++)
+        seen = seen || strcmp(sizes[q]->name, v->name) == 0;
+      if (!seen && ns < 64) sizes[ns++] = v;
+    }
+  for (int q = 0; q < ns; q++)
+    tl_buf_printf(o, "%s%s %s", k0->params.len || q ? ", " : "", tl_dtype_cuda(sizes[q]->dtype),
+                  sizes[q]->cname);
+  tl_buf_printf(o, "%scudaStream_t stream) {\n  cudaError_t err;\n",
+                k0->params.len || ns ? ", " : "");
   for (int j = 0; j < n; j++) {
     tl_buf_printf(o, "  if ((err = %s(", parts[j]->name);
     for (int p = 0; p < parts[j]->params.len; p++)
       tl_buf_printf(o, "%s%s", p ? ", " : "",
                     tl_cuda_buf_name(e, TL_VEC_AT(parts[j]->params, TlBuffer, p)));
+    for (int i = 0; i < parts[j]->sizes.len; i++) {
+      const TlVar *v = TL_VEC_AT(parts[j]->sizes, TlVar, i);
+      for (int q = 0; q < ns; q++)
+        if (strcmp(sizes[q]->name, v->name) == 0)
+          tl_buf_printf(o, "%s%s", parts[j]->params.len || i ? ", " : "", sizes[q]->cname);
+    }
     tl_buf_printf(o, "%sstream)) != cudaSuccess)\n    return err;\n",
-                  parts[j]->params.len ? ", " : "");
+                  parts[j]->params.len || parts[j]->sizes.len ? ", " : "");
   }
   tl_buf_puts(o, "  return cudaSuccess;\n}\n\n");
 }

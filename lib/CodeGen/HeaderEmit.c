@@ -153,7 +153,24 @@ static void group_decl(TlBuf *out, const TlModule *m, int first) {
     tl_buf_puts(out, written ? "void *" : "const void *");
     tl_buf_puts(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
   }
-  if (k->params.len > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
+  // The blocks' runtime sizes, once each by name, as the .cu's launcher.
+  const char *seen[64];
+  int ns = 0;
+  for (int j = first; j < m->kernels.len; j++) {
+    const TlKernel *o = TL_VEC_AT(m->kernels, TlKernel, j);
+    if (!o->launcher || strcmp(o->launcher, k->launcher) != 0) continue;
+    for (int i = 0; i < o->sizes.len; i++) {
+      const TlVar *v = TL_VEC_AT(o->sizes, TlVar, i);
+      bool dup = false;
+      for (int q = 0; q < ns; q++)
+        dup = dup || strcmp(seen[q], v->name) == 0;
+      if (dup || ns == 64) continue;
+      seen[ns++] = v->name;
+      if (k->params.len > 0 || ns > 1) tl_buf_printf(out, ",\n%*s", (int)indent, "");
+      tl_buf_printf(out, "%s %s", tl_dtype_cuda(v->dtype), v->cname);
+    }
+  }
+  if (k->params.len > 0 || ns > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
   tl_buf_puts(out, "cudaStream_t stream);\n\n");
 }
 

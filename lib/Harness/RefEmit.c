@@ -41,8 +41,7 @@ static void line(Emit *e, int level, const char *fmt, ...) {
 }
 
 static void unsupported(Emit *e, TlLoc loc, const char *what) {
-  if (e->r.ok)
-    tl_error(e->r.diag, loc, "the harness reference lowering does not support %s", what);
+  if (e->r.ok) tl_error(e->r.diag, loc, "the harness reference lowering does not support %s", what);
   e->r.ok = false;
 }
 
@@ -51,23 +50,18 @@ static const char *X(Emit *e, const TlExpr *x) {
 }
 
 static bool has_load(const TlExpr *x) {
-  if (!x)
-    return false;
-  if (x->kind == EX_LOAD)
-    return true;
+  if (!x) return false;
+  if (x->kind == EX_LOAD) return true;
   for (int i = 0; i < x->nargs; i++)
-    if (has_load(x->args[i]))
-      return true;
+    if (has_load(x->args[i])) return true;
   return false;
 }
 
 // The accumulator dtype for values of dtypes a and b: float64 if either is,
 // float32 for any other float, int64 for integers.
 static TlDtype acc_dtype(TlDtype a, TlDtype b) {
-  if (a == TY_FLOAT64 || b == TY_FLOAT64)
-    return TY_FLOAT64;
-  if (tl_dtype_is_float(a) || tl_dtype_is_float(b))
-    return TY_FLOAT32;
+  if (a == TY_FLOAT64 || b == TY_FLOAT64) return TY_FLOAT64;
+  if (tl_dtype_is_float(a) || tl_dtype_is_float(b)) return TY_FLOAT32;
   return TY_INT64;
 }
 
@@ -175,6 +169,23 @@ static void elem_stmts(Emit *e, const TlVec *body, int level) {
     elem_stmt(e, TL_VEC_AT(*body, TlStmt, i), level);
 }
 
+// Does the nest store only into local buffers (at least once)? Such a nest
+// is not divided among the threads (language.md §7.4: every thread updates
+// its own copy, e.g. `m[i] = T.rsqrt(m[i] / N)` on a one-element fragment,
+// which is every thread's register), so the reference runs every point in
+// every thread too.
+static bool stores_only_local(const TlVec *body, bool *any) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *st = TL_VEC_AT(*body, TlStmt, i);
+    if (st->kind == ST_STORE) {
+      if (!st->buf || st->buf->scope != SCOPE_LOCAL) return false;
+      *any = true;
+    }
+    if (!stores_only_local(&st->body, any) || !stores_only_local(&st->else_body, any)) return false;
+  }
+  return true;
+}
+
 static void parallel(Emit *e, const TlStmt *s, int level) {
   int64_t total = 1;
   TlBuf ext;
@@ -183,9 +194,15 @@ static void parallel(Emit *e, const TlStmt *s, int level) {
     total *= s->extents[i];
     tl_buf_printf(&ext, "%s%lld", i ? ", " : "", (long long)s->extents[i]);
   }
-  line(e, level, "{ // T.Parallel(%s) at line %d: point p -> thread p %% %d", ext.data, s->loc.line,
-       TL_REF_THREADS);
-  points_loop(e, level + 1, total, false);
+  bool any = false, per_thread = stores_only_local(&s->body, &any) && any;
+  if (per_thread)
+    line(e, level,
+         "{ // T.Parallel(%s) at line %d: local buffers only, every point in every thread",
+         ext.data, s->loc.line);
+  else
+    line(e, level, "{ // T.Parallel(%s) at line %d: point p -> thread p %% %d", ext.data,
+         s->loc.line, TL_REF_THREADS);
+  points_loop(e, level + 1, total, per_thread);
   int64_t stride[TL_MAX_DIMS];
   for (int i = s->nvars - 1; i >= 0; i--)
     stride[i] = i == s->nvars - 1 ? 1 : stride[i + 1] * s->extents[i + 1];
@@ -201,8 +218,8 @@ static void parallel(Emit *e, const TlStmt *s, int level) {
       line(e, level + 2, "[[maybe_unused]] const %s %s = (%s)(tl_p %% %lldLL);", t, v->cname, t,
            (long long)s->extents[i]);
     else
-      line(e, level + 2, "[[maybe_unused]] const %s %s = (%s)(tl_p / %lldLL %% %lldLL);", t, v->cname,
-           t, (long long)stride[i], (long long)s->extents[i]);
+      line(e, level + 2, "[[maybe_unused]] const %s %s = (%s)(tl_p / %lldLL %% %lldLL);", t,
+           v->cname, t, (long long)stride[i], (long long)s->extents[i]);
   }
   elem_stmts(e, &s->body, level + 2);
   line(e, level + 1, "}");
@@ -239,7 +256,8 @@ static const char **index_names(Emit *e, const char *name, int n) {
 
 // Declares the indices tl_<name><d> of region r at the copy's point: start
 // plus the coordinate of the next non-unit dimension, in order.
-static void region_point(Emit *e, int level, const TlRegion *r, const char *start, const char *name) {
+static void region_point(Emit *e, int level, const TlRegion *r, const char *start,
+                         const char *name) {
   int k = 0;
   for (int d = 0; d < r->ndims; d++) {
     if (r->extent[d] == 1)
@@ -261,19 +279,19 @@ static void copy(Emit *e, const TlStmt *s, int level) {
       ext[n++] = dst->extent[d];
       total *= dst->extent[d];
     }
-  line(e, level, "{ // T.copy(%s, %s) at line %d: %lld points, zero-filled / skipped outside a "
-       "global tensor", sb->name, db->name, s->loc.line, (long long)total);
+  line(e, level,
+       "{ // T.copy(%s, %s) at line %d: %lld points, zero-filled / skipped outside a "
+       "global tensor",
+       sb->name, db->name, s->loc.line, (long long)total);
   bool loads = region_starts(e, level + 1, src, "ss");
   loads = region_starts(e, level + 1, dst, "ds") || loads;
-  if (loads)
-    line(e, level + 1, "__syncthreads(); // the starts were read before anyone writes");
+  if (loads) line(e, level + 1, "__syncthreads(); // the starts were read before anyone writes");
   points_loop(e, level + 1, total, db->scope == SCOPE_LOCAL);
   decompose(e, level + 2, "e", ext, n);
   region_point(e, level + 2, src, "ss", "s");
   region_point(e, level + 2, dst, "ds", "d");
   const char **si = index_names(e, "s", src->ndims), **di = index_names(e, "d", dst->ndims);
-  if (db->scope == SCOPE_GLOBAL)
-    line(e, level + 2, "if (!(%s)) continue;", in_bounds(e, db, "d"));
+  if (db->scope == SCOPE_GLOBAL) line(e, level + 2, "if (!(%s)) continue;", in_bounds(e, db, "d"));
   const char *v;
   if (sb->scope == SCOPE_GLOBAL)
     v = tl_arena_printf(e->r.arena, "((%s) ? %s : %s)", in_bounds(e, sb, "s"),
@@ -299,7 +317,8 @@ static void fill(Emit *e, const TlStmt *s, int level) {
   int64_t total = 1;
   for (int d = 0; d < dst->ndims; d++)
     total *= dst->extent[d];
-  line(e, level, "{ // T.fill(%s) at line %d: %lld points", db->name, s->loc.line, (long long)total);
+  line(e, level, "{ // T.fill(%s) at line %d: %lld points", db->name, s->loc.line,
+       (long long)total);
   line(e, level + 1, "const %s tl_v = %s;", tl_dtype_cuda(db->dtype), X(e, s->value));
   bool loads = region_starts(e, level + 1, dst, "ds") || has_load(s->value);
   if (loads)
@@ -325,8 +344,10 @@ static void gemm(Emit *e, const TlStmt *s, int level) {
   int64_t K = s->trans_a ? A->shape[0] : A->shape[1];
   TlDtype acc = acc_dtype(A->dtype, B->dtype);
   const char *at = tl_dtype_cuda(acc);
-  line(e, level, "{ // T.gemm(%s, %s, %s%s%s) at line %d: C[m, n] += sum_k A[m, k] * B[k, n] in %s, "
-       "one (m, n) per thread", A->name, B->name, C->name, s->trans_a ? ", transpose_A" : "",
+  line(e, level,
+       "{ // T.gemm(%s, %s, %s%s%s) at line %d: C[m, n] += sum_k A[m, k] * B[k, n] in %s, "
+       "one (m, n) per thread",
+       A->name, B->name, C->name, s->trans_a ? ", transpose_A" : "",
        s->trans_b ? ", transpose_B" : "", s->loc.line, at);
   points_loop(e, level + 1, M * N, false);
   line(e, level + 2, "const long long tl_m = tl_p / %lldLL, tl_n = tl_p %% %lldLL;", (long long)N,
@@ -340,7 +361,8 @@ static void gemm(Emit *e, const TlStmt *s, int level) {
   const char *b = tl_ref_convert(&e->r, tl_ref_access_unchecked(&e->r, B, bi), B->dtype, acc);
   line(e, level + 3, "tl_acc += %s * %s;", a, b);
   const char *c = tl_ref_access_unchecked(&e->r, C, ci);
-  const char *sum = tl_arena_printf(e->r.arena, "%s + tl_acc", tl_ref_convert(&e->r, c, C->dtype, acc));
+  const char *sum =
+      tl_arena_printf(e->r.arena, "%s + tl_acc", tl_ref_convert(&e->r, c, C->dtype, acc));
   line(e, level + 2, "%s = %s;", c, tl_ref_convert(&e->r, sum, acc, C->dtype));
   line(e, level + 1, "}");
   line(e, level, "}");
@@ -360,12 +382,13 @@ static void reduce(Emit *e, const TlStmt *s, int level) {
       ext[n++] = sb->shape[d];
       total *= sb->shape[d];
     }
-  line(e, level, "{ // T.reduce_%s(%s, %s, dim=%d, clear=%s) at line %d: one output per thread, in %s",
-       names[s->reduce], sb->name, db->name, dim, s->reduce_clear ? "True" : "False", s->loc.line, at);
+  line(e, level,
+       "{ // T.reduce_%s(%s, %s, dim=%d, clear=%s) at line %d: one output per thread, in %s",
+       names[s->reduce], sb->name, db->name, dim, s->reduce_clear ? "True" : "False", s->loc.line,
+       at);
   bool loads = region_starts(e, level + 1, src, "ss");
   loads = region_starts(e, level + 1, dst, "ds") || loads;
-  if (loads)
-    line(e, level + 1, "__syncthreads(); // the starts were read before anyone writes");
+  if (loads) line(e, level + 1, "__syncthreads(); // the starts were read before anyone writes");
   points_loop(e, level + 1, total, db->scope == SCOPE_LOCAL);
   decompose(e, level + 2, "o", ext, n);
   // Destination indices: the kept dimensions in order (or [0] when a 1-D
@@ -380,15 +403,17 @@ static void reduce(Emit *e, const TlStmt *s, int level) {
     init = tl_ref_convert(&e->r, target, db->dtype, acc);
   else if (s->reduce == REDUCE_MAX || s->reduce == REDUCE_MIN) {
     bool mx = s->reduce == REDUCE_MAX;
-    init = acc == TY_FLOAT64   ? (mx ? "(-__longlong_as_double(0x7ff0000000000000LL))"
-                                     : "__longlong_as_double(0x7ff0000000000000LL)")
-           : acc == TY_FLOAT32 ? (mx ? "(-__int_as_float(0x7f800000))" : "__int_as_float(0x7f800000)")
-                               : (mx ? "(-9223372036854775807LL - 1LL)" : "9223372036854775807LL");
+    init = acc == TY_FLOAT64 ? (mx ? "(-__longlong_as_double(0x7ff0000000000000LL))"
+                                   : "__longlong_as_double(0x7ff0000000000000LL)")
+           : acc == TY_FLOAT32
+               ? (mx ? "(-__int_as_float(0x7f800000))" : "__int_as_float(0x7f800000)")
+               : (mx ? "(-9223372036854775807LL - 1LL)" : "9223372036854775807LL");
   } else {
     init = "0";
   }
   line(e, level + 2, "%s tl_acc = %s;", at, init);
-  line(e, level + 2, "for (long long tl_r = 0; tl_r < %lldLL; ++tl_r) {", (long long)sb->shape[dim]);
+  line(e, level + 2, "for (long long tl_r = 0; tl_r < %lldLL; ++tl_r) {",
+       (long long)sb->shape[dim]);
   const char **si = index_names(e, "s", sb->ndims);
   for (int d = 0, k = 0; d < sb->ndims; d++)
     line(e, level + 3, "const long long tl_s%d = tl_ss%d + %s;", d, d,
@@ -445,7 +470,8 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
       line(e, level + 1, "}");
       line(e, level, "}");
     } else {
-      line(e, level, "if (threadIdx.x == 0) { // a store outside T.Parallel happens once per block");
+      line(e, level,
+           "if (threadIdx.x == 0) { // a store outside T.Parallel happens once per block");
       store(e, s, level + 1);
       line(e, level, "}");
     }
@@ -502,7 +528,8 @@ int64_t tl_ref_scratch_bytes(const TlKernel *k) {
 static void param_list(Emit *e, const TlKernel *k) {
   for (int i = 0; i < k->params.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
-    tl_buf_printf(e->o, "%s%s *%s", i ? ", " : "", tl_dtype_cuda(b->dtype), tl_ref_buf_name(&e->r, b));
+    tl_buf_printf(e->o, "%s%s *%s", i ? ", " : "", tl_dtype_cuda(b->dtype),
+                  tl_ref_buf_name(&e->r, b));
   }
 }
 
@@ -517,7 +544,8 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
   tl_buf_printf(e->o, "extern \"C\" __global__ void __launch_bounds__(%d) %s_ref_kernel(",
                 TL_REF_THREADS, k->name);
   param_list(e, k);
-  tl_buf_printf(e->o, "%sunsigned char *tl_scratch, long long tl_block0) {\n", k->params.len ? ", " : "");
+  tl_buf_printf(e->o, "%sunsigned char *tl_scratch, long long tl_block0) {\n",
+                k->params.len ? ", " : "");
   // Blocks may run in several launches (chunks of the grid): tl_block is the
   // block's linear index in the whole grid, x fastest.
   line(e, 1, "[[maybe_unused]] const long long tl_block = tl_block0 + (long long)blockIdx.x;");
@@ -525,16 +553,17 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
                                             "tl_block / %lldLL"};
   for (int d = 0; d < 3; d++) {
     const TlVar *v = k->block_vars[d];
-    if (!v)
-      continue;
-    const char *val = d == 0   ? tl_arena_printf(e->r.arena, block_index[0], (long long)gx)
-                      : d == 1 ? tl_arena_printf(e->r.arena, block_index[1], (long long)gx, (long long)gy)
-                               : tl_arena_printf(e->r.arena, block_index[2], (long long)(gx * gy));
+    if (!v) continue;
+    const char *val =
+        d == 0   ? tl_arena_printf(e->r.arena, block_index[0], (long long)gx)
+        : d == 1 ? tl_arena_printf(e->r.arena, block_index[1], (long long)gx, (long long)gy)
+                 : tl_arena_printf(e->r.arena, block_index[2], (long long)(gx * gy));
     line(e, 1, "[[maybe_unused]] const %s %s = (%s)(%s);", tl_dtype_cuda(v->dtype), v->cname,
          tl_dtype_cuda(v->dtype), val);
   }
   if (scratch > 0)
-    line(e, 1, "unsigned char *tl_mine = tl_scratch + (long long)blockIdx.x * %lldLL;", (long long)scratch);
+    line(e, 1, "unsigned char *tl_mine = tl_scratch + (long long)blockIdx.x * %lldLL;",
+         (long long)scratch);
   else
     line(e, 1, "(void)tl_scratch;");
   int64_t off = 0;
@@ -546,8 +575,8 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
       line(e, 1, "tlr_poison(%s, sizeof(%s));", name, name);
       continue;
     }
-    line(e, 1, "[[maybe_unused]] %s *%s = (%s *)(tl_mine + %lld); // %s", t, name, t, (long long)off,
-         tl_scope_name(b->scope));
+    line(e, 1, "[[maybe_unused]] %s *%s = (%s *)(tl_mine + %lld); // %s", t, name, t,
+         (long long)off, tl_scope_name(b->scope));
     off += (tl_buffer_elems(b) * (tl_dtype_bits(b->dtype) / 8) + 15) / 16 * 16;
   }
   block_stmts(e, &k->body, 1);
@@ -568,15 +597,19 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
   line(e, 1, "cudaError_t tl_err = cudaSuccess;");
   if (scratch > 0)
     line(e, 1, "tl_err = cudaMalloc((void **)&tl_scratch, (size_t)(tl_chunk * tl_per_block));");
-  line(e, 1, "for (long long tl_b0 = 0; tl_err == cudaSuccess && tl_b0 < tl_blocks; tl_b0 += tl_chunk) {");
+  line(
+      e, 1,
+      "for (long long tl_b0 = 0; tl_err == cudaSuccess && tl_b0 < tl_blocks; tl_b0 += tl_chunk) {");
   line(e, 2, "const long long tl_n = tl_blocks - tl_b0 < tl_chunk ? tl_blocks - tl_b0 : tl_chunk;");
   if (scratch > 0) {
     line(e, 2, "// Poison: a read before any write shows up as NaN.");
-    line(e, 2, "tl_err = cudaMemsetAsync(tl_scratch, 0xFF, (size_t)(tl_n * tl_per_block), tl_stream);");
+    line(e, 2,
+         "tl_err = cudaMemsetAsync(tl_scratch, 0xFF, (size_t)(tl_n * tl_per_block), tl_stream);");
     line(e, 2, "if (tl_err != cudaSuccess)");
     line(e, 3, "break;");
   }
-  tl_buf_printf(e->o, "    %s_ref_kernel<<<(unsigned)tl_n, %d, 0, tl_stream>>>(", k->name, TL_REF_THREADS);
+  tl_buf_printf(e->o, "    %s_ref_kernel<<<(unsigned)tl_n, %d, 0, tl_stream>>>(", k->name,
+                TL_REF_THREADS);
   for (int i = 0; i < k->params.len; i++)
     tl_buf_printf(e->o, "%s, ", tl_ref_buf_name(&e->r, TL_VEC_AT(k->params, TlBuffer, i)));
   tl_buf_puts(e->o, "tl_scratch, tl_b0);\n");

@@ -2,6 +2,7 @@
 // tensors, the T.Kernel launch (grid, threads, bound names) and lowers the
 // statements of the body (allocations, loops, stores, scalars, branches,
 // tile ops) into Tile IR.
+#include <stdlib.h>
 #include <string.h>
 
 #include "SemaInternal.h"
@@ -29,8 +30,7 @@ TlVar *tl_sema_size_var(Sema *s, const TlValue *v, TlLoc loc) {
 // a global tensor's dimensions may also be runtime sizes (T.dynamic).
 static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   TlValue *v = tl_sema_eval_const(s, n);
-  if (v->kind == VAL_ERROR)
-    return false;
+  if (v->kind == VAL_ERROR) return false;
   TlValue *dims[TL_MAX_DIMS];
   int nd;
   if (v->kind == VAL_INT) {
@@ -39,7 +39,8 @@ static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   } else if (v->kind == VAL_TUPLE) {
     nd = v->items.len;
     if (nd == 0 || nd > TL_MAX_DIMS) {
-      tl_error(s->diag, n->loc, "a shape needs 1 to %d dimensions, this one has %d", TL_MAX_DIMS, nd);
+      tl_error(s->diag, n->loc, "a shape needs 1 to %d dimensions, this one has %d", TL_MAX_DIMS,
+               nd);
       return false;
     }
     for (int i = 0; i < nd; i++)
@@ -63,8 +64,8 @@ static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
       return false;
     }
     if (dims[i]->i < 1) {
-      tl_error(s->diag, dims[i]->loc, "dimension %d of the shape is %lld; extents must be positive", i,
-               (long long)dims[i]->i);
+      tl_error(s->diag, dims[i]->loc, "dimension %d of the shape is %lld; extents must be positive",
+               i, (long long)dims[i]->i);
       return false;
     }
     if (tl_mul_overflows(total, dims[i]->i, &total) || total > (INT64_MAX >> 4)) {
@@ -135,6 +136,60 @@ static TlBuffer *kernel_param(Sema *s, const TlNode *p) {
   return b;
 }
 
+// `n: T.int32` (or T.int64, "int32"): a scalar annotation, not a tensor.
+static bool is_scalar_param(Sema *s, const TlNode *p) {
+  if (!p->a || tl_sema_is_tensor_annotation(s, p->a)) return false;
+  if (p->a->kind == ND_STR) return true;
+  const char *t = tl_sema_t_attr(s, p->a);
+  TlDtype dt;
+  return t && p->a->kind == ND_ATTR && tl_dtype_parse(t, &dt);
+}
+
+// A scalar kernel parameter (varlen attention's `max_seqlen_q: T.int32`):
+// an integer is a runtime size of that name, an `int` parameter of the
+// kernel and launcher after the tensors, usable wherever a T.dynamic size is
+// (grid extents, bounds, expressions). With --size NAME=VALUE (the harness
+// reference) it is that constant, as a T.dynamic size is.
+static bool scalar_param(Sema *s, const TlNode *p) {
+  TlValue *dv = tl_sema_eval_const(s, p->a);
+  TlDtype dt;
+  if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &dt)) return false;
+  if (p->b) {
+    tl_error(s->diag, p->b->loc, "kernel parameters cannot have default values");
+    return false;
+  }
+  if (dt != TY_INT32 && dt != TY_INT64) {
+    tl_error(s->diag, p->a->loc,
+             "scalar kernel parameter '%s' is %s; tlc takes integer scalars (T.int32, T.int64) "
+             "only",
+             p->name, tl_dtype_name(dt));
+    tl_note(s->diag, p->a->loc,
+            "hint: pass it as a one-element tensor, %s: T.Tensor((1,), \"%s\"), "
+            "read as %s[0]",
+            p->name, tl_dtype_name(dt), p->name);
+    return false;
+  }
+  TlValue *v = NULL;
+  for (int i = 0; s->opts && i < s->opts->nsizes; i++) { // --size NAME=VALUE
+    const char *b = s->opts->sizes[i];
+    size_t len = strcspn(b, "=");
+    if (strlen(p->name) == len && strncmp(b, p->name, len) == 0) {
+      v = tl_value_new(s, VAL_INT, p->loc);
+      v->i = strtoll(b + len + 1, NULL, 10);
+      v->dtype = dt;
+    }
+  }
+  if (!v) {
+    v = tl_value_new(s, VAL_SIZE, p->loc);
+    v->s = p->name;
+    v->dtype = dt;
+    if (!tl_sema_size_var(s, v, p->loc)) return false; // in parameter order
+  }
+  TlSym *y = tl_scope_define(s, s->scope, p->name, SYM_VALUE, p->loc);
+  y->value = v;
+  return true;
+}
+
 static bool only_sizes(const TlExpr *e) {
   if (e->kind == EX_VAR) return e->var->kind == VAR_SIZE;
   if (e->kind != EX_INT && e->kind != EX_BINARY && e->kind != EX_UNARY && e->kind != EX_CAST &&
@@ -183,8 +238,7 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
     return false;
   }
   static const char *const kws[] = {"threads", "prelude", "is_cpu", NULL};
-  if (!tl_sema_check_keywords(s, call, "T.Kernel", kws))
-    return false;
+  if (!tl_sema_check_keywords(s, call, "T.Kernel", kws)) return false;
   int ng = call->list.len;
   if (ng < 1 || ng > 3) {
     tl_error(s->diag, call->loc, "T.Kernel takes 1 to 3 grid extents, %d given", ng);
@@ -204,7 +258,11 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
     int64_t lim = i == 0 ? MAX_GRID_X : MAX_GRID_YZ;
     if (v < 1 || v > lim) {
       tl_error(s->diag, g->loc, "grid extent %lld is out of range; %s must be in 1..%lld",
-               (long long)v, i == 0 ? "x" : i == 1 ? "y" : "z", (long long)lim);
+               (long long)v,
+               i == 0   ? "x"
+               : i == 1 ? "y"
+                        : "z",
+               (long long)lim);
       ok = false;
     }
     k->grid_const[i] = v;
@@ -235,7 +293,8 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
     int64_t total = 1;
     for (int i = 0; i < 3; i++) {
       if (k->threads[i] < 1 || k->threads[i] > 1024) {
-        tl_error(s->diag, th->loc, "threads= %lld is out of range 1..1024", (long long)k->threads[i]);
+        tl_error(s->diag, th->loc, "threads= %lld is out of range 1..1024",
+                 (long long)k->threads[i]);
         return false;
       }
       total *= k->threads[i];
@@ -270,8 +329,11 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
     }
   }
   for (int i = 0; i < 3; i++) {
-    TlVar *v = tl_var_new(s->arena, k, i == 0 ? "tx" : i == 1 ? "ty" : "tz", VAR_THREAD_IDX,
-                          TY_INT32, call->loc);
+    TlVar *v = tl_var_new(s->arena, k,
+                          i == 0   ? "tx"
+                          : i == 1 ? "ty"
+                                   : "tz",
+                          VAR_THREAD_IDX, TY_INT32, call->loc);
     v->dim = i;
     v->extent = k->threads[i];
     k->thread_vars[i] = v;
@@ -336,6 +398,10 @@ static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlN
   bool ok = true;
   for (int i = 0; i < def->params.len; i++) {
     TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    if (is_scalar_param(s, p)) {
+      ok = scalar_param(s, p) && ok;
+      continue;
+    }
     TlBuffer *b = kernel_param(s, p);
     if (!b) {
       ok = false;
@@ -396,8 +462,7 @@ static void kernel(Sema *s, const TlValue *kv) {
   int nwith = 0;
   for (int i = 0; i < def->list.len; i++) {
     TlNode *st = TL_VEC_AT(def->list, TlNode, i);
-    if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
-      continue; // docstring
+    if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR) continue; // docstring
     if (is_accepted_annotation(s, st)) continue;
     if ((st->kind == ND_WITH || macro_block(s, st)) && nwith < MAX_BLOCKS) {
       withs[nwith++] = st;

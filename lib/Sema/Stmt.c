@@ -682,15 +682,18 @@ static bool elif_chain_fits(Sema *s, const TlNode *n) {
 static void if_stmt(Sema *s, const TlNode *n, TlVec *out) {
   if (!elif_chain_fits(s, n))
     return;
+  // A branch decided at compile time is inlined in the enclosing scope, as
+  // Python runs it: names it assigns stay visible after the if (`if
+  // is_causal: end = ... else: end = ...`, then `loop_range = end - start`).
   if (tl_sema_is_constant_expr(s, n->a)) { // `if MODE == "relu":` on module constants
     TlValue *v = tl_sema_eval_const(s, n->a);
     if (v->kind != VAL_ERROR)
-      body_in_scope(s, tl_value_truthy(v) ? &n->list : &n->list2, out);
+      tl_sema_body(s, tl_value_truthy(v) ? &n->list : &n->list2, out);
     return;
   }
   TlExpr *c = tl_sema_expr(s, n->a);
   if (c->kind == EX_INT) { // compile-time branch, as Python would run it
-    body_in_scope(s, c->ival ? &n->list : &n->list2, out);
+    tl_sema_body(s, c->ival ? &n->list : &n->list2, out);
     return;
   }
   TlStmt *st = tl_stmt_new(s->arena, ST_IF, n->loc);

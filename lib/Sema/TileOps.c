@@ -14,8 +14,7 @@ static const char *const tile_ops[] = {
 
 bool tl_sema_is_tile_op(const char *name) {
   for (int i = 0; tile_ops[i]; i++)
-    if (strcmp(name, tile_ops[i]) == 0)
-      return true;
+    if (strcmp(name, tile_ops[i]) == 0) return true;
   return false;
 }
 
@@ -42,8 +41,7 @@ static bool region(Sema *s, const TlNode *n, TlRegion *r) {
   r->loc = n->loc;
   const TlNode *base = n->kind == ND_SUBSCRIPT ? n->a : n;
   r->buf = buffer_named(s, base);
-  if (!r->buf)
-    return false;
+  if (!r->buf) return false;
   TlBuffer *b = r->buf;
   r->ndims = b->ndims;
   if (n->kind != ND_SUBSCRIPT) {
@@ -83,19 +81,22 @@ static bool region(Sema *s, const TlNode *n, TlRegion *r) {
         tl_error(s->diag, in->c->loc, "slice steps are not supported in T.copy");
         return false;
       }
-      TlExpr *lo = in->a ? tl_sema_expr(s, in->a) : tl_expr_int(s->arena, in->loc, 0, s->index_dtype);
+      TlExpr *lo =
+          in->a ? tl_sema_expr(s, in->a) : tl_expr_int(s->arena, in->loc, 0, s->index_dtype);
       TlExpr *hi =
           in->b ? tl_sema_expr(s, in->b) : tl_buffer_dim(s->arena, b, i, s->index_dtype, in->loc);
       lo = tl_sema_convert(s, lo, s->index_dtype);
       hi = tl_sema_convert(s, hi, s->index_dtype);
-      TlExpr *ext = tl_simplify(s->arena, tl_expr_binary(s->arena, in->loc, OP_SUB, hi, lo, s->index_dtype));
+      TlExpr *ext =
+          tl_simplify(s->arena, tl_expr_binary(s->arena, in->loc, OP_SUB, hi, lo, s->index_dtype));
       if (ext->kind != EX_INT) {
         tl_error(s->diag, in->loc, "the extent of this slice is not a compile-time constant");
         tl_note(s->diag, in->loc, "write it as start:start+N with a constant N");
         return false;
       }
       if (ext->ival < 1) {
-        tl_error(s->diag, in->loc, "this slice of '%s' is empty (extent %lld)", b->name, (long long)ext->ival);
+        tl_error(s->diag, in->loc, "this slice of '%s' is empty (extent %lld)", b->name,
+                 (long long)ext->ival);
         return false;
       }
       r->start[i] = lo;
@@ -117,8 +118,7 @@ static bool region(Sema *s, const TlNode *n, TlRegion *r) {
 static int squeeze(const TlRegion *r, int64_t *out) {
   int n = 0;
   for (int i = 0; i < r->ndims; i++)
-    if (r->extent[i] != 1)
-      out[n++] = r->extent[i];
+    if (r->extent[i] != 1) out[n++] = r->extent[i];
   return n;
 }
 
@@ -126,8 +126,7 @@ static void format_extents(char *buf, size_t len, const TlRegion *r) {
   size_t off = (size_t)snprintf(buf, len, "[");
   for (int i = 0; i < r->ndims && off < len; i++)
     off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? ", " : "", (long long)r->extent[i]);
-  if (off < len)
-    snprintf(buf + off, len - off, "]");
+  if (off < len) snprintf(buf + off, len - off, "]");
 }
 
 // A point operand takes its extents from the other side, aligned at the
@@ -139,8 +138,7 @@ static bool take_extents(Sema *s, TlRegion *point, const TlRegion *other) {
   int n = other->ndims;
   for (int i = 0; i < n; i++)
     ext[i] = other->extent[i];
-  if (n > point->ndims)
-    n = squeeze(other, ext);
+  if (n > point->ndims) n = squeeze(other, ext);
   if (n > point->ndims) {
     tl_error(s->diag, point->loc, "'%s' has %d dimensions but the copy moves a %d-D tile",
              point->buf->name, point->ndims, n);
@@ -228,8 +226,7 @@ static void copy(Sema *s, const TlNode *call, TlVec *out) {
     return;
   if (!copy_regions(s, call, st, "T.copy")) return;
   const TlNode *cw = tl_sema_kwarg(call, "coalesced_width");
-  if (cw && !tl_sema_const_int(s, cw, "coalesced_width=", &st->width))
-    return;
+  if (cw && !tl_sema_const_int(s, cw, "coalesced_width=", &st->width)) return;
   tl_vec_push(s->arena, out, st);
 }
 
@@ -240,9 +237,23 @@ static void fill(Sema *s, const TlNode *call, bool clear, TlVec *out) {
              want == 1 ? "" : "s");
     return;
   }
-  TlStmt *st = tl_stmt_new(s->arena, ST_FILL, call->loc);
-  if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->dst))
+  // T.clear(x) / T.fill(x, v) of a T.alloc_var scalar (TileLang treats it
+  // as a one-element buffer): every thread sets its own x.
+  const TlNode *target = TL_VEC_AT(call->list, TlNode, 0);
+  TlSym *y = target->kind == ND_NAME ? tl_scope_lookup(s, target->name) : NULL;
+  if (y && y->kind == SYM_VAR && y->var->kind == VAR_SCALAR) {
+    TlDtype t = y->var->dtype;
+    TlExpr *v = !clear                 ? tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 1))
+                : tl_dtype_is_float(t) ? tl_expr_float(s->arena, call->loc, 0.0, t)
+                                       : tl_expr_int(s->arena, call->loc, 0, t);
+    TlStmt *set = tl_stmt_new(s->arena, ST_SET, call->loc);
+    set->var = y->var;
+    set->value = tl_sema_convert(s, v, t);
+    tl_vec_push(s->arena, out, set);
     return;
+  }
+  TlStmt *st = tl_stmt_new(s->arena, ST_FILL, call->loc);
+  if (!region(s, target, &st->dst)) return;
   if (st->dst.point) {
     tl_error(s->diag, call->loc, "T.%s needs a buffer or a slice, not a single element",
              clear ? "clear" : "fill");
@@ -250,23 +261,22 @@ static void fill(Sema *s, const TlNode *call, bool clear, TlVec *out) {
   }
   TlExpr *v = clear ? tl_expr_int(s->arena, call->loc, 0, s->index_dtype)
                     : tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 1));
-  if (clear)
-    v->untyped = true;
+  if (clear) v->untyped = true;
   st->value = tl_sema_convert(s, v, st->dst.buf->dtype);
   st->dst.buf->written = true;
   tl_vec_push(s->arena, out, st);
 }
 
 static bool flag(Sema *s, const TlNode *call, const char *name, int pos, bool dflt, bool *out) {
-  const TlNode *n = call->list.len > pos ? TL_VEC_AT(call->list, TlNode, pos) : tl_sema_kwarg(call, name);
+  const TlNode *n =
+      call->list.len > pos ? TL_VEC_AT(call->list, TlNode, pos) : tl_sema_kwarg(call, name);
   if (!n) {
     *out = dflt;
     return true;
   }
   TlValue *v = tl_sema_eval_const(s, n);
   if (v->kind != VAL_BOOL && v->kind != VAL_INT) {
-    if (v->kind != VAL_ERROR)
-      tl_error(s->diag, n->loc, "%s= must be True or False", name);
+    if (v->kind != VAL_ERROR) tl_error(s->diag, n->loc, "%s= must be True or False", name);
     return false;
   }
   *out = v->i != 0;
@@ -274,7 +284,8 @@ static bool flag(Sema *s, const TlNode *call, const char *name, int pos, bool df
 }
 
 static void gemm(Sema *s, const TlNode *call, TlVec *out) {
-  static const char *const kws[] = {"transpose_A", "transpose_B", "policy", "k_pack", "wg_wait", "clear_accum", NULL};
+  static const char *const kws[] = {"transpose_A", "transpose_B", "policy", "k_pack",
+                                    "wg_wait",     "clear_accum", NULL};
   for (int i = 0; i < call->list2.len; i++) {
     TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
     bool ok = false;
@@ -294,8 +305,7 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
   for (int i = 0; i < 3; i++) {
     TlNode *arg = TL_VEC_AT(call->list, TlNode, i);
     bufs[i] = buffer_named(s, arg);
-    if (!bufs[i])
-      return;
+    if (!bufs[i]) return;
     if (bufs[i]->ndims != 2) {
       tl_error(s->diag, arg->loc, "T.gemm operand '%s' must be 2-D, it is %d-D", bufs[i]->name,
                bufs[i]->ndims);
@@ -308,8 +318,10 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
     return;
   TlNode *cn = TL_VEC_AT(call->list, TlNode, 2);
   if (st->c->scope != SCOPE_FRAGMENT) {
-    tl_error(s->diag, cn->loc, "the accumulator of T.gemm must be a fragment (T.alloc_fragment), "
-                               "'%s' is %s", st->c->name, tl_scope_name(st->c->scope));
+    tl_error(s->diag, cn->loc,
+             "the accumulator of T.gemm must be a fragment (T.alloc_fragment), "
+             "'%s' is %s",
+             st->c->name, tl_scope_name(st->c->scope));
     tl_note(s->diag, st->c->loc, "'%s' declared here", st->c->name);
     return;
   }
@@ -329,8 +341,9 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
     tl_error(s->diag, call->loc,
              "shape mismatch in T.gemm: A is %lldx%lld%s, B is %lldx%lld%s, C is %lldx%lld; "
              "need A: MxK, B: KxN, C: MxN",
-             (long long)st->a->shape[0], (long long)st->a->shape[1], st->trans_a ? " (transposed)" : "",
-             (long long)st->b->shape[0], (long long)st->b->shape[1], st->trans_b ? " (transposed)" : "",
+             (long long)st->a->shape[0], (long long)st->a->shape[1],
+             st->trans_a ? " (transposed)" : "", (long long)st->b->shape[0],
+             (long long)st->b->shape[1], st->trans_b ? " (transposed)" : "",
              (long long)st->c->shape[0], (long long)st->c->shape[1]);
     return;
   }
@@ -352,8 +365,7 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
   st->a->read = st->b->read = st->c->read = true;
   st->c->written = true;
   bool clear_accum;
-  if (!flag(s, call, "clear_accum", 99, false, &clear_accum))
-    return;
+  if (!flag(s, call, "clear_accum", 99, false, &clear_accum)) return;
   if (clear_accum) { // C = A @ B instead of C += A @ B
     TlStmt *z = tl_stmt_new(s->arena, ST_FILL, call->loc);
     z->dst.buf = st->c;
@@ -368,8 +380,9 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
   }
   const TlNode *pol = tl_sema_kwarg(call, "policy");
   if (pol)
-    tl_warning(s->diag, pol->loc, "policy= is ignored: tlc tiles the warps itself (rows in one warp "
-                                  "when they are reduced later, else the fewest ldmatrix per mma)");
+    tl_warning(s->diag, pol->loc,
+               "policy= is ignored: tlc tiles the warps itself (rows in one warp "
+               "when they are reduced later, else the fewest ldmatrix per mma)");
   tl_vec_push(s->arena, out, st);
 }
 
@@ -411,13 +424,12 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src) ||
       !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst))
     return;
-  const TlNode *dn = call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : tl_sema_kwarg(call, "dim");
+  const TlNode *dn =
+      call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : tl_sema_kwarg(call, "dim");
   int64_t dim = 1;
-  if (dn && !tl_sema_const_int(s, dn, "dim=", &dim))
-    return;
+  if (dn && !tl_sema_const_int(s, dn, "dim=", &dim)) return;
   bool clear;
-  if (!flag(s, call, "clear", 3, true, &clear))
-    return;
+  if (!flag(s, call, "clear", 3, true, &clear)) return;
   TlBuffer *src = st->src.buf, *dst = st->dst.buf;
   // One element for every thread (a local scalar, or a one-element
   // fragment) may receive a reduction: each thread reduces into its copy.
@@ -425,14 +437,14 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   if (src->scope == SCOPE_LOCAL || (dst->scope == SCOPE_LOCAL && !dst_replicated) ||
       dst->scope == SCOPE_GLOBAL) {
     TlBuffer *b = src->scope == SCOPE_LOCAL ? src : dst;
-    tl_error(s->diag, call->loc, "T.%s %s a %s buffer '%s'; reduce fragments or shared tiles into "
-                                 "a fragment or shared tile (per-thread buffers: use a T.serial loop)",
+    tl_error(s->diag, call->loc,
+             "T.%s %s a %s buffer '%s'; reduce fragments or shared tiles into "
+             "a fragment or shared tile (per-thread buffers: use a T.serial loop)",
              op, b == src ? "from" : "into", tl_scope_name(b->scope), b->name);
     return;
   }
   if (src->source_ndims && !reduce_kept_dim(s, src, dn ? dn->loc : call->loc, &dim)) return;
-  if (dim < 0)
-    dim += src->ndims;
+  if (dim < 0) dim += src->ndims;
   if (dim < 0 || dim >= src->ndims) {
     tl_error(s->diag, dn ? dn->loc : call->loc, "dim=%lld is out of range for the %d-D '%s'",
              (long long)dim, src->ndims, src->name);
@@ -443,16 +455,16 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   bool ok = dst->ndims == src->ndims - 1 ||
             (tl_buffer_elems(dst) == 1 && tl_buffer_elems(src) == src->shape[dim]);
   for (int i = 0, j = 0; ok && dst->ndims == src->ndims - 1 && i < src->ndims; i++) {
-    if (i == dim)
-      continue;
+    if (i == dim) continue;
     ok = dst->shape[j++] == src->shape[i];
   }
   if (!ok) {
     char sa[128], sb[128];
     format_extents(sa, sizeof sa, &st->src);
     format_extents(sb, sizeof sb, &st->dst);
-    tl_error(s->diag, call->loc, "shape mismatch in T.%s: reducing %s along dim %lld gives a tile "
-                                 "without that dimension, but '%s' is %s",
+    tl_error(s->diag, call->loc,
+             "shape mismatch in T.%s: reducing %s along dim %lld gives a tile "
+             "without that dimension, but '%s' is %s",
              op, sa, (long long)dim, dst->name, sb);
     return;
   }
@@ -512,6 +524,23 @@ static bool memory_order(Sema *s, const TlNode *call) {
                "memory_order=\"%s\" is compiled as a relaxed atomicAdd; order "
                "other accesses with T.sync_threads()",
                orders[found]);
+  return true;
+}
+
+// use_tma=True asks TileLang for a TMA reduction (cp.reduce.async.bulk) of a
+// shared tile into global memory: the same sums, issued by one thread.
+// tlc's per-element atomicAdd adds the same values, so the flag is checked
+// (a compile-time bool) and ignored.
+static bool use_tma(Sema *s, const TlNode *call) {
+  const TlNode *u = tl_sema_kwarg(call, "use_tma");
+  if (!u) return true;
+  TlValue *v = tl_sema_eval_const(s, u);
+  if (v->kind == VAL_ERROR) return false;
+  if (v->kind != VAL_BOOL && v->kind != VAL_INT && v->kind != VAL_NONE) {
+    tl_error(s->diag, u->loc, "use_tma= takes True or False, not a %s",
+             tl_value_kind_name(v->kind));
+    return false;
+  }
   return true;
 }
 
@@ -606,14 +635,14 @@ static void atomic_add_tile(Sema *s, const TlNode *call, const TlNode *dst, cons
 static void atomic_add(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   char what[32];
   snprintf(what, sizeof what, "T.%s", op);
-  static const char *const kws[] = {"memory_order", NULL};
+  static const char *const kws[] = {"memory_order", "use_tma", NULL};
   if (!tl_sema_check_keywords(s, call, what, kws)) return;
   if (call->list.len != 2) {
     tl_error(s->diag, call->loc, "%s takes 2 arguments (dst, value), %d given", what,
              call->list.len);
     return;
   }
-  if (!memory_order(s, call)) return;
+  if (!memory_order(s, call) || !use_tma(s, call)) return;
   const TlNode *dst = TL_VEC_AT(call->list, TlNode, 0), *val = TL_VEC_AT(call->list, TlNode, 1);
   int64_t lanes = strcmp(op, "atomic_addx2") == 0 ? 2 : strcmp(op, "atomic_addx4") == 0 ? 4 : 1;
   bool value_is_tile = names_buffer(s, val) || (val->kind == ND_SUBSCRIPT && !is_element(val));

@@ -40,6 +40,14 @@ typedef struct Ctx {
   TlKernel *kernel;
   TlDiag *diag;
   bool ok;
+  // The scalars the pipelined loop's body computes before its copies
+  // (`kv_start = block_table[bx, k] * block_size`), each value with the
+  // earlier ones already substituted: a producer issued for iteration k+d
+  // in the prologue or at iteration k recomputes them for its own iteration
+  // (the `let` of iteration k+d is not in scope there).
+  TlVar *let_vars[64];
+  TlExpr *let_values[64];
+  int nlets;
 } Ctx;
 
 static bool reads_only_global(const TlExpr *e) {
@@ -134,7 +142,7 @@ static void stage_stmt(Ctx *c, TlStmt *s, TlBuffer *const *bufs, int nb, TlExpr 
 
 bool tl_pipeline_stage_stmt(TlArena *a, TlDiag *d, TlStmt *s, TlBuffer *const *bufs, int nb,
                             TlExpr *stage) {
-  Ctx c = {a, NULL, d, true};
+  Ctx c = {.arena = a, .diag = d, .ok = true};
   stage_stmt(&c, s, bufs, nb, stage);
   return c.ok;
 }
@@ -150,12 +158,97 @@ static TlExpr *copy_index(Ctx *c, TlExpr *it, TlExpr *start, int s, TlLoc loc) {
   return tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_FLOORMOD, rel, I(c, loc, s, t), t));
 }
 
+// Does statement s (at any depth) read variable v?
+static bool stmt_uses_var(const TlStmt *s, const TlVar *v) {
+  for (int i = 0; i < s->nindices; i++)
+    if (tl_expr_uses_var(s->indices[i], v)) return true;
+  if (tl_expr_uses_var(s->value, v) || tl_expr_uses_var(s->cond, v) ||
+      tl_expr_uses_var(s->start, v) || tl_expr_uses_var(s->stop, v) || tl_expr_uses_var(s->step, v))
+    return true;
+  for (int d = 0; d < s->src.ndims; d++)
+    if (tl_expr_uses_var(s->src.start[d], v)) return true;
+  for (int d = 0; d < s->dst.ndims; d++)
+    if (tl_expr_uses_var(s->dst.start[d], v)) return true;
+  for (int i = 0; i < s->body.len; i++)
+    if (stmt_uses_var(TL_VEC_AT(s->body, TlStmt, i), v)) return true;
+  for (int i = 0; i < s->else_body.len; i++)
+    if (stmt_uses_var(TL_VEC_AT(s->else_body, TlStmt, i), v)) return true;
+  return false;
+}
+
+// Does the loop body re-assign v (a `set`) anywhere?
+static bool body_sets_var(const TlVec *body, const TlVar *v) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if ((s->kind == ST_SET && s->var == v) || body_sets_var(&s->body, v) ||
+        body_sets_var(&s->else_body, v))
+      return true;
+  }
+  return false;
+}
+
+// Can a scalar of iteration k be computed for another iteration? Only from
+// the loop counter, values fixed for the whole loop (block indices, sizes,
+// scalars the loop does not re-assign) and buffers the loop does not write
+// (what another iteration writes there would be read too early); not from
+// a fragment, whose elements are spread over the threads.
+static const char *why_not_recomputable(const TlExpr *e, const TlStmt *loop) {
+  if (!e) return NULL;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) return e->buf->name;
+  if (e->kind == EX_LOAD)
+    for (int i = 0; i < loop->body.len; i++)
+      if (tl_stmt_touches(TL_VEC_AT(loop->body, TlStmt, i), e->buf, true)) return e->buf->name;
+  if (e->kind == EX_VAR && body_sets_var(&loop->body, e->var)) return e->var->name;
+  for (int i = 0; i < e->nargs; i++) {
+    const char *why = why_not_recomputable(e->args[i], loop);
+    if (why) return why;
+  }
+  return NULL;
+}
+
+// Collects the loop body's top-level scalars that its producers read, with
+// their values inlined (false after an error when one cannot be recomputed
+// for another iteration).
+static bool collect_producer_lets(Ctx *c, TlStmt *loop, TlStmt **prods, int np) {
+  c->nlets = 0;
+  for (int i = 0; i < loop->body.len; i++) {
+    TlStmt *s = TL_VEC_AT(loop->body, TlStmt, i);
+    if (s->kind != ST_LET) continue;
+    if (c->nlets == 64) {
+      tl_error(c->diag, s->loc,
+               "a pipelined loop body with more than 64 scalars is too long for tlc");
+      return false;
+    }
+    c->let_vars[c->nlets] = s->var;
+    c->let_values[c->nlets] =
+        tl_expr_substitute(c->arena, s->value, c->nlets, c->let_vars, c->let_values);
+    c->nlets++;
+    for (int p = 0; p < np; p++) {
+      if (!stmt_uses_var(prods[p], s->var)) continue;
+      const char *why = why_not_recomputable(c->let_values[c->nlets - 1], loop);
+      if (why || body_sets_var(&loop->body, s->var)) {
+        tl_error(c->diag, prods[p]->loc,
+                 "this copy is issued ahead of its iteration by the pipeline, but it uses '%s', "
+                 "which depends on '%s' as the loop leaves it",
+                 s->var->name, why ? why : s->var->name);
+        tl_note(c->diag, s->loc, "'%s' is computed here", s->var->name);
+        tl_note(c->diag, loop->loc,
+                "hint: compute the copy's position from the loop variable, "
+                "block indices and global tensors only, or use num_stages=1");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 // Clones the producers for iteration `it` (an expression), staged.
 static void produce(Ctx *c, TlStmt *loop, TlStmt **prods, int np, TlBuffer **bufs, int nb,
                     TlExpr *it, TlVec *out) {
   TlExpr *stage = copy_index(c, it, loop->start, loop->num_stages, loop->loc);
   for (int i = 0; i < np; i++) {
     TlStmt *p = tl_stmt_clone(c->arena, prods[i]);
+    tl_stmt_substitute(c->arena, p, c->nlets, c->let_vars, c->let_values);
     tl_stmt_substitute(c->arena, p, 1, &loop->var, &it);
     stage_stmt(c, p, bufs, nb, stage);
     p->async_copy = true;
@@ -315,6 +408,11 @@ static void pipeline_loop(Ctx *c, TlStmt *loop, TlVec *out) {
   // (H200, 4096^3 fp16, 128x256x64 over two warpgroups: 4 stages 501 -> 607
   // TFLOP/s; with 3 stages one tile in flight lost more than the overlap
   // gained: examples/gemm.tl 405 -> 329; bench/hopper-runs/).
+  if (!collect_producer_lets(c, loop, prods, np)) {
+    c->ok = false;
+    tl_vec_push(c->arena, out, loop);
+    return;
+  }
   TlStmt *wg = s >= 4 ? tl_pipeline_deferred_wgmma(&consumers) : NULL;
   int d = wg ? s - 1 : s; // the schedule's depth: tiles in flight + 1
   for (int i = 0; i < nb; i++) {
@@ -408,7 +506,7 @@ static bool expand(void *ctx, TlStmt *s, TlVec *out) {
 }
 
 bool tl_pipeline(TlArena *a, TlModule *m, TlDiag *d) {
-  Ctx c = {a, NULL, d, true};
+  Ctx c = {.arena = a, .diag = d, .ok = true};
   for (int k = 0; k < m->kernels.len; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
     tl_stmt_expand(a, &c.kernel->body, expand, &c);

@@ -142,3 +142,22 @@ def swizzled(block=64):
 
 # RUN: not %tlc %s --call 'swizzled()' 2>&1 | FileCheck %s --check-prefix=SWIZZLE --match-full-lines
 # SWIZZLE:{{.*}}errors.py:{{[0-9]+}}:13: error: T.use_swizzle needs a grid of compile-time extents; this one depends on runtime sizes
+
+
+# A float scalar parameter is not a runtime size.
+# RUN: not %tlc %s --call 'float_scalar()' 2>&1 | FileCheck %s --check-prefix=FLOATSCALAR --match-full-lines
+def float_scalar():
+    @T.prim_func
+    def main(A: T.Tensor((64,), "float32"), scale: T.float32):
+        with T.Kernel(1) as bx:
+            for i in T.Parallel(64):
+                A[i] = A[i] * scale
+
+    return main
+# FLOATSCALAR:{{.*}}errors.py:[[@LINE-6]]:52: error: scalar kernel parameter 'scale' is float32; tlc takes integer scalars (T.int32, T.int64) only
+# FLOATSCALAR-NEXT:    def main(A: T.Tensor((64,), "float32"), scale: T.float32):
+# FLOATSCALAR-NEXT:                                                   ^~~~~~~~~
+# FLOATSCALAR-NEXT:{{.*}}errors.py:[[@LINE-9]]:52: note: hint: pass it as a one-element tensor, scale: T.Tensor((1,), "float32"), read as scale[0]
+# FLOATSCALAR-NEXT:    def main(A: T.Tensor((64,), "float32"), scale: T.float32):
+# FLOATSCALAR-NEXT:                                                   ^~~~~~~~~
+# FLOATSCALAR-NEXT:1 error generated.
