@@ -173,8 +173,6 @@ void smith_reduce(Smith *s, const char *name) {
   /* Partial warps too: their fragment reductions go through shared memory. */
   static const int threads[] = {32, 48, 64, 96, 128, 200, 256};
   int rows = smith_pick(&s->rng, row_tiles, 7), cols = smith_pick(&s->rng, col_tiles, 8);
-  /* One-row fragments are refused (test/Smith/fragment-unit-dim.tl). */
-  int one_row = rows == 1;
   int nthreads;
   do
     nthreads = smith_pick(&s->rng, threads, 7);
@@ -182,7 +180,12 @@ void smith_reduce(Smith *s, const char *name) {
   int m = extent_for(s, rows, 8);
   if (nthreads % 32) smith_feature(s, "partial-warp");
   int dim = smith_chance(&s->rng, 25) ? 0 : 1;
-  const char *kind = smith_chance(&s->rng, 75) && !one_row ? "fragment" : "shared";
+  /* A one-row fragment drops its unit dimension, and reducing along it is
+   * refused ("nothing to reduce", test/Diagnostics/reduce-over-unit-dimension.tl);
+   * a shared tile keeps it. */
+  int along_unit_dim = rows == 1 && dim == 0;
+  const char *kind = smith_chance(&s->rng, 75) && !along_unit_dim ? "fragment" : "shared";
+  if (rows == 1 && kind[0] == 'f') smith_feature(s, "fragment-unit-dim");
   static const int in_types[] = {DT_F16, DT_BF16, DT_F32, DT_F32};
   SmithDtype in = (SmithDtype)smith_pick(&s->rng, in_types, 4);
   SmithDtype acc = smith_chance(&s->rng, 80) ? DT_F32 : in;
