@@ -4,7 +4,7 @@
 # lowering (docs/harness.md) on random data.
 #
 #   sh bench/smith.sh prepare N [SEED]   HERE (cheap: no nvcc): N kernels from
-#       seeds SEED..SEED+N-1 (default 1), BATCH per file (default 25). Each
+#       seeds SEED..SEED+N-1 (default 1), BATCH per file (default 100). Each
 #       file goes through tlc --harness (every other file with --target=sm_90,
 #       so T.gemm takes both the wgmma and the mma.sync paths; runtime sizes
 #       bound by the kernels' "# smith-size:" lines) and tlc-verify, into
@@ -35,7 +35,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-BATCH=${BATCH:-25}
+BATCH=${BATCH:-100}
 GEN=bench/gen-smith
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 NVCC_FLAGS="-O3 -gencode=arch=compute_90a,code=sm_90a"

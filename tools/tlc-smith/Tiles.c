@@ -1,7 +1,7 @@
 /* tlc-smith's tile-operator families: T.gemm with random tile shapes,
- * dtypes, transposes, loops (T.Pipelined with 0-4 stages or T.serial) and
- * epilogues; T.reduce_* over fragments or shared tiles along either
- * dimension; and row reductions streamed through a T.Pipelined loop. */
+ * dtypes, transposes, loops (T.Pipelined with 0-6 stages or T.serial), block
+ * rasterization (T.use_swizzle) and epilogues; T.reduce_* over fragments or shared tiles along
+ * either dimension; and row reductions streamed through a T.Pipelined loop. */
 #include "Smith.h"
 
 #include <string.h>
@@ -69,7 +69,7 @@ static void random_gemm_shape(Smith *s, GemmShape *g) {
   g->out = (SmithDtype)smith_pick(&s->rng, out_types, 3);
   int elem = g->in == DT_F32 ? 4 : 2;
   int stage_bytes = (g->bm + g->bn) * g->bk * elem;
-  g->stages = smith_range(&s->rng, -1, 4);
+  g->stages = smith_range(&s->rng, -1, 6);
   while (g->stages > 1 && stage_bytes * g->stages > 160 * 1024)
     g->stages--;
 }
@@ -81,6 +81,7 @@ static void gemm_loop(Smith *s, const GemmShape *g) {
   } else {
     smith_line(s, "for k in T.Pipelined(%d, num_stages=%d):", ceil_div(g->k, g->bk), g->stages);
     smith_feature(s, "pipelined");
+    if (g->stages > 4) smith_feature(s, "pipelined-5-6-stages");
   }
   s->indent++;
   if (g->trans_a)
@@ -156,6 +157,13 @@ void smith_gemm(Smith *s, const char *name) {
   if (with_bias) smith_line(s, "bias_s = T.alloc_shared((%d,), \"float32\")", g.bn);
   if (with_rows) smith_line(s, "rows = T.alloc_fragment((%d,), \"float32\")", g.bm);
   smith_line(s, "T.clear(C_f)");
+  if (smith_chance(&s->rng, 25)) {
+    /* Block rasterization in panels: a remapped bx/by that every index of
+     * the kernel must follow. */
+    static const int panels[] = {1, 2, 3, 4, 8};
+    smith_line(s, "T.use_swizzle(panel_size=%d)", smith_pick(&s->rng, panels, 5));
+    smith_feature(s, "use-swizzle");
+  }
   gemm_loop(s, &g);
   if (with_epilogue) gemm_epilogue(s, &g, with_bias, with_rows);
   smith_line(s, "T.copy(C_f, C[by * %d, bx * %d])", g.bm, g.bn);
@@ -245,8 +253,11 @@ void smith_pipelined_rows(Smith *s, const char *name) {
   int bm = smith_pick(&s->rng, row_tiles, 4), bn = smith_pick(&s->rng, col_tiles, 4);
   int nthreads = smith_pick(&s->rng, threads, 3);
   int m = extent_for(s, bm, 6), n = extent_for(s, bn, 6);
-  int stages = smith_range(&s->rng, 0, 4);
+  int stages = smith_range(&s->rng, 0, 6);
   SmithDtype in = smith_chance(&s->rng, 50) ? DT_F32 : DT_F16;
+  while (stages > 1 && bm * bn * (in == DT_F32 ? 4 : 2) * stages > 160 * 1024)
+    stages--;
+  if (stages > 4) smith_feature(s, "pipelined-5-6-stages");
   int is_max = smith_chance(&s->rng, 30);
   smith_line(s, "@T.prim_func");
   smith_line(s, "def %s(X: T.Tensor((%d, %d), \"%s\"), S: T.Tensor((%d,), \"float32\")):", name, m,
