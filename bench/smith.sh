@@ -31,12 +31,13 @@
 # carry ["bench/gen-smith"]. Env: BUILD (default build), BATCH, JOBS,
 # RUNJOBS, DEADLINE, RUN_TIMEOUT (per harness, default 120 s), NVCC (a command, perhaps with arguments: the emulator's
 # `python3 test/GPU/emu/emucc.py` runs the device half on the CPU), FAMILY
-# (prepare: only that tlc-smith family).
+# (prepare: only that tlc-smith family), GEN (the folder, default
+# bench/gen-smith), SKIP_BUILD (set: use BUILD's tools as they are).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 BATCH=${BATCH:-100}
-GEN=bench/gen-smith
+GEN=${GEN:-bench/gen-smith}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 NVCC_FLAGS="-O3 -gencode=arch=compute_90a,code=sm_90a"
 
@@ -47,7 +48,16 @@ usage() {
 
 now() { date +%s; }
 
+# A path to run: relative ones from here.
+runnable() {
+  case $1 in
+  /*) echo "$1" ;;
+  *) echo "./$1" ;;
+  esac
+}
+
 build_tools() {
+  [ -z "${SKIP_BUILD:-}" ] || return 0
   cmake -S . -B "$BUILD" >/dev/null
   cmake --build "$BUILD" -j2 --target tlc tlc-smith >/dev/null
   cmake --build "$BUILD" -j2 --target tlc-verify >/dev/null 2>&1 || true
@@ -155,7 +165,7 @@ run_one() {
   name=$(basename "$1")
   [ "$(now)" -lt "$SMITH_UNTIL" ] || return 0
   status=0
-  timeout "${RUN_TIMEOUT:-120}" "./$1" --no-perf >"$GEN/run/$name.log" 2>&1 || status=$?
+  timeout "${RUN_TIMEOUT:-120}" "$(runnable "$1")" --no-perf >"$GEN/run/$name.log" 2>&1 || status=$?
   echo "$status" >"$GEN/run/$name.status"
 }
 
@@ -165,7 +175,11 @@ run() {
     exit 2
   }
   log=$GEN/run
-  rm -rf "$log" "$GEN"/*.nvcc.* 
+  # Nothing of an earlier run may count: binaries, nvcc results, logs.
+  rm -rf "$log" "$GEN"/*.nvcc.*
+  for f in $(cut -f1 "$GEN/MANIFEST.tsv"); do
+    rm -f "$GEN/$f"
+  done
   mkdir -p "$log"
   start=$(now)
   SMITH_UNTIL=$((start + ${DEADLINE:-500}))
@@ -204,7 +218,7 @@ emulate_one() {
     echo "skipped $(basename "$base")"
   elif [ "$status" -ne 0 ]; then
     echo "FAIL $(basename "$base"): the emulator did not build it (see $base.log)"
-  elif "./$base" --no-perf >>"$base.log" 2>&1 && ! grep -q 'FAIL' "$base.log"; then
+  elif "$(runnable "$base")" --no-perf >>"$base.log" 2>&1 && ! grep -q 'FAIL' "$base.log"; then
     echo "ok $(basename "$base")"
   else
     echo "FAIL $(basename "$base") (see $base.log):"
