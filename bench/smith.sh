@@ -3,100 +3,133 @@
 # (tools/tlc-smith): every kernel's compiled code against tlc's reference
 # lowering (docs/harness.md) on random data.
 #
-#   sh bench/smith.sh prepare N [SEED]   HERE: N kernels from seeds SEED..SEED+N-1
-#       (default 1), BATCH per file (default 50). Each file is compiled by
-#       tlc (every other file with --target=sm_90, so T.gemm takes both the
-#       wgmma and the mma.sync paths), checked by tlc-verify, and its harness
-#       built by nvcc (-j JOBS, default 2) into bench/gen-smith/. A kernel tlc
-#       refuses fails prepare: it is a generator or compiler bug. tlc-verify's
-#       reports are collected in bench/gen-smith/VERIFY.txt.
-#   sh bench/smith.sh run                ON THE GPU MACHINE (needs no tlc, no nvcc):
-#       runs every harness with --no-perf, prints a table (files, kernels,
-#       PASS, FAIL per family) and writes bench/gen-smith/run/mismatches.txt:
-#       per failing kernel its seed, the harness's FAIL lines and the command
-#       that regenerates it alone (`tlc-smith --seed S`), which is the
-#       reproducer to minimize here and keep as a lit test. With $OUT set the
-#       logs are copied to $OUT/smith/.
+#   sh bench/smith.sh prepare N [SEED]   HERE (cheap: no nvcc): N kernels from
+#       seeds SEED..SEED+N-1 (default 1), BATCH per file (default 100). Each
+#       file goes through tlc --harness (every other file with --target=sm_90,
+#       so T.gemm takes both the wgmma and the mma.sync paths; runtime sizes
+#       bound by the kernels' "# smith-size:" lines) and tlc-verify, into
+#       bench/gen-smith/: bNNNNN.tl, bNNNNN.cu.gz (the harness), MANIFEST.tsv
+#       (file, target, kernels, first seed), features.txt, VERIFY.txt. A
+#       kernel tlc refuses fails prepare: a generator or compiler bug.
+#   sh bench/smith.sh run                ON THE GPU MACHINE (nvcc, no tlc):
+#       compiles every harness with nvcc, JOBS at a time (default 16), then
+#       runs them with --no-perf, RUNJOBS at a time (default 4), and prints a
+#       table last: kernels, PASS/FAIL/no-run per family, features, nvcc
+#       failures, wall time per phase. Phases stop starting new files after
+#       DEADLINE seconds in all (default 500; what did not run counts as
+#       no-run). Writes bench/gen-smith/run/mismatches.txt: per failing
+#       kernel its seed, the harness's FAIL lines and the commands that
+#       regenerate it alone (the reproducer to minimize here and keep as a lit
+#       test). With $OUT set, the logs go to $OUT/smith/.
 #   sh bench/smith.sh emulate N [SEED]   HERE: one file per seed, run on the CPU
 #       emulator (test/GPU/emu): kernels without inline PTX (no tensor-core
 #       gemm, no cp.async) run compiled against the reference; the others are
 #       counted as skipped.
 #
-# Device tool: `sh bench/smith.sh prepare 1000` here, then on the device
-# `sh bench/smith.sh run` with carry ["bench/gen-smith"] (about 40 MB for
-# 1000 kernels, so at most ~1500 fit in one carry; the run takes about a
-# minute of GPU time). prepare 1000 takes ~20 min of nvcc on 2 busy cores.
-# Env: BUILD (default build), BATCH, JOBS, NVCC.
+# Device tool: `sh bench/smith.sh prepare 3000` here (about 5 minutes on two
+# busy cores; about 3 MB), then on the device `sh bench/smith.sh run` with
+# carry ["bench/gen-smith"]. Env: BUILD (default build), BATCH, JOBS,
+# RUNJOBS, DEADLINE, RUN_TIMEOUT (per harness, default 120 s), NVCC (a command, perhaps with arguments: the emulator's
+# `python3 test/GPU/emu/emucc.py` runs the device half on the CPU), FAMILY
+# (prepare: only that tlc-smith family), GEN (the folder, default
+# bench/gen-smith), SKIP_BUILD (set: use BUILD's tools as they are),
+# VERIFY=0 (prepare without tlc-verify: about half of prepare's time).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-BATCH=${BATCH:-50}
-JOBS=${JOBS:-2}
-GEN=bench/gen-smith
+BATCH=${BATCH:-100}
+GEN=${GEN:-bench/gen-smith}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 NVCC_FLAGS="-O3 -gencode=arch=compute_90a,code=sm_90a"
 
 usage() {
-  sed -n '2,30p' "$0" >&2
+  sed -n '2,33p' "$0" >&2
   exit 2
 }
 
+now() { date +%s; }
+
+# A path to run: relative ones from here.
+runnable() {
+  case $1 in
+  /*) echo "$1" ;;
+  *) echo "./$1" ;;
+  esac
+}
+
 build_tools() {
+  [ -z "${SKIP_BUILD:-}" ] || return 0
   cmake -S . -B "$BUILD" >/dev/null
   cmake --build "$BUILD" -j2 --target tlc tlc-smith >/dev/null
   cmake --build "$BUILD" -j2 --target tlc-verify >/dev/null 2>&1 || true
 }
 
-# compile_one FILE.tl: the harness FILE.cu, the kernels alone (for tlc-verify)
-# and the binary FILE (stripped: the device tool carries at most 64 MB).
-compile_one() {
+# The --size flags of a file: one per "# smith-size: NAME=VALUE" line.
+size_flags() {
+  sed -n 's/^# smith-size: \(.*\)$/--size \1/p' "$1" | tr '\n' ' '
+}
+
+# harness_one FILE.tl: the harness FILE.cu (for the file's "# target:"), and
+# the kernels alone checked by tlc-verify (report in FILE.verify).
+harness_one() {
   tl=$1
   base=${tl%.tl}
   target=$(sed -n 's/^# target: //p' "$tl")
-  "$BUILD/bin/tlc" --target="$target" --harness "$tl" -o "$base.cu" 2>"$base.err" || {
+  target=${target:-sm_90a}
+  # shellcheck disable=SC2046 # one word per flag
+  "$BUILD/bin/tlc" --target="$target" --harness $(size_flags "$tl") "$tl" -o "$base.cu" \
+    2>"$base.err" || {
     echo "REFUSED $tl (target $target):" && head -20 "$base.err"
     return 1
   }
-  "$BUILD/bin/tlc" --target="$target" "$tl" -o "$base.kernels.cu" 2>>"$base.err"
-  if [ -x "$BUILD/bin/tlc-verify" ]; then
+  if [ "${VERIFY:-1}" != 0 ] && [ -x "$BUILD/bin/tlc-verify" ]; then
     # Reported, not fatal: tlc-verify is conservative (docs/tlc-verify.md), so
     # a report is a tlc bug or a tlc-verify false positive, to be read.
+    "$BUILD/bin/tlc" --target="$target" "$tl" -o "$base.kernels.cu" 2>>"$base.err"
     "$BUILD/bin/tlc-verify" "$base.kernels.cu" --target "$target" >"$base.verify" 2>&1 ||
       echo "tlc-verify reports on $base.kernels.cu (see $base.verify)"
+    rm -f "$base.kernels.cu"
   fi
-  "$NVCC" $NVCC_FLAGS "$base.cu" -o "$base" >>"$base.err" 2>&1 || {
-    echo "NVCC $tl:" && tail -20 "$base.err"
-    return 1
-  }
-  strip "$base" 2>/dev/null || true
-  # The sources stay for reading (zcat), compressed: the device tool carries
-  # at most 64 MB (1000 kernels: about 37 MB of binaries, 3 MB of the rest).
-  gzip -f "$base.cu" "$base.kernels.cu"
-  echo "built $base"
+  rm -f "$base.err"
 }
 
-prepare() {
+# The batches of prepare: file i holds seeds seed + i * BATCH onwards.
+write_batches() {
   count=$1
-  seed=${2:-1}
-  build_tools
-  rm -rf "$GEN"
-  mkdir -p "$GEN"
+  seed=$2
   i=0
   while [ "$i" -lt "$count" ]; do
     n=$((count - i < BATCH ? count - i : BATCH))
     file=$(printf '%s/b%05d.tl' "$GEN" $((i / BATCH)))
     target=sm_90a
     [ $((i / BATCH % 2)) -eq 1 ] && target=sm_90
-    "$BUILD/bin/tlc-smith" --seed $((seed + i)) --count "$n" -o "$file"
+    # shellcheck disable=SC2046 # no word, or two
+    "$BUILD/bin/tlc-smith" --seed $((seed + i)) --count "$n" \
+      $([ -n "${FAMILY:-}" ] && echo --family "$FAMILY") -o "$file"
     printf '# target: %s\n' "$target" >>"$file"
+    printf '%s\t%s\t%d\t%d\n' "$(basename "$file" .tl)" "$target" "$n" $((seed + i)) \
+      >>"$GEN/MANIFEST.tsv"
     i=$((i + n))
   done
-  # One compile per file, JOBS at a time (this script again, as compile-one).
-  if ! ls "$GEN"/*.tl | xargs -P "$JOBS" -n 1 sh "$0" compile-one; then
-    echo "prepare: some files did not build (see above)"
+}
+
+prepare() {
+  count=$1
+  seed=${2:-1}
+  start=$(now)
+  build_tools
+  rm -rf "$GEN"
+  mkdir -p "$GEN"
+  write_batches "$count" "$seed"
+  if ! ls "$GEN"/*.tl | xargs -P "${JOBS:-2}" -n 1 sh "$0" harness-one; then
+    echo "prepare: tlc refused some files (see above)"
     exit 1
   fi
+  # The device carries at most 64 MB: harnesses are ~9 KB per kernel, ~1 KB
+  # compressed.
+  gzip -f "$GEN"/*.cu
   cat "$GEN"/*.verify >"$GEN/VERIFY.txt" 2>/dev/null || true
+  rm -f "$GEN"/*.verify
   grep -h '^# smith:' "$GEN"/*.tl | sed 's/.*features=//' | tr ',' '\n' | sort | uniq -c |
     sort -rn >"$GEN/features.txt"
   {
@@ -104,63 +137,94 @@ prepare() {
     echo "kernels $count seeds $seed..$((seed + count - 1)) batch $BATCH"
   } >"$GEN/prepared.txt"
   echo "prepare: $count kernels in $(ls "$GEN"/*.tl | wc -l) harnesses under $GEN," \
-    "$(du -sh "$GEN" | cut -f1); features:"
+    "$(du -sh "$GEN" | cut -f1), $(($(now) - start)) s; tlc-verify reports:" \
+    "$(grep -c 'error' "$GEN/VERIFY.txt" || true) lines in $GEN/VERIFY.txt; features:"
   cat "$GEN/features.txt"
 }
 
+# nvcc_one bNNNNN.cu.gz (device): the binary bNNNNN, or bNNNNN.nvcc.err; the
+# seconds it took in bNNNNN.nvcc.s. Past the deadline the file is skipped.
+nvcc_one() {
+  base=${1%.cu.gz}
+  if [ "$(now)" -ge "$SMITH_UNTIL" ]; then
+    echo "skipped: past the deadline" >"$base.nvcc.err"
+    return 0
+  fi
+  t=$(now)
+  gzip -dc "$1" >"$base.cu"
+  # shellcheck disable=SC2086 # NVCC may be a command with arguments
+  if ! $NVCC $NVCC_FLAGS "$base.cu" -o "$base" >"$base.nvcc.out" 2>&1; then
+    mv "$base.nvcc.out" "$base.nvcc.err"
+  fi
+  rm -f "$base.cu" "$base.nvcc.out"
+  echo $(($(now) - t)) >"$base.nvcc.s"
+}
+
+# run_one bNNNNN (device): its log in run/bNNNNN.log, its exit status in
+# run/bNNNNN.status.
+run_one() {
+  name=$(basename "$1")
+  [ "$(now)" -lt "$SMITH_UNTIL" ] || return 0
+  status=0
+  timeout "${RUN_TIMEOUT:-120}" "$(runnable "$1")" --no-perf >"$GEN/run/$name.log" 2>&1 || status=$?
+  echo "$status" >"$GEN/run/$name.status"
+}
+
 run() {
-  [ -f "$GEN/prepared.txt" ] || {
-    echo "run: no $GEN/prepared.txt; run 'sh bench/smith.sh prepare N' first"
+  [ -f "$GEN/MANIFEST.tsv" ] || {
+    echo "run: no $GEN/MANIFEST.tsv; run 'sh bench/smith.sh prepare N' here first"
     exit 2
   }
   log=$GEN/run
-  rm -rf "$log"
-  mkdir -p "$log"
-  : >"$log/mismatches.txt"
-  for tl in "$GEN"/b*.tl; do
-    exe=${tl%.tl}
-    name=$(basename "$exe")
-    status=0
-    "./$exe" --no-perf >"$log/$name.log" 2>&1 || status=$?
-    [ "$status" -le 1 ] || echo "harness $name exited $status" >>"$log/mismatches.txt"
-    grep '^check .*: FAIL' "$log/$name.log" | while read -r _ kernel _; do
-      kernel=${kernel%:}
-      seed=$(echo "$kernel" | sed 's/^k\([0-9]*\)_.*/\1/')
-      {
-        echo "== $kernel ($name, $(sed -n 's/^# target: //p' "$tl")): reproduce with"
-        echo "   tlc-smith --seed $seed -o k$seed.tl && tlc --target=$(sed -n 's/^# target: //p' "$tl") --harness k$seed.tl -o k$seed.cu"
-        grep -A3 "^check $kernel:" "$log/$name.log"
-      } >>"$log/mismatches.txt"
-    done
+  # Nothing of an earlier run may count: binaries, nvcc results, logs.
+  rm -rf "$log" "$GEN"/*.nvcc.*
+  for f in $(cut -f1 "$GEN/MANIFEST.tsv"); do
+    rm -f "$GEN/$f"
   done
+  mkdir -p "$log"
+  start=$(now)
+  SMITH_UNTIL=$((start + ${DEADLINE:-500}))
+  export SMITH_UNTIL NVCC
+  ls "$GEN"/b*.cu.gz | xargs -P "${JOBS:-16}" -n 1 sh "$0" nvcc-one
+  built=$(now)
+  for f in $(cut -f1 "$GEN/MANIFEST.tsv"); do
+    [ -x "$GEN/$f" ] && echo "$GEN/$f"
+  done | xargs -r -P "${RUNJOBS:-4}" -n 1 sh "$0" run-one
+  ran=$(now)
   status=0
-  python3 - "$GEN" <<'EOF' || status=$?
-import glob, os, re, sys
-gen = sys.argv[1]
-fam = {}
-for tl in sorted(glob.glob(os.path.join(gen, "b*.tl"))):
-    text = open(tl).read()
-    kernels = re.findall(r"^# smith: seed=(\d+) family=(\w+)", text, re.M)
-    log = os.path.join(gen, "run", os.path.basename(tl)[:-3] + ".log")
-    out = open(log).read() if os.path.exists(log) else ""
-    for seed, family in kernels:
-        m = re.search(r"^check k%s_%s: (PASS|FAIL)" % (seed, family), out, re.M)
-        row = fam.setdefault(family, [0, 0, 0])
-        row[0 if m and m.group(1) == "PASS" else 1 if m else 2] += 1
-print("%-12s %8s %8s %8s" % ("family", "PASS", "FAIL", "no-run"))
-tot = [0, 0, 0]
-for f, row in sorted(fam.items()):
-    print("%-12s %8d %8d %8d" % (f, *row))
-    tot = [a + b for a, b in zip(tot, row)]
-print("%-12s %8d %8d %8d" % ("total", *tot))
-sys.exit(1 if tot[1] or tot[2] else 0)
-EOF
-  [ -s "$log/mismatches.txt" ] && cat "$log/mismatches.txt"
+  python3 bench/smith_table.py "$GEN" "$((built - start))" "$((ran - built))" \
+    >"$log/table.txt" || status=$?
   if [ -n "${OUT:-}" ]; then
     mkdir -p "$OUT/smith"
-    cp "$log"/* "$GEN/prepared.txt" "$GEN/features.txt" "$OUT/smith/"
+    cp "$log"/* "$GEN/prepared.txt" "$GEN/features.txt" "$GEN/MANIFEST.tsv" "$OUT/smith/"
+    cp "$GEN"/*.nvcc.err "$OUT/smith/" 2>/dev/null || true
   fi
+  # The table last: it is what the device tool's output tail shows.
+  head -c 6000 "$log/mismatches.txt"
+  cat "$log/table.txt"
   return $status
+}
+
+# emulate_one kSEED.tl: the harness, built by the emulator's compiler and run
+# (emucc exits 77 for kernels with inline PTX: skipped).
+emulate_one() {
+  base=${1%.tl}
+  harness_one "$1" >/dev/null || {
+    echo "REFUSED $1"
+    return 0
+  }
+  status=0
+  python3 test/GPU/emu/emucc.py "$base.cu" -o "$base" >"$base.log" 2>&1 || status=$?
+  if [ "$status" -eq 77 ]; then
+    echo "skipped $(basename "$base")"
+  elif [ "$status" -ne 0 ]; then
+    echo "FAIL $(basename "$base"): the emulator did not build it (see $base.log)"
+  elif "$(runnable "$base")" --no-perf >>"$base.log" 2>&1 && ! grep -q 'FAIL' "$base.log"; then
+    echo "ok $(basename "$base")"
+  else
+    echo "FAIL $(basename "$base") (see $base.log):"
+    grep -A3 'FAIL' "$base.log" | head -8
+  fi
 }
 
 emulate() {
@@ -169,19 +233,18 @@ emulate() {
   build_tools
   dir=$GEN-emu
   rm -rf "$dir"
-  mkdir -p "$dir/src"
+  mkdir -p "$dir"
   i=0
   while [ "$i" -lt "$count" ]; do
-    "$BUILD/bin/tlc-smith" --seed $((seed + i)) -o "$dir/src/k$((seed + i)).tl"
+    "$BUILD/bin/tlc-smith" --seed $((seed + i)) -o "$dir/k$((seed + i)).tl"
     i=$((i + 1))
   done
-  python3 test/GPU/run_harnesses.py --tlc "$BUILD/bin/tlc" --emulate --no-perf \
-    --out "$dir/out" "$dir/src" >"$dir/log.txt" 2>&1 || true
+  ls "$dir"/k*.tl | xargs -P "${JOBS:-2}" -n 1 sh "$0" emulate-one >"$dir/log.txt"
   ok=$(grep -c '^ok ' "$dir/log.txt" || true)
   skipped=$(grep -c '^skipped ' "$dir/log.txt" || true)
   echo "emulate: $count kernels: $ok ok, $skipped skipped (inline PTX), log $dir/log.txt"
-  if grep -q 'FAIL' "$dir/log.txt"; then
-    grep -B2 -A6 'FAIL' "$dir/log.txt"
+  if grep -q '^FAIL\|^REFUSED' "$dir/log.txt"; then
+    grep -A8 '^FAIL\|^REFUSED' "$dir/log.txt"
     return 1
   fi
 }
@@ -190,7 +253,10 @@ emulate() {
 case $1 in
 prepare) [ $# -ge 2 ] || usage; prepare "$2" "${3:-1}" ;;
 run) run ;;
-compile-one) compile_one "$2" ;;
+harness-one) harness_one "$2" ;;
+nvcc-one) nvcc_one "$2" ;;
+run-one) run_one "$2" ;;
+emulate-one) emulate_one "$2" ;;
 emulate) [ $# -ge 2 ] || usage; emulate "$2" "${3:-1}" ;;
 *) usage ;;
 esac

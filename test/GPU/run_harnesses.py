@@ -14,13 +14,16 @@ the binary itself. With --emulate, emu/emucc.py stands in for nvcc and the
 harness runs on the CPU emulator (emu/cuda_emu.h); a file whose compiled
 kernels hold inline PTX is reported as "skipped NAME" instead. Prints "ok
 NAME" per file and the harness's check/perf/cublas lines; on any failure
-prints the command and its output and exits 1.
+prints the command and its output and exits 1. A file's runtime sizes are
+bound by its "# smith-size: NAME=VALUE" lines (tlc-smith writes them), each
+passed as --size NAME=VALUE.
 Compiles run in parallel (nvcc is the slow part), runs one at a time.
 """
 import argparse
 import concurrent.futures
 import glob
 import os
+import re
 import subprocess
 import sys
 
@@ -84,6 +87,8 @@ def build(tl):
     cu = os.path.join(args.out, name + ".cu")
     exe = os.path.join(args.out, name)
     flags = (["--cublas"] if args.cublas else []) + ["--iters=%d" % args.iters]
+    with open(tl) as f:
+        flags += ["--size=" + m.group(1) for m in re.finditer(r"^# smith-size: (\S+)$", f.read(), re.M)]
     steps = [([gen] + flags + [tl, "-o", cu]) if gen else ([args.tlc, "--harness"] + flags + [tl, "-o", cu]),
              nvcc + ["-O3", "-gencode=arch=compute_90a,code=sm_90a", "-Werror", "all-warnings", cu, "-o", exe]
              + (["-lcublas"] if args.cublas else [])]

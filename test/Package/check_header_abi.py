@@ -14,7 +14,8 @@ compares, kernel by kernel and in order:
 
 the kernel names, the number of parameters, const-ness of each pointer (a
 C caller relies on it to know what the kernel may write), the parameter
-names (the header may add a trailing '_' to a name C or C++ reserves), and
+names (the header may add a trailing '_' to a name C or C++ reserves; a
+runtime size keeps its source name, 'm' for the .cu's 'int m_0'), and
 the final cudaStream_t. A C compiler cannot catch a mismatch here: with C
 linkage the symbol carries no types. Prints one line per file and a summary;
 exits 1 on any mismatch, or when fewer than N files were checked (so the
@@ -43,7 +44,19 @@ def split_param(p):
     m = re.match(r"^cudaStream_t\s+(\w+)$", p)
     if m:
         return None, m.group(1)
+    # A runtime size (T.dynamic / T.symbolic): 'int m_0', 'long long n'.
+    m = re.match(r"^(int|long long|int64_t)\s+(\w+)$", p)
+    if m:
+        return "int64" if m.group(1) != "int" else "int32", m.group(2)
     return "?", p
+
+
+def same_name(cu_name, h_name):
+    """The header spells a name as the .cu, perhaps with a trailing '_' (a
+    reserved word); a runtime size keeps its source name while the .cu adds
+    the unique suffix of the kernel's variables ('m' / 'm_0')."""
+    return h_name in (cu_name, cu_name + "_") or re.fullmatch(
+        re.escape(h_name) + r"_?_\d+", cu_name) is not None
 
 
 def compare(cu, h):
@@ -65,7 +78,7 @@ def compare(cu, h):
                 errors.append("%s: cannot read parameter %d: '%s' / '%s'" % (name, i, pa, pb))
             elif ca != cb:
                 errors.append("%s: parameter %d is '%s' in the .cu but '%s' in the .h" % (name, i, pa, pb))
-            elif nb not in (na, na + "_"):
+            elif not same_name(na, nb):
                 errors.append("%s: parameter %d is named %s in the .cu, %s in the .h" % (name, i, na, nb))
         if not b or split_param(b[-1])[0] is not None:
             errors.append("%s: the last parameter is not the cudaStream_t" % name)

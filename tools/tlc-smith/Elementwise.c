@@ -30,7 +30,20 @@ typedef struct {
   int extent[3];
   int tile[3];
   int threads;
+  /* Nonempty: dimension 0 is this runtime size (T.symbolic), bound to
+   * extent[0] by the harness's --size (the "# smith-size:" line). */
+  char size_name[24];
 } Shape;
+
+/* The extent of dimension d as the program writes it: a number, or the
+ * name of the runtime size. */
+static void print_extent(char *buf, size_t size, const Shape *shape, int d) {
+  size_t used = strlen(buf);
+  if (d == 0 && shape->size_name[0])
+    snprintf(buf + used, size - used, "%s", shape->size_name);
+  else
+    snprintf(buf + used, size - used, "%d", shape->extent[d]);
+}
 
 static void random_shape(Smith *s, Shape *shape, int max_rank) {
   shape->rank = smith_range(&s->rng, 1, max_rank);
@@ -45,13 +58,26 @@ static void random_shape(Smith *s, Shape *shape, int max_rank) {
     shape->extent[d] = random_extent(s, tile, shape->rank == 1 ? 40 : 6);
   }
   shape->threads = smith_pick(&s->rng, thread_counts, 6);
+  shape->size_name[0] = 0;
+}
+
+/* Makes dimension 0 a runtime size, declared before the kernel together with
+ * the value the harness binds it to. */
+static void maybe_runtime_size(Smith *s, Shape *shape) {
+  if (!smith_chance(&s->rng, 20)) return;
+  snprintf(shape->size_name, sizeof shape->size_name, "m%llu", (unsigned long long)s->seed);
+  smith_line(s, "# smith-size: %s=%d", shape->size_name, shape->extent[0]);
+  smith_line(s, "%s = T.symbolic(\"%s\")", shape->size_name, shape->size_name);
+  smith_line(s, "");
+  smith_feature(s, "runtime-size");
 }
 
 static void print_shape(char *buf, size_t size, const Shape *shape) {
   buf[0] = 0;
   for (int d = 0; d < shape->rank; d++) {
     size_t used = strlen(buf);
-    snprintf(buf + used, size - used, "%s%d", d ? ", " : "", shape->extent[d]);
+    snprintf(buf + used, size - used, "%s", d ? ", " : "");
+    print_extent(buf, size, shape, d);
   }
   if (shape->rank == 1) strncat(buf, ",", size - strlen(buf) - 1);
 }
@@ -60,8 +86,12 @@ static void open_kernel(Smith *s, const Shape *shape) {
   char grid[128] = "", names[32] = "";
   for (int d = shape->rank - 1; d >= 0; d--) {
     size_t used = strlen(grid);
-    snprintf(grid + used, sizeof grid - used, "%s%d", used ? ", " : "",
-             (shape->extent[d] + shape->tile[d] - 1) / shape->tile[d]);
+    if (d == 0 && shape->size_name[0])
+      snprintf(grid + used, sizeof grid - used, "%sT.ceildiv(%s, %d)", used ? ", " : "",
+               shape->size_name, shape->tile[d]);
+    else
+      snprintf(grid + used, sizeof grid - used, "%s%d", used ? ", " : "",
+               (shape->extent[d] + shape->tile[d] - 1) / shape->tile[d]);
   }
   for (int d = 0; d < shape->rank; d++) {
     size_t used = strlen(names);
@@ -141,10 +171,13 @@ static void parallel_header(Smith *s, const Shape *shape, int with_layout) {
 static int edge_guard(Smith *s, const Shape *shape) {
   char cond[256] = "";
   for (int d = 0; d < shape->rank; d++) {
-    if (shape->extent[d] % shape->tile[d] == 0) continue;
+    /* A runtime size is guarded whatever its value. */
+    int runtime = d == 0 && shape->size_name[0];
+    if (shape->extent[d] % shape->tile[d] == 0 && !runtime) continue;
     size_t used = strlen(cond);
-    snprintf(cond + used, sizeof cond - used, "%s%s * %d + %s < %d", used ? " and " : "",
-             block_of(shape->rank, d), shape->tile[d], loop_names[d], shape->extent[d]);
+    snprintf(cond + used, sizeof cond - used, "%s%s * %d + %s < ", used ? " and " : "",
+             block_of(shape->rank, d), shape->tile[d], loop_names[d]);
+    print_extent(cond, sizeof cond, shape, d);
   }
   if (!cond[0]) return 0;
   smith_line(s, "if %s:", cond);
@@ -170,6 +203,7 @@ static SmithDtype random_float_dtype(Smith *s) {
 void smith_elementwise(Smith *s, const char *name) {
   Shape shape;
   random_shape(s, &shape, 3);
+  maybe_runtime_size(s, &shape);
   int is_float = smith_chance(&s->rng, 75);
   SmithDtype in_a = is_float ? random_float_dtype(s) : DT_I32;
   SmithDtype in_b = is_float ? random_float_dtype(s) : DT_I32;
@@ -215,17 +249,18 @@ void smith_tile_copy(Smith *s, const char *name) {
   do
     random_shape(s, &shape, 2);
   while (shape.rank != 2 && smith_chance(&s->rng, 70));
+  maybe_runtime_size(s, &shape);
   int is_float = smith_chance(&s->rng, 80);
   SmithDtype in = is_float ? random_float_dtype(s) : DT_I32;
   SmithDtype tile = is_float ? random_float_dtype(s) : DT_I32;
   SmithDtype out = is_float ? random_float_dtype(s) : DT_I32;
-  /* A 2-D fragment tile with a unit dimension is refused by layout inference
-   * (the copy's nest drops that dimension; test/Smith/fragment-unit-dim.tl),
-   * so such tiles go through shared memory until that is fixed. */
+  /* 2-D tiles with a unit dimension go into fragments too (their unit
+   * dimension is dropped; test/Smith/fragment-unit-dim.tl). */
   int unit_dim = shape.rank == 2 && (shape.tile[0] == 1 || shape.tile[1] == 1);
   int fits = smith_fragment_fits(shape.tile[0] * (shape.rank == 2 ? shape.tile[1] : 1), tile,
                                  shape.threads);
-  const char *kind = smith_chance(&s->rng, 50) || unit_dim || !fits ? "shared" : "fragment";
+  const char *kind = smith_chance(&s->rng, 50) || !fits ? "shared" : "fragment";
+  if (unit_dim && kind[0] == 'f') smith_feature(s, "fragment-unit-dim");
   char dims[64];
   print_shape(dims, sizeof dims, &shape);
   smith_line(s, "@T.prim_func");
@@ -236,6 +271,7 @@ void smith_tile_copy(Smith *s, const char *name) {
   s->indent++;
   char tile_dims[64];
   Shape tile_shape = shape;
+  tile_shape.size_name[0] = 0;
   for (int d = 0; d < shape.rank; d++)
     tile_shape.extent[d] = shape.tile[d];
   print_shape(tile_dims, sizeof tile_dims, &tile_shape);

@@ -53,7 +53,11 @@ static const Family *family_for_seed(SmithRng *rng) {
 static int write_kernel(FILE *out, uint64_t seed, const Family *forced) {
   Smith s = {0};
   s.seed = seed;
-  s.rng.state = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  /* The seed is hashed into the state: a state of seed * step (the old
+   * seeding) made seed S + 1's stream seed S's shifted by one draw, so
+   * neighbouring seeds often wrote the same kernel. */
+  SmithRng hash = {seed ^ 0x632BE59BD9B4E019ull};
+  s.rng.state = smith_next(&hash);
   const Family *family = forced ? forced : family_for_seed(&s.rng);
   char *body = NULL;
   size_t body_size = 0;

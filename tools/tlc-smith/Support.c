@@ -87,88 +87,72 @@ static void leaf(Smith *s, int is_float, const char *const *leaves, int leaf_cou
                   : int_constants[smith_range(&s->rng, 0, 4)]);
 }
 
+/* An operator as the text around its operands: open A mid B close, or open A
+ * close for one operand (mid NULL). One table per result kind, so adding an
+ * operator is adding a row. */
+typedef struct {
+  const char *open, *mid, *close;
+} OpShape;
+
+static void apply(const OpShape *op, const char *a, const char *b, char *buf, size_t size) {
+  if (op->mid)
+    append(buf, size, "%s%s%s%s%s", op->open, a, op->mid, b, op->close);
+  else
+    append(buf, size, "%s%s%s", op->open, a, op->close);
+}
+
 /* Float operators chosen so that values from [-1, 1] stay small and every
  * operation is defined: no division by something that can be 0, no exp of a
- * large value, no sqrt or log of a negative. */
+ * large value, no sqrt or log of a negative. The empty row stands for
+ * T.if_then_else(a > b, b, a), which repeats its operands. */
+static const OpShape float_ops[] = {
+    {"(", " + ", ")"},
+    {"(", " - ", ")"},
+    {"(", " * ", ")"},
+    {"T.max(", ", ", ")"},
+    {"T.min(", ", ", ")"},
+    {"(", " / (T.abs(", ") + 1.0))"},
+    {"T.exp(T.min(", NULL, ", 2.0))"},
+    {"T.sqrt(T.abs(", NULL, ") + 0.25)"},
+    {"T.tanh(", NULL, ")"},
+    {"T.sigmoid(", NULL, ")"},
+    {NULL, NULL, NULL},
+    {"(-", NULL, ")"},
+};
+enum { FLOAT_OP_COUNT = sizeof float_ops / sizeof float_ops[0] };
+
 static void float_node(Smith *s, const char *const *leaves, int leaf_count, int depth, char *buf,
                        size_t size) {
   char a[SMITH_EXPR_MAX / 4] = "", b[SMITH_EXPR_MAX / 4] = "";
   smith_expr(s, 1, leaves, leaf_count, depth - 1, a, sizeof a);
   smith_expr(s, 1, leaves, leaf_count, depth - 1, b, sizeof b);
-  switch (smith_range(&s->rng, 0, 11)) {
-  case 0:
-    append(buf, size, "(%s + %s)", a, b);
-    break;
-  case 1:
-    append(buf, size, "(%s - %s)", a, b);
-    break;
-  case 2:
-    append(buf, size, "(%s * %s)", a, b);
-    break;
-  case 3:
-    append(buf, size, "T.max(%s, %s)", a, b);
-    break;
-  case 4:
-    append(buf, size, "T.min(%s, %s)", a, b);
-    break;
-  case 5:
-    append(buf, size, "(%s / (T.abs(%s) + 1.0))", a, b);
-    break;
-  case 6:
-    append(buf, size, "T.exp(T.min(%s, 2.0))", a);
-    break;
-  case 7:
-    append(buf, size, "T.sqrt(T.abs(%s) + 0.25)", a);
-    break;
-  case 8:
-    append(buf, size, "T.tanh(%s)", a);
-    break;
-  case 9:
-    append(buf, size, "T.sigmoid(%s)", a);
-    break;
-  case 10:
+  const OpShape *op = &float_ops[smith_range(&s->rng, 0, FLOAT_OP_COUNT - 1)];
+  if (op->open)
+    apply(op, a, b, buf, size);
+  else
     append(buf, size, "T.if_then_else(%s > %s, %s, %s)", a, b, b, a);
-    break;
-  default:
-    append(buf, size, "(-%s)", a);
-    break;
-  }
   smith_feature(s, "float-expr");
 }
 
 /* Integer operators: no overflow for inputs in [-16, 16] at depth 3, and
  * floor division / modulo only by nonzero constants (negative ones too, to
- * exercise Python's floor semantics). */
+ * exercise Python's floor semantics): their second operand is the divisor. */
+static const OpShape int_ops[] = {
+    {"(", " + ", ")"}, {"(", " - ", ")"},     {"(", " * ", ")"},     {"(", " // ", ")"},
+    {"(", " % ", ")"}, {"T.max(", ", ", ")"}, {"T.min(", ", ", ")"},
+};
+enum { INT_OP_COUNT = sizeof int_ops / sizeof int_ops[0], INT_DIVIDING_OPS = 3 };
+
 static void int_node(Smith *s, const char *const *leaves, int leaf_count, int depth, char *buf,
                      size_t size) {
   static const int divisors[] = {2, 3, 7, -3, 16};
-  char a[SMITH_EXPR_MAX / 4] = "", b[SMITH_EXPR_MAX / 4] = "";
+  char a[SMITH_EXPR_MAX / 4] = "", b[SMITH_EXPR_MAX / 4] = "", divisor[16];
   smith_expr(s, 0, leaves, leaf_count, depth - 1, a, sizeof a);
   smith_expr(s, 0, leaves, leaf_count, depth - 1, b, sizeof b);
-  int divisor = smith_pick(&s->rng, divisors, 5);
-  switch (smith_range(&s->rng, 0, 6)) {
-  case 0:
-    append(buf, size, "(%s + %s)", a, b);
-    break;
-  case 1:
-    append(buf, size, "(%s - %s)", a, b);
-    break;
-  case 2:
-    append(buf, size, "(%s * %s)", a, b);
-    break;
-  case 3:
-    append(buf, size, "(%s // %d)", a, divisor);
-    break;
-  case 4:
-    append(buf, size, "(%s %% %d)", a, divisor);
-    break;
-  case 5:
-    append(buf, size, "T.max(%s, %s)", a, b);
-    break;
-  default:
-    append(buf, size, "T.min(%s, %s)", a, b);
-    break;
-  }
+  snprintf(divisor, sizeof divisor, "%d", smith_pick(&s->rng, divisors, 5));
+  int which = smith_range(&s->rng, 0, INT_OP_COUNT - 1);
+  int dividing = which == INT_DIVIDING_OPS || which == INT_DIVIDING_OPS + 1;
+  apply(&int_ops[which], a, dividing ? divisor : b, buf, size);
   smith_feature(s, "int-expr");
 }
 

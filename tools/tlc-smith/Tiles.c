@@ -1,7 +1,7 @@
 /* tlc-smith's tile-operator families: T.gemm with random tile shapes,
- * dtypes, transposes, loops (T.Pipelined with 0-4 stages or T.serial) and
- * epilogues; T.reduce_* over fragments or shared tiles along either
- * dimension; and row reductions streamed through a T.Pipelined loop. */
+ * dtypes, transposes, loops (T.Pipelined with 0-6 stages or T.serial), block
+ * rasterization (T.use_swizzle) and epilogues; T.reduce_* over fragments or shared tiles along
+ * either dimension; and row reductions streamed through a T.Pipelined loop. */
 #include "Smith.h"
 
 #include <string.h>
@@ -69,7 +69,7 @@ static void random_gemm_shape(Smith *s, GemmShape *g) {
   g->out = (SmithDtype)smith_pick(&s->rng, out_types, 3);
   int elem = g->in == DT_F32 ? 4 : 2;
   int stage_bytes = (g->bm + g->bn) * g->bk * elem;
-  g->stages = smith_range(&s->rng, -1, 4);
+  g->stages = smith_range(&s->rng, -1, 6);
   while (g->stages > 1 && stage_bytes * g->stages > 160 * 1024)
     g->stages--;
 }
@@ -81,6 +81,7 @@ static void gemm_loop(Smith *s, const GemmShape *g) {
   } else {
     smith_line(s, "for k in T.Pipelined(%d, num_stages=%d):", ceil_div(g->k, g->bk), g->stages);
     smith_feature(s, "pipelined");
+    if (g->stages > 4) smith_feature(s, "pipelined-5-6-stages");
   }
   s->indent++;
   if (g->trans_a)
@@ -156,6 +157,13 @@ void smith_gemm(Smith *s, const char *name) {
   if (with_bias) smith_line(s, "bias_s = T.alloc_shared((%d,), \"float32\")", g.bn);
   if (with_rows) smith_line(s, "rows = T.alloc_fragment((%d,), \"float32\")", g.bm);
   smith_line(s, "T.clear(C_f)");
+  if (smith_chance(&s->rng, 25)) {
+    /* Block rasterization in panels: a remapped bx/by that every index of
+     * the kernel must follow. */
+    static const int panels[] = {1, 2, 3, 4, 8};
+    smith_line(s, "T.use_swizzle(panel_size=%d)", smith_pick(&s->rng, panels, 5));
+    smith_feature(s, "use-swizzle");
+  }
   gemm_loop(s, &g);
   if (with_epilogue) gemm_epilogue(s, &g, with_bias, with_rows);
   smith_line(s, "T.copy(C_f, C[by * %d, bx * %d])", g.bm, g.bn);
@@ -173,8 +181,6 @@ void smith_reduce(Smith *s, const char *name) {
   /* Partial warps too: their fragment reductions go through shared memory. */
   static const int threads[] = {32, 48, 64, 96, 128, 200, 256};
   int rows = smith_pick(&s->rng, row_tiles, 7), cols = smith_pick(&s->rng, col_tiles, 8);
-  /* One-row fragments are refused (test/Smith/fragment-unit-dim.tl). */
-  int one_row = rows == 1;
   int nthreads;
   do
     nthreads = smith_pick(&s->rng, threads, 7);
@@ -182,7 +188,12 @@ void smith_reduce(Smith *s, const char *name) {
   int m = extent_for(s, rows, 8);
   if (nthreads % 32) smith_feature(s, "partial-warp");
   int dim = smith_chance(&s->rng, 25) ? 0 : 1;
-  const char *kind = smith_chance(&s->rng, 75) && !one_row ? "fragment" : "shared";
+  /* A one-row fragment drops its unit dimension, and reducing along it is
+   * refused ("nothing to reduce", test/Diagnostics/reduce-over-unit-dimension.tl);
+   * a shared tile keeps it. */
+  int along_unit_dim = rows == 1 && dim == 0;
+  const char *kind = smith_chance(&s->rng, 75) && !along_unit_dim ? "fragment" : "shared";
+  if (rows == 1 && kind[0] == 'f') smith_feature(s, "fragment-unit-dim");
   static const int in_types[] = {DT_F16, DT_BF16, DT_F32, DT_F32};
   SmithDtype in = (SmithDtype)smith_pick(&s->rng, in_types, 4);
   SmithDtype acc = smith_chance(&s->rng, 80) ? DT_F32 : in;
@@ -242,8 +253,11 @@ void smith_pipelined_rows(Smith *s, const char *name) {
   int bm = smith_pick(&s->rng, row_tiles, 4), bn = smith_pick(&s->rng, col_tiles, 4);
   int nthreads = smith_pick(&s->rng, threads, 3);
   int m = extent_for(s, bm, 6), n = extent_for(s, bn, 6);
-  int stages = smith_range(&s->rng, 0, 4);
+  int stages = smith_range(&s->rng, 0, 6);
   SmithDtype in = smith_chance(&s->rng, 50) ? DT_F32 : DT_F16;
+  while (stages > 1 && bm * bn * (in == DT_F32 ? 4 : 2) * stages > 160 * 1024)
+    stages--;
+  if (stages > 4) smith_feature(s, "pipelined-5-6-stages");
   int is_max = smith_chance(&s->rng, 30);
   smith_line(s, "@T.prim_func");
   smith_line(s, "def %s(X: T.Tensor((%d, %d), \"%s\"), S: T.Tensor((%d,), \"float32\")):", name, m,
