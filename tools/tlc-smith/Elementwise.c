@@ -68,7 +68,7 @@ static void maybe_runtime_size(Smith *s, Shape *shape) {
   snprintf(shape->size_name, sizeof shape->size_name, "m%llu", (unsigned long long)s->seed);
   smith_line(s, "# smith-size: %s=%d", shape->size_name, shape->extent[0]);
   smith_line(s, "%s = T.symbolic(\"%s\")", shape->size_name, shape->size_name);
-  smith_line(s, "");
+  smith_line(s, "%s", "");
   smith_feature(s, "runtime-size");
 }
 
