@@ -41,6 +41,9 @@ typedef struct Access {
   // Mbarrier.c: the role's knowledge when the access was issued.
   long long *vc; // per role, the last event of that role ordered before it
   MbAcq *acq;    // per mbarrier element
+  // Mbarrier.c's pair search: the position in the walk's order and in its
+  // role's list.
+  long long walk_index, role_pos;
 } Access;
 
 // "the wgmma read by 'tl_gemm_0' at 187:5 (stage 'k_5 % 3', elements [0, 4095], k_5 = 0)"
