@@ -118,7 +118,8 @@ static bool same_summary(const Access *a, const Access *b) {
   return a->site == b->site && a->buf == b->buf && a->space == b->space && a->kind == b->kind &&
          a->lo == b->lo && a->hi == b->hi && a->per_thread == b->per_thread &&
          a->slot_k == b->slot_k && a->slot_g == b->slot_g && a->slot_d == b->slot_d &&
-         a->atomic == b->atomic && a->retired_by == b->retired_by && a->tma == b->tma;
+         a->atomic == b->atomic && a->retired_by == b->retired_by && a->tma == b->tma &&
+         a->mod == b->mod && a->rlo == b->rlo && a->rhi == b->rhi;
 }
 
 static void push_summary(TvVec *into, Access *a) {
@@ -238,8 +239,20 @@ static void report_roles(void *ctx, const Access *a, const Access *b, const char
 
 /* ---- accesses ---- */
 
+// Do the windows [alo, ahi] + m * Z and [blo, bhi] + m * Z meet?
+static bool windows_meet(long long m, long long alo, long long ahi, long long blo, long long bhi) {
+  // b shifted by n * m meets a when alo - bhi <= n * m <= ahi - blo.
+  long long from = alo - bhi, to = ahi - blo;
+  long long n = from >= 0 ? (from + m - 1) / m : -((-from) / m);
+  return n * m <= to;
+}
+
 static bool overlap(const Access *a, const Access *b) {
-  return a->space == b->space && a->lo <= b->hi && b->lo <= a->hi;
+  if (a->space != b->space || a->lo > b->hi || b->lo > a->hi) return false;
+  // Same row length: the bytes each touches modulo the row.
+  if (a->mod && a->mod == b->mod && !windows_meet(a->mod, a->rlo, a->rhi, b->rlo, b->rhi))
+    return false;
+  return true;
 }
 
 // Both accesses give each element to the same thread: no other thread
@@ -249,6 +262,59 @@ static bool same_thread(const Access *a, const Access *b) {
          a->slot_g == b->slot_g && a->slot_d == b->slot_d;
 }
 
+typedef struct Span {
+  long long lo, hi, tid;
+  bool is_b;
+} Span;
+
+static int by_start(const void *p, const void *q) {
+  const Span *a = p, *b = q;
+  return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+// Both accesses' bytes known per thread: does a byte of one thread's part
+// of a meet another thread's part of b? A tree step that reads slot(t) and
+// slot(t) + h and writes slot(t) races only when some slot(t) + h is
+// another thread's slot, which the intervals cannot tell.
+static bool threads_meet(const Access *a, const Access *b) {
+  if (!a->tstart || !b->tstart || a->nthreads != b->nthreads) return true;
+  long long n = a->nthreads;
+  Span *s = tv_alloc(sizeof *s * (size_t)(2 * n));
+  int k = 0;
+  for (long long t = 0; t < n; t++) {
+    if (a->truns[t]) s[k++] = (Span){a->tstart[t], a->tstart[t] + a->width - 1, t, false};
+    if (b->truns[t]) s[k++] = (Span){b->tstart[t], b->tstart[t] + b->width - 1, t, true};
+  }
+  qsort(s, (size_t)k, sizeof *s, by_start);
+  // Sweep: the furthest-reaching span of each side seen so far, and a
+  // second one of another thread, so that a span meeting only its own
+  // thread's is not counted.
+  long long reach[2][2] = {{LLONG_MIN, LLONG_MIN}, {LLONG_MIN, LLONG_MIN}};
+  long long owner[2][2] = {{-1, -1}, {-1, -1}};
+  for (int i = 0; i < k; i++) {
+    int other = !s[i].is_b, self = s[i].is_b;
+    for (int j = 0; j < 2; j++)
+      if (reach[other][j] >= s[i].lo && owner[other][j] != s[i].tid) return true;
+    // Keep the two furthest reaches of this side with different owners.
+    if (owner[self][0] == s[i].tid) {
+      if (s[i].hi > reach[self][0]) reach[self][0] = s[i].hi;
+    } else if (owner[self][1] == s[i].tid) {
+      if (s[i].hi > reach[self][1]) reach[self][1] = s[i].hi;
+    } else if (s[i].hi > reach[self][1]) {
+      reach[self][1] = s[i].hi;
+      owner[self][1] = s[i].tid;
+    }
+    if (reach[self][1] > reach[self][0]) {
+      long long r = reach[self][0], o = owner[self][0];
+      reach[self][0] = reach[self][1];
+      owner[self][0] = owner[self][1];
+      reach[self][1] = r;
+      owner[self][1] = o;
+    }
+  }
+  return false;
+}
+
 // Against b, completed by its thread but not yet ordered by a barrier.
 static void check_done(Hz *h, const Access *a, const Access *b) {
   // A statement is taken not to write an element twice (tlc's copies give
@@ -256,7 +322,7 @@ static void check_done(Hz *h, const Access *a, const Access *b) {
   // write-after-write pairs are not proven, and not reported.
   bool self_waw = a->kind != ACC_READ && b->kind != ACC_READ && a->site == b->site && !a->atomic;
   if (!overlap(a, b) || (a->kind == ACC_READ && b->kind == ACC_READ) || same_thread(a, b) ||
-      self_waw || (a->atomic && b->atomic))
+      self_waw || (a->atomic && b->atomic) || !threads_meet(a, b))
     return;
   const char *order = "no __syncthreads() between them";
   if (b->retired_by)
@@ -426,6 +492,28 @@ static Access *make_access(Hz *h, const TvExpr *site, const TvVar *buf, AccKind 
     else
       a->hi = end;
     if (a->hi > end) a->hi = end;
+  }
+  long long m, wlo, whi;
+  if (idx && width > 0 && a->hi != TV_POS_INF && tv_residue_window(&h->env, idx, &m, &wlo, &whi) &&
+      (whi - wlo) * elem + width <= m * elem) {
+    a->mod = m * elem;
+    a->rlo = base + wlo * elem;
+    a->rhi = base + whi * elem + width - 1;
+  }
+  // Each thread's bytes, when the index is one value per thread.
+  const TvFunc *k = h->env.kernel;
+  if (idx && width > 0 && a->hi != TV_POS_INF && k->threads_known && k->threads[1] <= 1 &&
+      k->threads[2] <= 1 && k->threads[0] <= 1024) {
+    long long n = k->threads[0], *vals = tv_alloc(sizeof *vals * (size_t)n);
+    bool *runs = tv_alloc(sizeof *runs * (size_t)n);
+    if (tv_thread_values(&h->env, idx, n, vals, runs)) {
+      for (long long t = 0; t < n; t++)
+        vals[t] = base + vals[t] * elem;
+      a->nthreads = n;
+      a->width = width;
+      a->tstart = vals;
+      a->truns = runs;
+    }
   }
   if (idx && width > 0)
     a->per_thread =

@@ -26,6 +26,14 @@ typedef struct Access {
   bool per_thread;
   long long slot_k, slot_g, slot_d;
   bool atomic; // an atomicAdd/Max/...: two atomics never race with each other
+  // Range.c's tv_residue_window, in bytes of the space: every byte touched
+  // is in [rlo, rhi] modulo mod (0: no window).
+  long long mod, rlo, rhi;
+  // Range.c's tv_thread_values: thread t (of nthreads) touches bytes
+  // [tstart[t], tstart[t] + width) of the space when truns[t] (NULL: not
+  // known for every thread).
+  long long nthreads, width, *tstart;
+  bool *truns;
   // Mbarrier.c: the role (thread set) that made it, 0 before any split;
   // its event numbers in that role: issued at seq, completed at done_seq
   // (LLONG_MAX: never seen to complete, e.g. a wgmma read no wait retires).

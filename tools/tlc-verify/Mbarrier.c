@@ -502,7 +502,8 @@ static long long completion(const MbModel *m, const Access *x, int bar) {
 static bool same_class(const Access *a, const Access *b) {
   return a->site == b->site && a->buf == b->buf && a->space == b->space && a->kind == b->kind &&
          a->lo == b->lo && a->hi == b->hi && a->atomic == b->atomic && a->tma == b->tma &&
-         a->bar == b->bar && a->bar_elem == b->bar_elem;
+         a->bar == b->bar && a->bar_elem == b->bar_elem && a->mod == b->mod && a->rlo == b->rlo &&
+         a->rhi == b->rhi;
 }
 
 // The first index of c with completion number above thr, or -1.
