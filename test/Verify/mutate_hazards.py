@@ -215,6 +215,55 @@ def writes(line, n):
                 re.search(r"\b\w+(<[^<>]*>)?\([^;]*\b%s\b" % e, code))
 
 
+class Slot:
+    """groups 1-4 of v * A + (int)threadIdx.x * W + lane, as a match would give."""
+
+    def __init__(self, v, a, w, lane):
+        self.g = (None, v, a, w, lane)
+
+    def group(self, i):
+        return self.g[i]
+
+
+def slot_index(idx):
+    """v * A + (int)threadIdx.x * W + lane, its terms in any order (each
+    but the thread's optional; lane a loop counter or a constant)."""
+    v = a = w = lane = None
+    tid = False
+    for term in idx.split(" + "):
+        m = re.fullmatch(r"\(int\)threadIdx\.x(?: \* (\d+))?", term)
+        if m and not tid:
+            tid, w = True, m.group(1)
+            continue
+        m = re.fullmatch(r"([A-Za-z_]\w*) \* (\d+)", term)
+        if m and v is None:
+            v, a = m.group(1), m.group(2)
+            continue
+        if re.fullmatch(r"\w+", term) and lane is None:
+            lane = term
+            continue
+        return None
+    return Slot(v, a, w, lane) if tid else None
+
+
+def single_thread(lines, lo, hi, names):
+    """Is every shared access on lines lo..hi inside an
+    if ((int)threadIdx.x < 1) or == 0 block? Then one thread makes them
+    all, and program order orders them."""
+    stack, inside = [], []
+    for l in lines[:hi + 1]:
+        # The blocks open at the start of the line (a line's own '{' opens after it).
+        inside.append(list(stack))
+        for ch in l.split("//")[0]:
+            if ch == "{":
+                stack.append(l)
+            elif ch == "}" and stack:
+                stack.pop()
+    one = re.compile(r"if \(\(int\)threadIdx\.x (< 1|== 0)\) \{")
+    return all(any(one.search(h) for h in inside[j])
+               for j in range(lo, hi + 1) if shared_op(lines[j], names))
+
+
 def per_thread(lines, lo, hi, names, elems, threads):
     """Do all shared accesses on lines lo..hi give each element to one
     thread: NAME[v * A + (int)threadIdx.x * W (+ lane)] with A a multiple of
@@ -236,8 +285,7 @@ def per_thread(lines, lo, hi, names, elems, threads):
                 if l[u.end():u.end() + 1] != "[":
                     return False
                 idx = bracket(l, u.end())
-                m = idx and re.fullmatch(
-                    r"(?:(\w+) \* (\d+) \+ )?\(int\)threadIdx\.x(?: \* (\d+))?(?: \+ (\w+))?", idx)
+                m = idx and slot_index(idx)
                 if not m or threads is None or n not in elems:
                     return False
                 w = int(m.group(3) or 1)
@@ -246,7 +294,9 @@ def per_thread(lines, lo, hi, names, elems, threads):
                 vec = re.search(r"\*\((?:const )?(\w+)\*\)&$", l[:u.start()])
                 width = VEC.get(vec.group(1), 0) // elems[n] if vec else 1
                 lane = 0
-                if m.group(4):
+                if m.group(4) and m.group(4).isdigit():
+                    lane = int(m.group(4))
+                elif m.group(4):
                     lm = re.search(r"for \(int %s = 0; %s < (\d+);" % (m.group(4), m.group(4)), "\n".join(lines))
                     if not lm:
                         return False
@@ -325,7 +375,8 @@ def mutants(text):
                 harmless = (not any(shared_op(x, names) for x in lines[first:last + 1]) or
                             quiet(lines, match, i, -1, first, last, names, True) or
                             quiet(lines, match, i, 1, first, last, names, True) or
-                            per_thread(lines, around[0], around[1], names, elems, threads))
+                            per_thread(lines, around[0], around[1], names, elems, threads) or
+                            single_thread(lines, around[0], around[1], names))
                 yield ("barrier", "line %d: __syncthreads() deleted" % (i + 1),
                        "\n".join(lines[:i] + lines[i + 1:]), harmless)
             m = re.search(r"cp\.async\.wait_group (\d+)", l)

@@ -1447,9 +1447,9 @@ static TvVar *counted_loop(Hz *h, TvStmt *s, TvRange *span, long long *step) {
 // (t * 64 + k) % 3 repeats every 3 tiles, ((t * 64 + k) / 3) % 2 every 6.
 // When every use of t that the check reads is such a term, the loop is
 // periodic with the lcm K of their periods, and its iterations t and t + K
-// look the same to the check. Such a loop is run for 2K + T mod K of its T
-// values: every residue, every pair of consecutive residues, and a final
-// state congruent to the full run's. (tlc's persistent loop also breaks at
+// look the same to the check. Such a loop is run for the fewest n > K of
+// its T values with n = T (mod K): every residue, every pair of
+// consecutive residues, and a final state congruent to the full run's. (tlc's persistent loop also breaks at
 // a tile the counters do not decide, so the shorter run is an execution of
 // its own.) K is one number per kernel, the lcm over its long loops, so the
 // roles' tile loops, of one trip count, stop at the same tile.
@@ -1669,11 +1669,11 @@ static void walk_for(Hz *h, State *st, TvStmt *s) {
     // One value at a time: each stage index names one stage.
     tv_push(&h->counters, v);
     v->has_range = true;
-    // A periodic loop stops after 2K + T mod K values (see above).
+    // A periodic loop stops after n values, K < n <= 2K (see above).
     long long last = span.hi;
     long long p = step == 1 && h->period > 0 ? loop_period(s) : 0;
     if (p > 0 && h->period % p == 0 && trip > 3 * h->period)
-      last = span.lo + 2 * h->period + trip % h->period - 1;
+      last = span.lo + h->period + 1 + (trip - h->period - 1) % h->period - 1;
     for (long long k = span.lo; k <= last; k += step) {
       v->range_lo = v->range_hi = k;
       run_body(h, st, s);
