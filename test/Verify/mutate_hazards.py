@@ -289,7 +289,10 @@ def per_thread(lines, lo, hi, names, elems, threads):
                 if not m or threads is None or n not in elems:
                     return False
                 w = int(m.group(3) or 1)
-                if m.group(1) and int(m.group(2)) % (w * threads):
+                # v * A with v the counter of a loop of one trip is 0.
+                one_trip = m.group(1) and re.search(r"for \(int %s = 0; %s < 1;" % (m.group(1), m.group(1)),
+                                                    "\n".join(lines))
+                if m.group(1) and not one_trip and int(m.group(2)) % (w * threads):
                     return False
                 vec = re.search(r"\*\((?:const )?(\w+)\*\)&$", l[:u.start()])
                 width = VEC.get(vec.group(1), 0) // elems[n] if vec else 1
@@ -582,36 +585,33 @@ IMPRECISE = {
          "orders nothing (the first one, after the wait, orders both pairs); and A_s is filled by plain "
          "stores before that barrier, so a read of the stage being filled is ordered by it",
          r"(line 158: __syncthreads\(\) deleted|line 159 col 21: 'k_5 % 2' -> '\(k_5 \+ 1\) % 2')$"),
+    "examples/online_softmax.tl":
+        ("line 149 ends the first k loop, whose two reductions use x_warps5 and x_warps6 in turn: the "
+         "next iteration's write of each is separated from this one's read of it by the other "
+         "reduction's barrier; line 193 ends the second loop, which touches no shared memory, and the "
+         "kernel ends after it",
+         r"line (149|193): __syncthreads\(\) deleted$"),
 }
-# Inputs whose findings are not triaged yet: printed as known gaps. Both
-# came from branches merged in the same session as the Hopper checks (found
-# by CI's run of this test on the merged tree, not yet triaged): a tree
-# reduction over a shared tile (false alarms, as while-loop.tl's), and the
-# one-pass online softmax (two deleted barriers not reported).
+# Inputs whose findings are not triaged yet: printed as known gaps.
+# - deleted barriers not reported: the ones examined by hand separate a
+#   write and a read of the same elements by the same thread (per-thread
+#   staging of a fragment through shared memory, which tlc-verify proves
+#   thread by thread) and are harmless, but not every one was examined, and
+#   this script's text rules do not show them;
+# - fence.proxy.async deleted around a TMA-store epilogue: a miss, TMA
+#   stores are not modelled as async-proxy reads of their staging tile
+#   (docs/tlc-verify.md, "What it does not prove").
 UNTRIAGED = {
-    "test/GPU/Inputs/reduce_tree_odd.tl": "tree reduction: false alarm on a_tree2",
-    "examples/online_softmax.tl": "barriers at its two cross-warp steps: deletion not reported",
-    "test/Fuzz/Inputs/seed-smith-reduce.tl": "reduction barriers: deletion not reported",
-    "test/GPU/Inputs/staged_fragments.tl": "staging barriers: deletion not reported",
-    "test/GPU/Inputs/unit_fragments.tl": "a barrier: deletion not reported",
-    "test/Sema/copy-tile-wider-than-tensor.tl": "a barrier the script calls harmless is reported",
-    # The merged tree's full run (session end): the new reduction trees and
-    # staged fragments (row-wise branch), the staged epilogue and the corpus
-    # branch's staging change the CUDA of these inputs; 58 findings, not
-    # triaged (misses of deleted barriers, mostly in cross-warp reductions).
-    "test/GPU/Inputs/reduce_cross_warp.tl": "untriaged (merged tree)",
-    "test/GPU/Inputs/reduce_general.tl": "untriaged (merged tree)",
-    "test/GPU/Inputs/several_kernels.tl": "untriaged (merged tree)",
-    "test/Sema/unit-fragments.tl": "untriaged (merged tree)",
-    "test/Smith/fragment-unit-dim.tl": "untriaged (merged tree)",
-    "test/Smith/verify-guard-by-division.tl": "untriaged (merged tree)",
-    "test/Transforms/LayoutInference/Inputs/reduce_partial_warp.tl": "untriaged (merged tree)",
-    "test/Transforms/LayoutInference/conflicting-fragment-access.tl": "untriaged (merged tree)",
-    "test/Transforms/LowerTileOps/parallel-unit-dimension.tl": "untriaged (merged tree)",
-    "test/Transforms/LowerTileOps/reduce-via-shared.tl": "untriaged (merged tree)",
-    "test/Transforms/Pipeline/wgmma-group-in-flight.tl": "untriaged (merged tree)",
-    "test/Transforms/WarpSpecialize/cluster-not.tl": "untriaged (merged tree)",
-    "test/Transforms/WarpSpecialize/staged-epilogue.tl": "untriaged (merged tree)",
+    "test/Fuzz/Inputs/seed-smith-reduce.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/GPU/Inputs/reduce_general.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/GPU/Inputs/reduce_tree_odd.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/GPU/Inputs/staged_fragments.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/Smith/verify-guard-by-division.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/Transforms/LayoutInference/Inputs/reduce_partial_warp.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/Transforms/LayoutInference/conflicting-fragment-access.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/Transforms/Pipeline/wgmma-group-in-flight.tl": "fences of its TMA-store epilogue: deletion not reported",
+    "test/Transforms/WarpSpecialize/cluster-not.tl": "a fence of its TMA-store epilogue: deletion not reported",
+    "test/Transforms/WarpSpecialize/staged-epilogue.tl": "fences of its TMA-store epilogue: deletion not reported",
 }
 programs = sorted(glob.glob(os.path.join(root, "examples", "*.tl")))
 programs += sorted(glob.glob(os.path.join(root, "test", "**", "*.tl"), recursive=True))
