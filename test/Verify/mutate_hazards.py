@@ -215,6 +215,55 @@ def writes(line, n):
                 re.search(r"\b\w+(<[^<>]*>)?\([^;]*\b%s\b" % e, code))
 
 
+class Slot:
+    """groups 1-4 of v * A + (int)threadIdx.x * W + lane, as a match would give."""
+
+    def __init__(self, v, a, w, lane):
+        self.g = (None, v, a, w, lane)
+
+    def group(self, i):
+        return self.g[i]
+
+
+def slot_index(idx):
+    """v * A + (int)threadIdx.x * W + lane, its terms in any order (each
+    but the thread's optional; lane a loop counter or a constant)."""
+    v = a = w = lane = None
+    tid = False
+    for term in idx.split(" + "):
+        m = re.fullmatch(r"\(int\)threadIdx\.x(?: \* (\d+))?", term)
+        if m and not tid:
+            tid, w = True, m.group(1)
+            continue
+        m = re.fullmatch(r"([A-Za-z_]\w*) \* (\d+)", term)
+        if m and v is None:
+            v, a = m.group(1), m.group(2)
+            continue
+        if re.fullmatch(r"\w+", term) and lane is None:
+            lane = term
+            continue
+        return None
+    return Slot(v, a, w, lane) if tid else None
+
+
+def single_thread(lines, lo, hi, names):
+    """Is every shared access on lines lo..hi inside an
+    if ((int)threadIdx.x < 1) or == 0 block? Then one thread makes them
+    all, and program order orders them."""
+    stack, inside = [], []
+    for l in lines[:hi + 1]:
+        # The blocks open at the start of the line (a line's own '{' opens after it).
+        inside.append(list(stack))
+        for ch in l.split("//")[0]:
+            if ch == "{":
+                stack.append(l)
+            elif ch == "}" and stack:
+                stack.pop()
+    one = re.compile(r"if \(\(int\)threadIdx\.x (< 1|== 0)\) \{")
+    return all(any(one.search(h) for h in inside[j])
+               for j in range(lo, hi + 1) if shared_op(lines[j], names))
+
+
 def per_thread(lines, lo, hi, names, elems, threads):
     """Do all shared accesses on lines lo..hi give each element to one
     thread: NAME[v * A + (int)threadIdx.x * W (+ lane)] with A a multiple of
@@ -236,17 +285,21 @@ def per_thread(lines, lo, hi, names, elems, threads):
                 if l[u.end():u.end() + 1] != "[":
                     return False
                 idx = bracket(l, u.end())
-                m = idx and re.fullmatch(
-                    r"(?:(\w+) \* (\d+) \+ )?\(int\)threadIdx\.x(?: \* (\d+))?(?: \+ (\w+))?", idx)
+                m = idx and slot_index(idx)
                 if not m or threads is None or n not in elems:
                     return False
                 w = int(m.group(3) or 1)
-                if m.group(1) and int(m.group(2)) % (w * threads):
+                # v * A with v the counter of a loop of one trip is 0.
+                one_trip = m.group(1) and re.search(r"for \(int %s = 0; %s < 1;" % (m.group(1), m.group(1)),
+                                                    "\n".join(lines))
+                if m.group(1) and not one_trip and int(m.group(2)) % (w * threads):
                     return False
                 vec = re.search(r"\*\((?:const )?(\w+)\*\)&$", l[:u.start()])
                 width = VEC.get(vec.group(1), 0) // elems[n] if vec else 1
                 lane = 0
-                if m.group(4):
+                if m.group(4) and m.group(4).isdigit():
+                    lane = int(m.group(4))
+                elif m.group(4):
                     lm = re.search(r"for \(int %s = 0; %s < (\d+);" % (m.group(4), m.group(4)), "\n".join(lines))
                     if not lm:
                         return False
@@ -325,7 +378,8 @@ def mutants(text):
                 harmless = (not any(shared_op(x, names) for x in lines[first:last + 1]) or
                             quiet(lines, match, i, -1, first, last, names, True) or
                             quiet(lines, match, i, 1, first, last, names, True) or
-                            per_thread(lines, around[0], around[1], names, elems, threads))
+                            per_thread(lines, around[0], around[1], names, elems, threads) or
+                            single_thread(lines, around[0], around[1], names))
                 yield ("barrier", "line %d: __syncthreads() deleted" % (i + 1),
                        "\n".join(lines[:i] + lines[i + 1:]), harmless)
             m = re.search(r"cp\.async\.wait_group (\d+)", l)
@@ -531,36 +585,33 @@ IMPRECISE = {
          "orders nothing (the first one, after the wait, orders both pairs); and A_s is filled by plain "
          "stores before that barrier, so a read of the stage being filled is ordered by it",
          r"(line 158: __syncthreads\(\) deleted|line 159 col 21: 'k_5 % 2' -> '\(k_5 \+ 1\) % 2')$"),
+    "examples/online_softmax.tl":
+        ("line 149 ends the first k loop, whose two reductions use x_warps5 and x_warps6 in turn: the "
+         "next iteration's write of each is separated from this one's read of it by the other "
+         "reduction's barrier; line 193 ends the second loop, which touches no shared memory, and the "
+         "kernel ends after it",
+         r"line (149|193): __syncthreads\(\) deleted$"),
 }
-# Inputs whose findings are not triaged yet: printed as known gaps. Both
-# came from branches merged in the same session as the Hopper checks (found
-# by CI's run of this test on the merged tree, not yet triaged): a tree
-# reduction over a shared tile (false alarms, as while-loop.tl's), and the
-# one-pass online softmax (two deleted barriers not reported).
+# Inputs whose findings are not triaged yet: printed as known gaps.
+# - deleted barriers not reported: the ones examined by hand separate a
+#   write and a read of the same elements by the same thread (per-thread
+#   staging of a fragment through shared memory, which tlc-verify proves
+#   thread by thread) and are harmless, but not every one was examined, and
+#   this script's text rules do not show them;
+# - fence.proxy.async deleted around a TMA-store epilogue: a miss, TMA
+#   stores are not modelled as async-proxy reads of their staging tile
+#   (docs/tlc-verify.md, "What it does not prove").
 UNTRIAGED = {
-    "test/GPU/Inputs/reduce_tree_odd.tl": "tree reduction: false alarm on a_tree2",
-    "examples/online_softmax.tl": "barriers at its two cross-warp steps: deletion not reported",
-    "test/Fuzz/Inputs/seed-smith-reduce.tl": "reduction barriers: deletion not reported",
-    "test/GPU/Inputs/staged_fragments.tl": "staging barriers: deletion not reported",
-    "test/GPU/Inputs/unit_fragments.tl": "a barrier: deletion not reported",
-    "test/Sema/copy-tile-wider-than-tensor.tl": "a barrier the script calls harmless is reported",
-    # The merged tree's full run (session end): the new reduction trees and
-    # staged fragments (row-wise branch), the staged epilogue and the corpus
-    # branch's staging change the CUDA of these inputs; 58 findings, not
-    # triaged (misses of deleted barriers, mostly in cross-warp reductions).
-    "test/GPU/Inputs/reduce_cross_warp.tl": "untriaged (merged tree)",
-    "test/GPU/Inputs/reduce_general.tl": "untriaged (merged tree)",
-    "test/GPU/Inputs/several_kernels.tl": "untriaged (merged tree)",
-    "test/Sema/unit-fragments.tl": "untriaged (merged tree)",
-    "test/Smith/fragment-unit-dim.tl": "untriaged (merged tree)",
-    "test/Smith/verify-guard-by-division.tl": "untriaged (merged tree)",
-    "test/Transforms/LayoutInference/Inputs/reduce_partial_warp.tl": "untriaged (merged tree)",
-    "test/Transforms/LayoutInference/conflicting-fragment-access.tl": "untriaged (merged tree)",
-    "test/Transforms/LowerTileOps/parallel-unit-dimension.tl": "untriaged (merged tree)",
-    "test/Transforms/LowerTileOps/reduce-via-shared.tl": "untriaged (merged tree)",
-    "test/Transforms/Pipeline/wgmma-group-in-flight.tl": "untriaged (merged tree)",
-    "test/Transforms/WarpSpecialize/cluster-not.tl": "untriaged (merged tree)",
-    "test/Transforms/WarpSpecialize/staged-epilogue.tl": "untriaged (merged tree)",
+    "test/Fuzz/Inputs/seed-smith-reduce.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/GPU/Inputs/reduce_general.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/GPU/Inputs/reduce_tree_odd.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/GPU/Inputs/staged_fragments.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/Smith/verify-guard-by-division.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/Transforms/LayoutInference/Inputs/reduce_partial_warp.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/Transforms/LayoutInference/conflicting-fragment-access.tl": "barrier deletions not reported (untriaged one by one)",
+    "test/Transforms/Pipeline/wgmma-group-in-flight.tl": "fences of its TMA-store epilogue: deletion not reported",
+    "test/Transforms/WarpSpecialize/cluster-not.tl": "a fence of its TMA-store epilogue: deletion not reported",
+    "test/Transforms/WarpSpecialize/staged-epilogue.tl": "fences of its TMA-store epilogue: deletion not reported",
 }
 programs = sorted(glob.glob(os.path.join(root, "examples", "*.tl")))
 programs += sorted(glob.glob(os.path.join(root, "test", "**", "*.tl"), recursive=True))

@@ -58,6 +58,7 @@ typedef struct Hz {
   // by the phase model itself (and against its init by the walk), so it is
   // not a tile access for Mbarrier.c to pair.
   bool mb_op;
+  long long period; // the kernel's loop period (periodic loops), 0 none
 } Hz;
 
 #define MAX_TRIP 4096
@@ -107,6 +108,32 @@ static void vec_union(TvVec *into, const TvVec *from) {
   }
 }
 
+// Two completed accesses that no check can tell apart: the same statement,
+// kind, bytes and thread map (and the same wait completing it). A role
+// without block barriers (the producer of a persistent ring) completes one
+// such access per iteration; keeping the first stands for the others (a
+// report names the first pair met anyway), so the lists of completed
+// accesses stay as long as the distinct sites and stages, not the trips.
+static bool same_summary(const Access *a, const Access *b) {
+  return a->site == b->site && a->buf == b->buf && a->space == b->space && a->kind == b->kind &&
+         a->lo == b->lo && a->hi == b->hi && a->per_thread == b->per_thread &&
+         a->slot_k == b->slot_k && a->slot_g == b->slot_g && a->slot_d == b->slot_d &&
+         a->atomic == b->atomic && a->retired_by == b->retired_by && a->tma == b->tma &&
+         a->mod == b->mod && a->rlo == b->rlo && a->rhi == b->rhi;
+}
+
+static void push_summary(TvVec *into, Access *a) {
+  for (int i = 0; i < into->len; i++)
+    if (into->items[i] == a || same_summary(TV_AT(*into, Access, i), a)) return;
+  tv_push(into, a);
+}
+
+// vec_union for lists of completed accesses, which are summaries.
+static void summary_union(TvVec *into, const TvVec *from) {
+  for (int i = 0; i < from->len; i++)
+    push_summary(into, TV_AT(*from, Access, i));
+}
+
 // Both paths may have been taken: every pending or unordered access of
 // either. Groups are aligned from the newest, which is what a wait counts.
 static void groups_join(TvVec *a, const TvVec *b) {
@@ -121,11 +148,11 @@ static void groups_join(TvVec *a, const TvVec *b) {
 }
 
 static void state_join(State *a, const State *b) {
-  vec_union(&a->done, &b->done);
+  summary_union(&a->done, &b->done);
   vec_union(&a->open, &b->open);
   vec_union(&a->wg_open, &b->wg_open);
-  vec_union(&a->unfenced, &b->unfenced);
-  vec_union(&a->unfenced_wg, &b->unfenced_wg);
+  summary_union(&a->unfenced, &b->unfenced);
+  summary_union(&a->unfenced_wg, &b->unfenced_wg);
   groups_join(&a->groups, &b->groups);
   groups_join(&a->wg_groups, &b->wg_groups);
   if (!a->last_wg_wait) {
@@ -212,8 +239,20 @@ static void report_roles(void *ctx, const Access *a, const Access *b, const char
 
 /* ---- accesses ---- */
 
+// Do the windows [alo, ahi] + m * Z and [blo, bhi] + m * Z meet?
+static bool windows_meet(long long m, long long alo, long long ahi, long long blo, long long bhi) {
+  // b shifted by n * m meets a when alo - bhi <= n * m <= ahi - blo.
+  long long from = alo - bhi, to = ahi - blo;
+  long long n = from >= 0 ? (from + m - 1) / m : -((-from) / m);
+  return n * m <= to;
+}
+
 static bool overlap(const Access *a, const Access *b) {
-  return a->space == b->space && a->lo <= b->hi && b->lo <= a->hi;
+  if (a->space != b->space || a->lo > b->hi || b->lo > a->hi) return false;
+  // Same row length: the bytes each touches modulo the row.
+  if (a->mod && a->mod == b->mod && !windows_meet(a->mod, a->rlo, a->rhi, b->rlo, b->rhi))
+    return false;
+  return true;
 }
 
 // Both accesses give each element to the same thread: no other thread
@@ -223,6 +262,59 @@ static bool same_thread(const Access *a, const Access *b) {
          a->slot_g == b->slot_g && a->slot_d == b->slot_d;
 }
 
+typedef struct Span {
+  long long lo, hi, tid;
+  bool is_b;
+} Span;
+
+static int by_start(const void *p, const void *q) {
+  const Span *a = p, *b = q;
+  return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+// Both accesses' bytes known per thread: does a byte of one thread's part
+// of a meet another thread's part of b? A tree step that reads slot(t) and
+// slot(t) + h and writes slot(t) races only when some slot(t) + h is
+// another thread's slot, which the intervals cannot tell.
+static bool threads_meet(const Access *a, const Access *b) {
+  if (!a->tstart || !b->tstart || a->nthreads != b->nthreads) return true;
+  long long n = a->nthreads;
+  Span *s = tv_alloc(sizeof *s * (size_t)(2 * n));
+  int k = 0;
+  for (long long t = 0; t < n; t++) {
+    if (a->truns[t]) s[k++] = (Span){a->tstart[t], a->tstart[t] + a->width - 1, t, false};
+    if (b->truns[t]) s[k++] = (Span){b->tstart[t], b->tstart[t] + b->width - 1, t, true};
+  }
+  qsort(s, (size_t)k, sizeof *s, by_start);
+  // Sweep: the furthest-reaching span of each side seen so far, and a
+  // second one of another thread, so that a span meeting only its own
+  // thread's is not counted.
+  long long reach[2][2] = {{LLONG_MIN, LLONG_MIN}, {LLONG_MIN, LLONG_MIN}};
+  long long owner[2][2] = {{-1, -1}, {-1, -1}};
+  for (int i = 0; i < k; i++) {
+    int other = !s[i].is_b, self = s[i].is_b;
+    for (int j = 0; j < 2; j++)
+      if (reach[other][j] >= s[i].lo && owner[other][j] != s[i].tid) return true;
+    // Keep the two furthest reaches of this side with different owners.
+    if (owner[self][0] == s[i].tid) {
+      if (s[i].hi > reach[self][0]) reach[self][0] = s[i].hi;
+    } else if (owner[self][1] == s[i].tid) {
+      if (s[i].hi > reach[self][1]) reach[self][1] = s[i].hi;
+    } else if (s[i].hi > reach[self][1]) {
+      reach[self][1] = s[i].hi;
+      owner[self][1] = s[i].tid;
+    }
+    if (reach[self][1] > reach[self][0]) {
+      long long r = reach[self][0], o = owner[self][0];
+      reach[self][0] = reach[self][1];
+      owner[self][0] = owner[self][1];
+      reach[self][1] = r;
+      owner[self][1] = o;
+    }
+  }
+  return false;
+}
+
 // Against b, completed by its thread but not yet ordered by a barrier.
 static void check_done(Hz *h, const Access *a, const Access *b) {
   // A statement is taken not to write an element twice (tlc's copies give
@@ -230,7 +322,7 @@ static void check_done(Hz *h, const Access *a, const Access *b) {
   // write-after-write pairs are not proven, and not reported.
   bool self_waw = a->kind != ACC_READ && b->kind != ACC_READ && a->site == b->site && !a->atomic;
   if (!overlap(a, b) || (a->kind == ACC_READ && b->kind == ACC_READ) || same_thread(a, b) ||
-      self_waw || (a->atomic && b->atomic))
+      self_waw || (a->atomic && b->atomic) || !threads_meet(a, b))
     return;
   const char *order = "no __syncthreads() between them";
   if (b->retired_by)
@@ -296,7 +388,10 @@ static void add_access_to(Hz *h, State *st, Access *a, TvVec *into) {
   }
   for (int i = 0; i < st->open.len; i++)
     check_pending(h, st, a, TV_AT(st->open, Access, i), -1);
-  tv_push(into, a);
+  if (into == &st->done)
+    push_summary(into, a);
+  else
+    tv_push(into, a);
   if (a->kind != ACC_READ) {
     for (int g = 0; g < st->wg_groups.len; g++) {
       const TvVec *grp = TV_AT(st->wg_groups, TvVec, g);
@@ -325,7 +420,7 @@ static void add_wgmma_read(Hz *h, State *st, Access *a) {
 
 static void add_access(Hz *h, State *st, Access *a) {
   add_access_to(h, st, a, a->kind == ACC_ASYNC ? &st->open : &st->done);
-  if (a->kind == ACC_WRITE && h->wgmma) tv_push(&st->unfenced, a);
+  if (a->kind == ACC_WRITE && h->wgmma) push_summary(&st->unfenced, a);
   for (int i = 0; a->kind != ACC_READ && i < st->unfenced_wg.len; i++) {
     const Access *b = TV_AT(st->unfenced_wg, Access, i);
     if (overlap(a, b))
@@ -397,6 +492,28 @@ static Access *make_access(Hz *h, const TvExpr *site, const TvVar *buf, AccKind 
     else
       a->hi = end;
     if (a->hi > end) a->hi = end;
+  }
+  long long m, wlo, whi;
+  if (idx && width > 0 && a->hi != TV_POS_INF && tv_residue_window(&h->env, idx, &m, &wlo, &whi) &&
+      (whi - wlo) * elem + width <= m * elem) {
+    a->mod = m * elem;
+    a->rlo = base + wlo * elem;
+    a->rhi = base + whi * elem + width - 1;
+  }
+  // Each thread's bytes, when the index is one value per thread.
+  const TvFunc *k = h->env.kernel;
+  if (idx && width > 0 && a->hi != TV_POS_INF && k->threads_known && k->threads[1] <= 1 &&
+      k->threads[2] <= 1 && k->threads[0] <= 1024) {
+    long long n = k->threads[0], *vals = tv_alloc(sizeof *vals * (size_t)n);
+    bool *runs = tv_alloc(sizeof *runs * (size_t)n);
+    if (tv_thread_values(&h->env, idx, n, vals, runs)) {
+      for (long long t = 0; t < n; t++)
+        vals[t] = base + vals[t] * elem;
+      a->nthreads = n;
+      a->width = width;
+      a->tstart = vals;
+      a->truns = runs;
+    }
   }
   if (idx && width > 0)
     a->per_thread =
@@ -610,8 +727,8 @@ static void wg_wait(Hz *h, State *st, const TvExpr *site, long long n) {
   st->last_wg_wait_n = n;
   if (h->mb && st->wg_groups.len > n) retire(h, st->wg_groups, n, site->loc);
   while (st->wg_groups.len > n) {
-    vec_union(&st->done, TV_AT(st->wg_groups, TvVec, 0));
-    vec_union(&st->unfenced_wg, TV_AT(st->wg_groups, TvVec, 0));
+    summary_union(&st->done, TV_AT(st->wg_groups, TvVec, 0));
+    summary_union(&st->unfenced_wg, TV_AT(st->wg_groups, TvVec, 0));
     memmove(&st->wg_groups.items[0], &st->wg_groups.items[1],
             sizeof(void *) * (size_t)(st->wg_groups.len - 1));
     st->wg_groups.len--;
@@ -1168,8 +1285,8 @@ static void wait_group(Hz *h, State *st, const TvStmt *s, long long n) {
       Access *a = tv_alloc(sizeof *a);
       *a = *TV_AT(*g, Access, i);
       a->retired_by = s;
-      tv_push(&st->done, a);
-      if (h->wgmma) tv_push(&st->unfenced, a);
+      push_summary(&st->done, a);
+      if (h->wgmma) push_summary(&st->unfenced, a);
     }
     memmove(&st->groups.items[0], &st->groups.items[1],
             sizeof(void *) * (size_t)(st->groups.len - 1));
@@ -1321,6 +1438,219 @@ static TvVar *counted_loop(Hz *h, TvStmt *s, TvRange *span, long long *step) {
   return v;
 }
 
+/* ---- periodic loops ---- */
+
+// A persistent kernel's tile loop runs hundreds of tiles, each a pipelined
+// loop run value by value: tens of thousands of steps per role. But what
+// check 6 reads of the tile counter t (stage indices, mbarrier elements and
+// parities, decided conditions) comes through `e % c` terms, periodic in t:
+// (t * 64 + k) % 3 repeats every 3 tiles, ((t * 64 + k) / 3) % 2 every 6.
+// When every use of t that the check reads is such a term, the loop is
+// periodic with the lcm K of their periods, and its iterations t and t + K
+// look the same to the check. Such a loop is run for the fewest n > K of
+// its T values with n = T (mod K): every residue, every pair of
+// consecutive residues, and a final state congruent to the full run's. (tlc's persistent loop also breaks at
+// a tile the counters do not decide, so the shorter run is an execution of
+// its own.) K is one number per kernel, the lcm over its long loops, so the
+// roles' tile loops, of one trip count, stop at the same tile.
+
+#define PERIOD_MIN_TRIP 16 // shorter loops are run in full
+#define PERIOD_MAX 1024
+
+static long long gcd_ll(long long a, long long b) {
+  while (b) {
+    long long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+// lcm; 0 (not periodic) absorbs, and a period past PERIOD_MAX counts as 0.
+static long long lcm_ll(long long a, long long b) {
+  if (!a || !b) return 0;
+  long long l = a / gcd_ll(a, b) * b;
+  return l > PERIOD_MAX ? 0 : l;
+}
+
+// A variable whose value is its initializer: read through it.
+static const TvExpr *value_of(const TvVar *x) {
+  return x && x->kind == VAR_LOCAL && x->init && !x->nassign && !x->addr_taken && !x->loop ? x->init
+                                                                                           : NULL;
+}
+
+static bool mentions(const TvExpr *e, const TvVar *v, int depth) {
+  if (!e || depth > 24) return e != NULL;
+  if (e->kind == EX_VAR) {
+    if (e->var == v) return true;
+    if (e->var && e->var->nassign && e->var->kind == VAR_LOCAL) return true; // unknown: assume so
+    const TvExpr *init = value_of(e->var);
+    return init && mentions(init, v, depth + 1);
+  }
+  for (int i = 0; i < e->nkids; i++)
+    if (mentions(e->kids[i], v, depth + 1)) return true;
+  return false;
+}
+
+// e as an integer-coefficient affine form in v with constant divisions:
+// the product of its divisors (a shift of v by c * D moves e by a multiple
+// of c), or -1 when it is not of that form.
+static long long divisors(const TvExpr *e, const TvVar *v, int depth) {
+  e = tv_strip((TvExpr *)e);
+  if (!e || depth > 24) return -1;
+  if (!mentions(e, v, 0)) return 1;
+  if (e->kind == EX_VAR) {
+    if (e->var == v) return 1;
+    const TvExpr *init = value_of(e->var);
+    return init ? divisors(init, v, depth + 1) : -1;
+  }
+  if (e->kind == EX_CAST && e->nkids == 1 && !e->cast_to_pointer)
+    return divisors(e->kids[0], v, depth + 1);
+  if (e->kind == EX_UNARY && !strcmp(e->op, "-")) return divisors(e->kids[0], v, depth + 1);
+  if (e->kind != EX_BINARY) return -1;
+  long long c, a = divisors(e->kids[0], v, depth + 1), b = divisors(e->kids[1], v, depth + 1);
+  if (a < 0 || b < 0) return -1;
+  if (!strcmp(e->op, "+") || !strcmp(e->op, "-")) return a * b > PERIOD_MAX ? -1 : a * b;
+  if (!strcmp(e->op, "*"))
+    return mentions(e->kids[0], v, 0) && mentions(e->kids[1], v, 0) ? -1 : a * b;
+  if ((!strcmp(e->op, "/") || !strcmp(e->op, ">>")) && !mentions(e->kids[1], v, 0) &&
+      tv_const_eval(e->kids[1], &c)) {
+    long long d = e->op[0] == '/' ? c : c >= 0 && c < 20 ? 1LL << c : -1;
+    return d > 0 && a * d <= PERIOD_MAX ? a * d : -1;
+  }
+  return -1;
+}
+
+// The period in v of a value the check reads: 1 when it does not depend on
+// v, 0 when it is not periodic (v itself, or a form not understood).
+static long long period(const TvExpr *e, const TvVar *v, int depth) {
+  e = tv_strip((TvExpr *)e);
+  if (!e || !mentions(e, v, 0)) return 1;
+  if (depth > 24) return 0;
+  if (e->kind == EX_VAR) {
+    const TvExpr *init = e->var != v ? value_of(e->var) : NULL;
+    return init ? period(init, v, depth + 1) : 0;
+  }
+  long long c;
+  if (e->kind == EX_BINARY && (!strcmp(e->op, "%") || !strcmp(e->op, "&")) &&
+      !mentions(e->kids[1], v, 0) && tv_const_eval(e->kids[1], &c)) {
+    long long m = e->op[0] == '%' ? c : (c >= 0 && (c & (c + 1)) == 0 ? c + 1 : -1);
+    if (m > 0) {
+      long long d = divisors(e->kids[0], v, 0);
+      if (d > 0) return lcm_ll(m, d) ? (m * d <= PERIOD_MAX ? m * d : 0) : 0;
+    }
+  }
+  long long p = 1;
+  for (int i = 0; i < e->nkids && p; i++)
+    p = lcm_ll(p, period(e->kids[i], v, depth + 1));
+  return p;
+}
+
+static MbSig helper_sig(const TvFunc *f);
+static const TvVar *shared_pointer(TvExpr *e, TvExpr **idx, long long *width);
+static bool is_shared(const TvVar *v);
+
+// The period in v of what the check reads in e: shared-memory indices and
+// pointers, mbarrier operands, conditions; not global-memory indices, the
+// values stored, or a TMA load's coordinates.
+static long long read_period(TvExpr *e, const TvVar *v, int depth) {
+  e = tv_strip(e);
+  if (!e || depth > 64) return e ? 0 : 1;
+  long long p = 1;
+  if (e->kind == EX_SUBSCRIPT && e->nkids == 2) {
+    TvExpr *base = tv_strip(e->kids[0]);
+    if (base && base->kind == EX_VAR && is_shared(base->var)) return period(e->kids[1], v, 0);
+  }
+  if (e->kind == EX_COND && e->nkids == 3) p = period(e->kids[0], v, 0);
+  if (e->kind == EX_CALL) {
+    MbSig g = helper_sig(e->func);
+    for (int i = 0; i < e->nkids && p; i++) {
+      TvExpr *idx;
+      long long width;
+      bool operand = g.op != MB_NONE && (i == g.bar || i == g.val || i == g.dst || i == g.map);
+      if (operand || (g.op != MB_TMA && shared_pointer(e->kids[i], &idx, &width)))
+        p = lcm_ll(p, period(e->kids[i], v, 0));
+      else if (g.op != MB_TMA)
+        p = lcm_ll(p, read_period(e->kids[i], v, depth + 1));
+    }
+    return p;
+  }
+  for (int i = 0; i < e->nkids && p; i++)
+    p = lcm_ll(p, read_period(e->kids[i], v, depth + 1));
+  return p;
+}
+
+// `if (c) break;`: the walk takes no break, so c is not read.
+static bool only_break(const TvStmt *s) {
+  while (s && s->kind == ST_BLOCK && s->nkids == 1)
+    s = s->kids[0];
+  return s && s->kind == ST_BREAK;
+}
+
+static long long stmt_period(TvStmt *s, const TvVar *v, int depth) {
+  if (!s) return 1;
+  if (depth > 64) return 0;
+  long long p = 1;
+  if (s->cond && !(s->kind == ST_IF && only_break(s->kids[0]) && !s->kids[1]))
+    p = period(s->cond, v, 0);
+  if (s->expr) p = lcm_ll(p, read_period(s->expr, v, 0));
+  if (s->inc) p = lcm_ll(p, read_period(s->inc, v, 0));
+  for (int i = 0; i < s->exprs.len && p; i++)
+    p = lcm_ll(p, s->kind == ST_ASM ? period(TV_AT(s->exprs, TvExpr, i), v, 0)
+                                    : read_period(TV_AT(s->exprs, TvExpr, i), v, 0));
+  for (int i = 0; i < s->nkids && p; i++)
+    p = lcm_ll(p, stmt_period(s->kids[i], v, depth + 1));
+  return p;
+}
+
+// for (int v = a; v < b; ++v) with constant a and b: its trip count, else -1.
+static long long const_trip(TvStmt *s, TvVar **var) {
+  TvVar *v = s->kids[0] && s->kids[0]->vars.len == 1 ? TV_AT(s->kids[0]->vars, TvVar, 0) : NULL;
+  TvExpr *c = tv_strip(s->cond), *inc = tv_strip(s->inc);
+  long long a, b;
+  if (!v || v->loop != s || v->nassign || v->addr_taken || !c || c->kind != EX_BINARY ||
+      strcmp(c->op, "<") || !tv_strip(c->kids[0]) || tv_strip(c->kids[0])->var != v || !v->init ||
+      !tv_const_eval(v->init, &a) || !tv_const_eval(c->kids[1], &b) || !inc ||
+      inc->kind != EX_UNARY || !strstr(inc->op, "++"))
+    return -1;
+  *var = v;
+  return b > a ? b - a : 0;
+}
+
+// Does the loop body leave the loop by `if (c) break;` (not in a nested
+// loop)? Then a run of its first n values is an execution too: the one
+// where c holds at n.
+static bool breaks_out(const TvStmt *s, int depth) {
+  if (!s || depth > 64 || s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO ||
+      s->kind == ST_SWITCH)
+    return false;
+  if (s->kind == ST_IF && only_break(s->kids[0]) && !s->kids[1]) return true;
+  for (int i = 0; i < s->nkids; i++)
+    if (breaks_out(s->kids[i], depth + 1)) return true;
+  return false;
+}
+
+// The period of a loop the walk may stop early: a long loop with a break,
+// whose reads are periodic in its counter; 0 otherwise.
+static long long loop_period(TvStmt *s) {
+  TvVar *v;
+  if (s->kind != ST_FOR || const_trip(s, &v) <= PERIOD_MIN_TRIP || !breaks_out(s->kids[1], 0))
+    return 0;
+  return stmt_period(s->kids[1], v, 0);
+}
+
+// The kernel's loop period K: the lcm over its loops that may stop early.
+static long long kernel_period(TvStmt *s, long long k, int depth) {
+  if (!s || depth > 64) return k;
+  if (s->kind == ST_FOR) {
+    long long p = loop_period(s);
+    if (p > 0) k = lcm_ll(k, p) ? lcm_ll(k, p) : k;
+  }
+  for (int i = 0; i < s->nkids; i++)
+    k = kernel_period(s->kids[i], k, depth + 1);
+  return k;
+}
+
 static void run_body(Hz *h, State *st, TvStmt *s) {
   TvGuard *saved = tv_push_cond(&h->env, s->cond, false);
   walk(h, st, s->kids[1]);
@@ -1339,7 +1669,12 @@ static void walk_for(Hz *h, State *st, TvStmt *s) {
     // One value at a time: each stage index names one stage.
     tv_push(&h->counters, v);
     v->has_range = true;
-    for (long long k = span.lo; k <= span.hi; k += step) {
+    // A periodic loop stops after n values, K < n <= 2K (see above).
+    long long last = span.hi;
+    long long p = step == 1 && h->period > 0 ? loop_period(s) : 0;
+    if (p > 0 && h->period % p == 0 && trip > 3 * h->period)
+      last = span.lo + h->period + 1 + (trip - h->period - 1) % h->period - 1;
+    for (long long k = span.lo; k <= last; k += step) {
       v->range_lo = v->range_hi = k;
       run_body(h, st, s);
     }
@@ -1450,6 +1785,7 @@ void tv_check_shared_hazards(TvProgram *p) {
     if (!f->body || !f->is_global) continue;
     Hz h = {.p = p, .env = {.kernel = f}, .budget = STEP_BUDGET, .wgmma = wgmma};
     if (uses_mbarrier(f->body)) h.mb = mb_new(p);
+    h.period = kernel_period(f->body, 1, 0);
     State st = {0};
     walk(&h, &st, f->body);
     if (h.mb) mb_finish(h.mb, overlap, report_roles, &h);

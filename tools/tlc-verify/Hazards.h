@@ -26,6 +26,14 @@ typedef struct Access {
   bool per_thread;
   long long slot_k, slot_g, slot_d;
   bool atomic; // an atomicAdd/Max/...: two atomics never race with each other
+  // Range.c's tv_residue_window, in bytes of the space: every byte touched
+  // is in [rlo, rhi] modulo mod (0: no window).
+  long long mod, rlo, rhi;
+  // Range.c's tv_thread_values: thread t (of nthreads) touches bytes
+  // [tstart[t], tstart[t] + width) of the space when truns[t] (NULL: not
+  // known for every thread).
+  long long nthreads, width, *tstart;
+  bool *truns;
   // Mbarrier.c: the role (thread set) that made it, 0 before any split;
   // its event numbers in that role: issued at seq, completed at done_seq
   // (LLONG_MAX: never seen to complete, e.g. a wgmma read no wait retires).
@@ -41,6 +49,9 @@ typedef struct Access {
   // Mbarrier.c: the role's knowledge when the access was issued.
   long long *vc; // per role, the last event of that role ordered before it
   MbAcq *acq;    // per mbarrier element
+  // Mbarrier.c's pair search: the position in the walk's order and in its
+  // role's list.
+  long long walk_index, role_pos;
 } Access;
 
 // "the wgmma read by 'tl_gemm_0' at 187:5 (stage 'k_5 % 3', elements [0, 4095], k_5 = 0)"

@@ -31,6 +31,8 @@
 #include "Hazards.h"
 
 #include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -467,6 +469,87 @@ static const char *missing(const MbModel *m, const Access *x, const Access *y) {
                    x->kind == ACC_READ ? "read" : "write", done);
 }
 
+/* ---- the pairs, without comparing every two accesses ---- */
+
+// A persistent ring replays tens of thousands of accesses per role, so the
+// pairs are not enumerated. For an access y and another role's list xs:
+// - "y is complete before x" holds for a suffix of xs: a role's clock and
+//   knowledge of phases only grow along its order (P below);
+// - "x is complete before y" depends on one number per x: when x completes
+//   (its done event, or for a TMA write its phase), against what y knows of
+//   x's role (or of x's barrier). x is unordered with y when that number
+//   exceeds y's threshold.
+// Accesses with the same summary (statement, kind, bytes, barrier) form a
+// class; each class keeps a max tree over those numbers, so the first x of a
+// class unordered with y is found in O(log n). The first is all that is
+// needed: pairs with the same class and y are reported under one key, and
+// the first is the pair the plain double loop would have met first.
+
+typedef struct PairClass {
+  const Access *rep;
+  int role, bar;   // bar: a TMA write's barrier element (-1 none or unusable)
+  TvVec xs;        // Access*, in the role's order
+  long long *tree; // max tree over completion numbers (size 2 * cap)
+  long long cap;
+} PairClass;
+
+static long long completion(const MbModel *m, const Access *x, int bar) {
+  (void)m;
+  if (x->tma) return bar >= 0 && x->phase >= 0 ? x->phase : LLONG_MAX;
+  return x->done_seq;
+}
+
+static bool same_class(const Access *a, const Access *b) {
+  return a->site == b->site && a->buf == b->buf && a->space == b->space && a->kind == b->kind &&
+         a->lo == b->lo && a->hi == b->hi && a->atomic == b->atomic && a->tma == b->tma &&
+         a->bar == b->bar && a->bar_elem == b->bar_elem && a->mod == b->mod && a->rlo == b->rlo &&
+         a->rhi == b->rhi;
+}
+
+// The first index of c with completion number above thr, or -1.
+static long long first_above(const PairClass *c, long long thr) {
+  if (c->tree[1] <= thr) return -1;
+  long long n = 1;
+  while (n < c->cap)
+    n = c->tree[2 * n] > thr ? 2 * n : 2 * n + 1;
+  return n - c->cap;
+}
+
+typedef struct Best {
+  const Access *a, *b; // as reported: report(b, a)
+  long long i, j;      // the pair's positions in the walk order, smaller first
+  struct Best *next;
+} Best;
+
+static long long walk_index(const Access *a) {
+  return a->walk_index;
+}
+
+static void keep_best(Best **table, const Access *a, const Access *b) {
+  bool rw = a->kind == ACC_READ || b->kind == ACC_READ;
+  unsigned long long h =
+      ((unsigned long long)(uintptr_t)b->site * 31u + (unsigned long long)(uintptr_t)b->buf) * 2u +
+      rw;
+  Best **slot = &table[h % 4096];
+  long long i = walk_index(a) < walk_index(b) ? walk_index(a) : walk_index(b);
+  long long j = walk_index(a) < walk_index(b) ? walk_index(b) : walk_index(a);
+  for (Best *e = *slot; e; e = e->next) {
+    bool erw = e->a->kind == ACC_READ || e->b->kind == ACC_READ;
+    if (e->b->site != b->site || e->b->buf != b->buf || erw != rw) continue;
+    if (i < e->i || (i == e->i && j < e->j)) *e = (Best){a, b, i, j, e->next};
+    return;
+  }
+  Best *e = tv_alloc(sizeof *e);
+  *e = (Best){a, b, i, j, *slot};
+  *slot = e;
+}
+
+static int by_walk_order(const void *p, const void *q) {
+  const Best *a = *(const Best *const *)p, *b = *(const Best *const *)q;
+  if (a->i != b->i) return a->i < b->i ? -1 : 1;
+  return a->j < b->j ? -1 : a->j > b->j;
+}
+
 void mb_finish(MbModel *m, bool (*overlap)(const Access *, const Access *),
                void (*report)(void *ctx, const Access *a, const Access *b, const char *order),
                void *ctx) {
@@ -476,25 +559,104 @@ void mb_finish(MbModel *m, bool (*overlap)(const Access *, const Access *),
   Replay r = {.m = m};
   replay(&r);
   check_tx(&r);
+  // Each role's accesses the replay reached, in its order; their classes.
+  TvVec *lists = tv_alloc(sizeof(TvVec) * (size_t)(m->nroles + 1));
+  TvVec classes = {0};
   for (int i = 0; i < m->access.len; i++) {
     Access *x = TV_AT(m->access, Access, i);
+    x->walk_index = i;
     if (!x->vc) continue; // its role never ran it (not reached in the replay)
-    for (int j = i + 1; j < m->access.len; j++) {
-      Access *y = TV_AT(m->access, Access, j);
-      // Within a role program order and check 6's own walk order the
-      // accesses; only TMA writes complete out of it. Role 0 runs before
-      // the split, and the walk compares it with both sides.
-      if (!y->vc || (x->kind == ACC_READ && y->kind == ACC_READ) || (x->atomic && y->atomic) ||
-          (x->role == y->role && !x->tma && !y->tma) || (x->role == 0) != (y->role == 0) ||
-          !overlap(x, y))
-        continue;
-      // The earlier of the two in its own role, or the writer, comes first.
-      const Access *a = x, *b = y;
-      if (x->role == y->role ? y->seq < x->seq : (!x->tma && y->tma)) a = y, b = x;
-      if (before(m, a, b) || before(m, b, a)) continue;
-      report(ctx, b, a,
-             tv_printf("neither is ordered before the other: %s; and %s", missing(m, a, b),
-                       missing(m, b, a)));
+    tv_push(&lists[x->role], x);
+    PairClass *c = NULL;
+    for (int k = 0; k < classes.len && !c; k++) {
+      PairClass *d = TV_AT(classes, PairClass, k);
+      if (d->role == x->role && same_class(d->rep, x)) c = d;
     }
+    if (!c) {
+      c = tv_alloc(sizeof *c);
+      c->rep = x;
+      c->role = x->role;
+      c->bar = x->tma ? bar_of(m, x) : -1;
+      if (c->bar >= 0 && !bar_usable(m, TV_AT(m->bars, Bar, c->bar))) c->bar = -1;
+      tv_push(&classes, c);
+    }
+    tv_push(&c->xs, x);
+  }
+  for (int k = 0; k < classes.len; k++) {
+    PairClass *c = TV_AT(classes, PairClass, k);
+    c->cap = 1;
+    while (c->cap < c->xs.len)
+      c->cap *= 2;
+    c->tree = tv_alloc(sizeof(long long) * (size_t)(2 * c->cap));
+    for (long long n = 0; n < 2 * c->cap; n++)
+      c->tree[n] = LLONG_MIN;
+    for (int n = 0; n < c->xs.len; n++)
+      c->tree[c->cap + n] = completion(m, TV_AT(c->xs, Access, n), c->bar);
+    for (long long n = c->cap - 1; n >= 1; n--)
+      c->tree[n] = c->tree[2 * n] > c->tree[2 * n + 1] ? c->tree[2 * n] : c->tree[2 * n + 1];
+  }
+  // Positions in the role's list, for the suffix bound.
+  for (int role = 0; role <= m->nroles; role++)
+    for (int n = 0; n < lists[role].len; n++)
+      TV_AT(lists[role], Access, n)->role_pos = n;
+  Best **table = tv_alloc(sizeof(Best *) * 4096);
+  TvVec found = {0};
+  for (int yr = 0; yr < m->nroles; yr++) {
+    for (int yn = 0; yn < lists[yr].len; yn++) {
+      Access *y = TV_AT(lists[yr], Access, yn);
+      for (int xr = 0; xr < m->nroles; xr++) {
+        // Within a role program order and check 6's own walk order the
+        // accesses; only TMA writes complete out of it. Role 0 runs before
+        // the split, and the walk compares it with both sides.
+        if ((xr == 0) != (yr == 0)) continue;
+        const TvVec *xs = &lists[xr];
+        // P: the first x that y completes before (a suffix from there).
+        long long lo = 0, hi = xs->len;
+        while (lo < hi) {
+          long long mid = (lo + hi) / 2;
+          if (before(m, y, TV_AT(*xs, Access, mid)))
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+        long long bound = lo;
+        for (int k = 0; k < classes.len; k++) {
+          PairClass *c = TV_AT(classes, PairClass, k);
+          const Access *x = c->rep;
+          if (c->role != xr || (x->kind == ACC_READ && y->kind == ACC_READ) ||
+              (x->atomic && y->atomic) || (xr == yr && !x->tma && !y->tma) || !overlap(x, y))
+            continue;
+          // x completes before y when its number is at most thr.
+          long long thr;
+          if (x->tma)
+            thr = c->bar >= 0 && y->acq ? y->acq[c->bar].phase : LLONG_MIN;
+          else if (xr == yr)
+            thr = y->seq;
+          else
+            thr = y->vc ? y->vc[xr] : LLONG_MIN;
+          long long n = first_above(c, thr);
+          if (n < 0) continue;
+          Access *first = TV_AT(c->xs, Access, n);
+          if (first == y || first->role_pos >= bound) continue;
+          // The earlier of the two in its own role, or the writer, comes
+          // first; else the earlier in the walk.
+          const Access *u = walk_index(first) < walk_index(y) ? first : y;
+          const Access *v = u == y ? first : y;
+          const Access *a = u, *b = v;
+          if (xr == yr ? v->seq < u->seq : (!u->tma && v->tma)) a = v, b = u;
+          keep_best(table, a, b);
+        }
+      }
+    }
+  }
+  for (int h = 0; h < 4096; h++)
+    for (Best *e = table[h]; e; e = e->next)
+      tv_push(&found, e);
+  qsort(found.items, (size_t)found.len, sizeof(void *), by_walk_order);
+  for (int i = 0; i < found.len; i++) {
+    Best *e = TV_AT(found, Best, i);
+    report(ctx, e->b, e->a,
+           tv_printf("neither is ordered before the other: %s; and %s", missing(m, e->a, e->b),
+                     missing(m, e->b, e->a)));
   }
 }

@@ -335,6 +335,111 @@ void tv_congruence(const TvRangeEnv *env, const TvExpr *e, long long *g, long lo
   *r = c.r;
 }
 
+/* ---- windows modulo a row: value mod M in [lo, hi] ---- */
+
+// A log-step tree over a shared tile writes slot(t) and reads slot(t) + h
+// in one step, slot(t) = t / 4 * 32 + t % 4 * 4 (rows of 32, half h = 16):
+// the intervals meet ([0, 76] and [16, 92]), but modulo the row the writes
+// stay in [0, 15] and the reads in [16, 31]. The window: drop the terms
+// whose coefficient is a multiple of M, bound the rest; when it spans fewer
+// than M values, every value of e lies in [lo, hi] + M * Z. M is the
+// largest coefficient for which that holds.
+bool tv_residue_window(const TvRangeEnv *env, const TvExpr *e, long long *M, long long *lo,
+                       long long *hi) {
+  Aff a = tv_aff(env, e, 0);
+  if (!a.ok) return false;
+  bool found = false;
+  for (int i = 0; i < a.n; i++) {
+    long long m = a.t[i].k < 0 ? -a.t[i].k : a.t[i].k;
+    if (m < 2 || (found && m <= *M)) continue;
+    Aff rest = a;
+    rest.n = 0;
+    for (int j = 0; j < a.n; j++)
+      if (a.t[j].k % m != 0) rest.t[rest.n++] = a.t[j];
+    TvRange r = aff_range(env, &rest, 0);
+    if (inf(r.lo) || inf(r.hi) || r.hi - r.lo >= m) continue;
+    *M = m;
+    *lo = r.lo;
+    *hi = r.hi;
+    found = true;
+  }
+  return found;
+}
+
+/* ---- one thread's value ---- */
+
+// The value of a form for thread (tid, 0, 0), when every other atom is one
+// value on this path (loop counters run one value at a time); false
+// otherwise. C's / and % truncate, as the kernel's do.
+static bool aff_at(const TvRangeEnv *env, const Aff *a, long long tid, long long *out, int depth);
+
+static bool atom_at(const TvRangeEnv *env, const Atom *a, long long tid, long long *out,
+                    int depth) {
+  long long x = 0, y = 0;
+  if (depth > MAX_DEPTH) return false;
+  switch (a->kind) {
+  case A_TID:
+    if (a->dim == 0) {
+      *out = tid;
+      return true;
+    }
+    break;
+  case A_DIV:
+  case A_SHR:
+  case A_MOD:
+  case A_AND:
+    if (!aff_at(env, a->x, tid, &x, depth + 1) || a->k <= 0) return false;
+    *out = a->kind == A_DIV   ? x / a->k
+           : a->kind == A_SHR ? div_floor(x, a->k)
+           : a->kind == A_MOD ? x % a->k
+                              : (x & a->k);
+    return true;
+  case A_OR:
+  case A_MUL:
+  case A_MIN:
+  case A_MAX:
+    if (!aff_at(env, a->x, tid, &x, depth + 1) || !aff_at(env, a->y, tid, &y, depth + 1))
+      return false;
+    *out = a->kind == A_MUL   ? x * y
+           : a->kind == A_MIN ? (x < y ? x : y)
+           : a->kind == A_MAX ? (x > y ? x : y)
+                              : -1; // ^ and | are not told apart here
+    return a->kind != A_OR;
+  default:
+    break;
+  }
+  TvRange r = atom_range(env, a, depth + 1);
+  if (inf(r.lo) || r.lo != r.hi) return false;
+  *out = r.lo;
+  return true;
+}
+
+static bool aff_at(const TvRangeEnv *env, const Aff *a, long long tid, long long *out, int depth) {
+  if (!a->ok) return false;
+  long long v = a->c, t;
+  for (int i = 0; i < a->n; i++) {
+    if (!atom_at(env, a->t[i].a, tid, &t, depth + 1)) return false;
+    v += a->t[i].k * t;
+  }
+  *out = v;
+  return true;
+}
+
+bool tv_thread_values(const TvRangeEnv *env, const TvExpr *e, long long threads, long long *vals,
+                      bool *runs) {
+  Aff a = tv_aff(env, e, 0);
+  for (long long t = 0; t < threads; t++) {
+    if (!aff_at(env, &a, t, &vals[t], 0)) return false;
+    // The guards on the path that thread t's values decide.
+    runs[t] = true;
+    for (const TvGuard *g = env->guards; g && runs[t]; g = g->next) {
+      long long v;
+      if (aff_at(env, &g->lhs, t, &v, 0) && (v < g->r.lo || v > g->r.hi)) runs[t] = false;
+    }
+  }
+  return true;
+}
+
 /* ---- guards ---- */
 
 static void push_one(TvRangeEnv *env, Aff lhs, TvRange r) {

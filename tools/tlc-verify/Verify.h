@@ -235,6 +235,15 @@ void tv_pop_guards(TvRangeEnv *env, TvGuard *saved);
 bool tv_thread_slot(const TvRangeEnv *env, const TvExpr *e, long long width, long long *k,
                     long long *G, long long *d);
 bool tv_stage_term(const TvRangeEnv *env, const TvExpr *e, long long *stride, long long *stages);
+// The value of e for each thread (t, 0, 0), t < threads, and whether that
+// thread passes the guards on the path: false when some part of e is not
+// one value for a given thread (a loop counter over a range, loaded data).
+bool tv_thread_values(const TvRangeEnv *env, const TvExpr *e, long long threads, long long *vals,
+                      bool *runs);
+// Every value of e lies in [lo, hi] + M * Z, hi - lo < M (M >= 2): false
+// when no coefficient of its form gives such a window.
+bool tv_residue_window(const TvRangeEnv *env, const TvExpr *e, long long *M, long long *lo,
+                       long long *hi);
 
 /* ---- the checks ---- */
 void tv_check_parse(TvProgram *p, bool list_undeclared, int *undeclared); // Diagnostics.c
