@@ -268,7 +268,7 @@ static const char *known_targets(TlArena *a, const char *dirs[NDIRS]) {
   }
   if (names.len == 0)
     return NULL;
-  qsort(names.items, (size_t)names.len, sizeof(void *), cmp_str);
+  if (names.len > 1) qsort(names.items, (size_t)names.len, sizeof(void *), cmp_str);
   TlBuf b;
   tl_buf_init(&b, a);
   for (int i = 0; i < names.len; i++) {

@@ -326,9 +326,31 @@ static int64_t shared_estimate(const TlKernel *k) {
 // cuBLAS). The producer keeps few registers, the compute threads take the
 // rest of the block's share of the register file (multiples of 8, at most
 // 240 as TileLang does).
+//
+// Two blocks also cap what ptxas may allocate at 65536 / (2 * 256) = 128
+// registers, setmaxnreg or not, and one wgmma.m64nNk16 instruction holds N/2
+// fp32 accumulator registers at once: an N = 256 instruction needs about 154
+// (ptxas: "Insufficient registers (128) to compile instruction"), so a
+// kernel with a wgmma wider than 128 columns keeps one block per SM.
+static int64_t widest_wgmma(const TlVec *body) {
+  int64_t widest = 0;
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_GEMM && s->use_wgmma && s->c->layout) {
+      int64_t N = s->c->layout->cols, NC = (N + 255) / 256;
+      if (N / NC > widest) widest = N / NC;
+    }
+    int64_t a = widest_wgmma(&s->body), b = widest_wgmma(&s->else_body);
+    if (a > widest) widest = a;
+    if (b > widest) widest = b;
+  }
+  return widest;
+}
+
 static void split_resources(TlKernel *k) {
   int64_t T = k->threads[0];
-  k->blocks_per_sm = T == 128 && 2 * shared_estimate(k) <= 200 * 1024 ? 2 : 1;
+  k->blocks_per_sm =
+      T == 128 && 2 * shared_estimate(k) <= 200 * 1024 && widest_wgmma(&k->body) <= 128 ? 2 : 1;
   k->producer_regs = T >= 256 ? 24 : 40;
   int64_t left = (65536 / k->blocks_per_sm - TL_PRODUCER_THREADS * k->producer_regs) / T;
   left -= left % 8;

@@ -135,7 +135,7 @@ static int list_prelude_names(void) {
     return 2;
   }
   clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_names, NULL);
-  qsort(prelude_names.items, (size_t)prelude_names.len, sizeof(void *), cmp_str);
+  if (prelude_names.len > 1) qsort(prelude_names.items, (size_t)prelude_names.len, sizeof(void *), cmp_str);
   for (int i = 0; i < prelude_names.len; i++)
     if (i == 0 || strcmp(prelude_names.items[i], prelude_names.items[i - 1]))
       printf("%s\n", (const char *)prelude_names.items[i]);

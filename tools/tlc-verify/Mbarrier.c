@@ -652,7 +652,7 @@ void mb_finish(MbModel *m, bool (*overlap)(const Access *, const Access *),
   for (int h = 0; h < 4096; h++)
     for (Best *e = table[h]; e; e = e->next)
       tv_push(&found, e);
-  qsort(found.items, (size_t)found.len, sizeof(void *), by_walk_order);
+  if (found.len > 1) qsort(found.items, (size_t)found.len, sizeof(void *), by_walk_order);
   for (int i = 0; i < found.len; i++) {
     Best *e = TV_AT(found, Best, i);
     report(ctx, e->b, e->a,
