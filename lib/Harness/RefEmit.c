@@ -28,6 +28,7 @@
 typedef struct Emit {
   TlRef r;
   TlBuf *o;
+  bool one_writer; // in a replicated one-point nest: memory stores by thread 0 only
 } Emit;
 
 static void line(Emit *e, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -107,12 +108,15 @@ static void store(Emit *e, const TlStmt *s, int level) {
   const char *target = tl_ref_access(&e->r, s->buf, idx, s->loc.line);
   const char *value = X(e, s->value);
   if (s->atomic) { // the reference's blocks run concurrently too
-    line(e, level, "atomicAdd(&%s, %s);", target, value);
+    line(e, level, "%satomicAdd(&%s, %s);", e->one_writer ? "if (threadIdx.x == 0) " : "", target, value);
     return;
   }
   if (s->update_op != OP_EQ)
     value = tl_ref_binop(&e->r, s->update_op, s->buf->dtype, target, value);
-  line(e, level, "%s = %s;", target, value);
+  if (e->one_writer && s->buf->scope != SCOPE_LOCAL)
+    line(e, level, "if (threadIdx.x == 0) %s = %s;", target, value);
+  else
+    line(e, level, "%s = %s;", target, value);
 }
 
 static void for_header(Emit *e, const TlStmt *s, int level) {
@@ -186,6 +190,15 @@ static bool stores_only_local(const TlVec *body, bool *any) {
   return true;
 }
 
+static bool stores_local(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *st = TL_VEC_AT(*body, TlStmt, i);
+    if (st->kind == ST_STORE && st->buf && st->buf->scope == SCOPE_LOCAL) return true;
+    if (stores_local(&st->body) || stores_local(&st->else_body)) return true;
+  }
+  return false;
+}
+
 static void parallel(Emit *e, const TlStmt *s, int level) {
   int64_t total = 1;
   TlBuf ext;
@@ -195,14 +208,24 @@ static void parallel(Emit *e, const TlStmt *s, int level) {
     tl_buf_printf(&ext, "%s%lld", i ? ", " : "", (long long)s->extents[i]);
   }
   bool any = false, per_thread = stores_only_local(&s->body, &any) && any;
+  // One point that writes a local buffer (TileLang's T.Parallel(blk_m) with
+  // blk_m = 1 over one-element fragments, which are replicated): every thread
+  // runs it for its own copy, thread 0 writes memory (as the partition pass).
+  bool replicated = !per_thread && total == 1 && stores_local(&s->body);
   if (per_thread)
     line(e, level,
          "{ // T.Parallel(%s) at line %d: local buffers only, every point in every thread",
          ext.data, s->loc.line);
+  else if (replicated)
+    line(e, level,
+         "{ // T.Parallel(%s) at line %d: one point writing local buffers: every thread, "
+         "memory by thread 0",
+         ext.data, s->loc.line);
   else
     line(e, level, "{ // T.Parallel(%s) at line %d: point p -> thread p %% %d", ext.data,
          s->loc.line, TL_REF_THREADS);
-  points_loop(e, level + 1, total, per_thread);
+  points_loop(e, level + 1, total, per_thread || replicated);
+  e->one_writer = replicated;
   int64_t stride[TL_MAX_DIMS];
   for (int i = s->nvars - 1; i >= 0; i--)
     stride[i] = i == s->nvars - 1 ? 1 : stride[i + 1] * s->extents[i + 1];
@@ -222,6 +245,7 @@ static void parallel(Emit *e, const TlStmt *s, int level) {
            v->cname, t, (long long)stride[i], (long long)s->extents[i]);
   }
   elem_stmts(e, &s->body, level + 2);
+  e->one_writer = false;
   line(e, level + 1, "}");
   line(e, level, "}");
 }
@@ -701,7 +725,7 @@ static const char *const helpers[] = {
     NULL};
 
 bool tl_ref_emit_module(TlArena *a, const TlModule *ref, TlBuf *out, TlDiag *d) {
-  Emit e = {{a, d, NULL, true, 0}, out};
+  Emit e = {{a, d, NULL, true, 0}, out, false};
   for (int i = 0; helpers[i]; i++)
     tl_buf_puts(out, helpers[i]);
   for (int i = 0; i < ref->kernels.len && e.r.ok; i++) {

@@ -194,10 +194,63 @@ static TlStmt *per_thread_nest(Ctx *c, TlStmt *nest) {
   return seq;
 }
 
+// Does the body store into a per-thread local buffer anywhere?
+static bool stores_local(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_LOCAL) return true;
+    if (stores_local(&s->body) || stores_local(&s->else_body)) return true;
+  }
+  return false;
+}
+
+// Wraps every store to shared or global memory in body in `if (guard)`.
+static void guard_memory_stores(TlArena *a, TlVec *body, TlExpr *guard) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE && s->buf && s->buf->scope != SCOPE_LOCAL) {
+      TlStmt *g = tl_stmt_new(a, ST_IF, s->loc);
+      g->cond = guard;
+      tl_vec_push(a, &g->body, s);
+      body->items[i] = g;
+      continue;
+    }
+    guard_memory_stores(a, &s->body, guard);
+    guard_memory_stores(a, &s->else_body, guard);
+  }
+}
+
+// A one-point nest that writes a per-thread buffer, TileLang's
+// `for i in T.Parallel(blk_m)` with blk_m = 1 over one-element fragments
+// (`mean[i] = sum[i] * inv_D; Mean[bx + i] = mean[i]`): the fragment is
+// replicated, so every thread runs the point for its own copy, and one
+// replica (thread 0) writes memory. Partitioned by the default formula,
+// only thread 0 would set its copy and the others would read garbage
+// (TileLang's examples/norm/layernorm.py, found by the corpus harness).
+static TlStmt *replicated_point_nest(Ctx *c, TlStmt *nest) {
+  TlStmt *seq = per_thread_nest(c, nest);
+  TlExpr *tid = tl_partition_thread_id(c->arena, c->kernel, nest->loc);
+  TlExpr *first = tl_expr_binary(c->arena, nest->loc, OP_EQ, tid,
+                                 tl_expr_int(c->arena, nest->loc, 0, TY_INT32), TY_BOOL);
+  guard_memory_stores(c->arena, &seq->body, first);
+  TL_VEC_AT(seq->body, TlStmt, 0)->text =
+      tl_arena_printf(c->arena, "T.Parallel at line %d has one point and writes per-thread buffers: every "
+                      "thread runs it, thread 0 writes memory", nest->loc.line);
+  return seq;
+}
+
+static int64_t nest_points(const TlStmt *nest) {
+  int64_t n = 1;
+  for (int d = 0; d < nest->nvars; d++) n *= nest->extents[d];
+  return n;
+}
+
 // Builds the per-thread form of one nest.
 static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
   if (!nest->layout && stores_only_local(&nest->body))
     return per_thread_nest(c, nest);
+  if (!nest->layout && nest_points(nest) == 1 && stores_local(&nest->body))
+    return replicated_point_nest(c, nest);
   TlArena *a = c->arena;
   TlLoc loc = nest->loc;
   bool from_layout = false;
