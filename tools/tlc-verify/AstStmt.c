@@ -229,6 +229,7 @@ static void lower_func(CXCursor c, bool extern_c) {
   f->cursor = c;
   f->loc = tv_make_loc(clang_getCursorLocation(c));
   f->is_extern_c = extern_c;
+  f->is_internal = clang_getCursorLinkage(c) == CXLinkage_Internal;
   f->is_template = clang_getCursorKind(c) == CXCursor_FunctionTemplate;
   f->return_type = tv_type_spelling(clang_getCursorResultType(c));
   f->launch_bounds = launch_bounds(c);

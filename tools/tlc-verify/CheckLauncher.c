@@ -119,6 +119,27 @@ static bool check_params(TvFunc *k, TvFunc *launcher, int nparams) {
   return ok;
 }
 
+typedef struct {
+  const TvFunc *callee;
+  bool found;
+} CallSearch;
+
+static void note_call(TvExpr *e, void *ctx) {
+  CallSearch *search = ctx;
+  if (e->kind == EX_CALL && e->func == search->callee) search->found = true;
+}
+
+/* Whether an extern "C" host function with a body calls `callee`. */
+static bool called_from_extern_c(TvProgram *p, const TvFunc *callee) {
+  CallSearch search = {callee, false};
+  for (int i = 0; i < p->funcs.len && !search.found; i++) {
+    TvFunc *f = TV_AT(p->funcs, TvFunc, i);
+    if (f != callee && f->is_host && f->is_extern_c && f->body)
+      tv_for_each_expr(f->body, note_call, &search);
+  }
+  return search.found;
+}
+
 static void check_kernel(TvProgram *p, TvFunc *k) {
   size_t n = strlen(k->name);
   const char *want =
@@ -136,7 +157,15 @@ static void check_kernel(TvProgram *p, TvFunc *k) {
       tv_error(k->loc, "kernel '%s' has no host launcher (no host function launches it)", k->name);
     return;
   }
-  if (!launcher->is_extern_c)
+  /* A `static` launcher is a helper of a public one (tlc's unaligned twin of
+     a runtime-size kernel): it need not be extern "C", but an extern "C"
+     host function of the file must call it, or nothing can reach it. */
+  if (launcher->is_internal) {
+    if (!called_from_extern_c(p, launcher))
+      tv_error(launcher->loc,
+               "launcher '%s' is static and no extern \"C\" host function of the file calls it",
+               launcher->name);
+  } else if (!launcher->is_extern_c)
     tv_error(launcher->loc, "launcher '%s' is not extern \"C\"", launcher->name);
   if (strcmp(launcher->return_type, "cudaError_t"))
     tv_error(launcher->loc, "launcher '%s' returns '%s', not cudaError_t", launcher->name,

@@ -160,6 +160,7 @@ struct TvFunc {
   TvLoc loc;
   CXCursor cursor;
   bool is_global, is_device, is_host, is_extern_c, is_template;
+  bool is_internal; // internal linkage (`static`): callable only from this file
   const char *return_type;
   TvVec params; // TvVar*
   TvStmt *body; // NULL: declaration only
