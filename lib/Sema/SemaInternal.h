@@ -102,6 +102,12 @@ bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *o
 // (layouts are TileLang's to choose, tlc keeps its own); false after reporting.
 bool tl_sema_annotate_layout(Sema *s, const TlNode *call);
 
+/* Persistent.c */
+// for v0, ..., vn in T.Persistent(domain, wave_size, index, group_size=8):
+// TileLang's persistent tile loop, as a serial loop over waves whose body
+// binds the tile's coordinates and skips tiles past the domain.
+void tl_sema_persistent_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec *out);
+
 /* Stmt.c */
 void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out);
 // The index nodes of an access to b that address its laid-out dimensions:

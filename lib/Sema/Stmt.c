@@ -634,7 +634,7 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
   if (t && strcmp(t, "Serial") == 0) t = "serial"; // TileLang exports both spellings
   if (!t) {
     tl_error(s->diag, it->loc, "a kernel loop iterates over T.Parallel, T.Pipelined, T.serial, "
-                               "T.unroll, T.vectorized or range");
+                               "T.unroll, T.vectorized, T.Persistent or range");
     return;
   }
   if (strcmp(t, "Parallel") == 0)
@@ -642,9 +642,11 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
   else if (strcmp(t, "Pipelined") == 0 || strcmp(t, "serial") == 0 || strcmp(t, "range") == 0 ||
            strcmp(t, "unroll") == 0 || strcmp(t, "vectorized") == 0)
     counted_loop(s, n, it, t, out);
+  else if (strcmp(t, "Persistent") == 0)
+    tl_sema_persistent_loop(s, n, it, out);
   else
     tl_error(s->diag, it->loc, "'T.%s' is not a loop; use T.Parallel, T.Pipelined, T.serial, "
-                               "T.unroll or T.vectorized", t);
+                               "T.unroll, T.vectorized or T.Persistent", t);
 }
 
 // Branches of one if/elif chain in a kernel. Each elif is an if nested in the

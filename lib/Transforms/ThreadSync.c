@@ -4,8 +4,14 @@
 // buffers count; per-thread registers do not. Loops, `for` and `while`
 // (whose condition is the same in every thread), are entered (with a
 // barrier at the end of the body when the next iteration would race with
-// this one); an `if` is one unit, so no barrier is ever placed under a
-// condition that may differ between threads.
+// this one). An `if` is first one unit: a hazard between what came before
+// and anything in it gets a barrier before the `if`. When its condition is
+// the same in every thread of the block (block indices, loop counters,
+// runtime sizes, scalars defined once from those: T.Persistent's tile
+// coordinates, `if bx * 64 < M:`), its branches are then walked too, so a
+// hazard inside a branch gets a barrier there; every thread takes the same
+// branch, so all reach it. No barrier is ever placed under a condition that
+// may differ between threads.
 #include "tlc/Passes.h"
 
 enum { MAX_BUFS = 64 };
@@ -76,13 +82,111 @@ typedef struct State {
   Set read, written; // since the last barrier
 } State;
 
+enum { MAX_UNIFORM_SCALARS = 256 };
+
+// The scalars of a kernel that hold the same value in every thread: defined
+// by one `let` of a uniform value and never re-assigned.
+typedef struct Uniform {
+  const TlVar *var[MAX_UNIFORM_SCALARS];
+  int n;
+} Uniform;
+
 // The walk's context. A dry walk changes nothing and only counts the
 // barriers it would insert (to compare two entry states of a loop body).
 typedef struct Ctx {
   TlArena *arena;
   bool dry;
   int inserted;
+  const Uniform *uniform;
 } Ctx;
+
+static bool is_uniform_scalar(const Uniform *u, const TlVar *v) {
+  for (int i = 0; i < u->n; i++)
+    if (u->var[i] == v) return true;
+  return false;
+}
+
+// The same value in every thread of the block: no thread index, and memory
+// only as an element of a global tensor the kernel never writes (a length
+// or an index table: `if seqlen[bz] > 0:`) at a uniform index.
+static bool uniform_expr(const Uniform *u, const TlExpr *e) {
+  switch (e->kind) {
+  case EX_INT:
+  case EX_FLOAT:
+    return true;
+  case EX_LOAD:
+    if (!e->buf || e->buf->scope != SCOPE_GLOBAL || e->buf->written) return false;
+    for (int i = 0; i < e->nargs; i++)
+      if (!uniform_expr(u, e->args[i])) return false;
+    return true;
+  case EX_VAR:
+    return e->var->kind == VAR_BLOCK_IDX || e->var->kind == VAR_LOOP || e->var->kind == VAR_SIZE ||
+           e->var->kind == VAR_TILE_ITER ||
+           (e->var->kind == VAR_SCALAR && is_uniform_scalar(u, e->var));
+  case EX_BINARY:
+  case EX_UNARY:
+  case EX_CAST:
+  case EX_SELECT:
+    for (int i = 0; i < e->nargs; i++)
+      if (!uniform_expr(u, e->args[i])) return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Counts the lets and sets of each scalar under s (lets[i]/sets[i] for
+// scalars[i]; at most MAX_UNIFORM_SCALARS tracked, the rest never uniform).
+typedef struct Defs {
+  const TlVar *scalar[MAX_UNIFORM_SCALARS];
+  const TlExpr *value[MAX_UNIFORM_SCALARS];
+  int lets[MAX_UNIFORM_SCALARS], sets[MAX_UNIFORM_SCALARS];
+  int n;
+} Defs;
+
+static void count_defs(const TlVec *body, Defs *d) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if ((s->kind == ST_LET || s->kind == ST_SET) && s->var && s->var->kind == VAR_SCALAR) {
+      int j = 0;
+      while (j < d->n && d->scalar[j] != s->var)
+        j++;
+      if (j == d->n && d->n < MAX_UNIFORM_SCALARS) {
+        d->scalar[d->n] = s->var;
+        d->lets[d->n] = d->sets[d->n] = 0;
+        d->n++;
+      }
+      if (j < d->n) {
+        if (s->kind == ST_LET) {
+          d->lets[j]++;
+          d->value[j] = s->value;
+        } else {
+          d->sets[j]++;
+        }
+      }
+    }
+    count_defs(&s->body, d);
+    count_defs(&s->else_body, d);
+  }
+}
+
+// The uniform scalars of a kernel body, to a fixed point (a let may use a
+// scalar defined before it).
+static void find_uniform(const TlVec *body, Uniform *u) {
+  static Defs d; // large; the pass runs one kernel at a time
+  d.n = 0;
+  count_defs(body, &d);
+  u->n = 0;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int j = 0; j < d.n; j++)
+      if (d.lets[j] == 1 && d.sets[j] == 0 && d.value[j] && !is_uniform_scalar(u, d.scalar[j]) &&
+          uniform_expr(u, d.value[j])) {
+        u->var[u->n++] = d.scalar[j];
+        grew = true;
+      }
+  }
+}
 
 static TlStmt *barrier(Ctx *c, TlLoc loc) {
   c->inserted++;
@@ -118,8 +222,8 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st);
 
 // How many barriers would the walk put in loop s (its body and back edge),
 // entered with `entry`?
-static int barriers_needed(TlArena *a, TlStmt *s, State entry) {
-  Ctx dry = {a, true, 0};
+static int barriers_needed(const Ctx *c, TlStmt *s, State entry) {
+  Ctx dry = {c->arena, true, 0, c->uniform};
   TlVec out = {0};
   sync_stmt(&dry, s, &out, &entry);
   return dry.inserted;
@@ -138,7 +242,7 @@ static bool hoist_entry_barrier(Ctx *c, TlStmt *s, const State *st) {
   for (int i = 0; i < s->body.len; i++)
     effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
   if (!hazard(st, &r, &w)) return false;
-  return barriers_needed(c->arena, s, *st) > barriers_needed(c->arena, s, (State){0});
+  return barriers_needed(c, s, *st) > barriers_needed(c, s, (State){0});
 }
 
 static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
@@ -190,6 +294,25 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
     tl_vec_push(a, out, barrier(c, s->loc));
     *st = (State){0};
   }
+  if (s->kind == ST_IF && uniform_expr(c->uniform, s->cond)) {
+    // Every thread takes the same branch: walk each from here; afterwards
+    // either may have run.
+    Set cond = {0};
+    reads_of(s->cond, &cond); // only tensors the kernel never writes
+    set_union(&st->read, &cond);
+    State then_st = *st, else_st = *st;
+    TlVec then_body = sync_stmts(c, &s->body, &then_st);
+    TlVec else_body = sync_stmts(c, &s->else_body, &else_st);
+    if (!c->dry) {
+      s->body = then_body;
+      s->else_body = else_body;
+    }
+    *st = then_st;
+    set_union(&st->read, &else_st.read);
+    set_union(&st->written, &else_st.written);
+    tl_vec_push(a, out, s);
+    return;
+  }
   set_union(&st->read, &r);
   set_union(&st->written, &w);
   tl_vec_push(a, out, s);
@@ -211,8 +334,11 @@ bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d) {
   (void)d;
   for (int k = 0; k < m->kernels.len; k++) {
     State st = {0};
-    Ctx c = {a, false, 0};
-    sync_body(&c, &TL_VEC_AT(m->kernels, TlKernel, k)->body, &st);
+    TlKernel *kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    static Uniform uniform; // large; one kernel at a time
+    find_uniform(&kernel->body, &uniform);
+    Ctx c = {a, false, 0, &uniform};
+    sync_body(&c, &kernel->body, &st);
   }
   return true;
 }

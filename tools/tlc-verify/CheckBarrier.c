@@ -44,6 +44,13 @@ static bool per_thread_call(const char *n) {
   return false;
 }
 
+// A restrict pointer parameter to const data (`const float *__restrict__
+// A`): no other pointer of the kernel writes what it points to.
+static bool read_only(const TvVar *v) {
+  return v->is_pointer && v->ctype && !strncmp(v->ctype, "const ", 6) &&
+         ((v->type && strstr(v->type, "restrict")) || strstr(v->ctype, "restrict"));
+}
+
 static Taint taint_of(TvExpr *e) {
   if (!e) return untainted();
   switch (e->kind) {
@@ -54,6 +61,13 @@ static Taint taint_of(TvExpr *e) {
     return (Taint){e->var->taint,
                    tv_printf("'%s', which is derived from %s", e->var->name, e->var->taint)};
   case EX_SUBSCRIPT: {
+    // An element of read-only global memory (a `const T *` kernel parameter,
+    // which the kernel cannot write) at a block-uniform index is the same in
+    // every thread: a mask or length table (`if (BlockMask[by * 8 + k])`).
+    TvExpr *base = tv_strip(e->kids[0]);
+    if (base && base->kind == EX_VAR && base->var->kind == VAR_PARAM && read_only(base->var) &&
+        !taint_of(e->kids[1]).root)
+      return untainted();
     const char *n = base_name(e);
     return root(n ? tv_printf("a value loaded from '%s'", n) : "a value loaded from memory");
   }
