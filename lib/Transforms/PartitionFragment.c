@@ -24,24 +24,19 @@
 #include "PartitionInternal.h"
 
 static bool expr_has_fragment(const TlExpr *e) {
-  if (!e)
-    return false;
-  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT)
-    return true;
+  if (!e) return false;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) return true;
   for (int i = 0; i < e->nargs; i++)
-    if (expr_has_fragment(e->args[i]))
-      return true;
+    if (expr_has_fragment(e->args[i])) return true;
   return false;
 }
 
 static bool body_has_fragment(const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT)
-      return true;
+    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT) return true;
     for (int d = 0; d < s->nindices; d++)
-      if (expr_has_fragment(s->indices[d]))
-        return true;
+      if (expr_has_fragment(s->indices[d])) return true;
     if (expr_has_fragment(s->value) || expr_has_fragment(s->cond) || body_has_fragment(&s->body) ||
         body_has_fragment(&s->else_body))
       return true;
@@ -54,31 +49,35 @@ bool tl_nest_touches_fragment(const TlStmt *nest) {
 }
 
 static const TlExpr *find_fragment(const TlExpr *e) {
-  if (!e)
-    return NULL;
-  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT)
-    return e;
+  if (!e) return NULL;
+  if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) return e;
   for (int i = 0; i < e->nargs; i++) {
     const TlExpr *f = find_fragment(e->args[i]);
-    if (f)
-      return f;
+    if (f) return f;
   }
   return NULL;
 }
 
 bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d) {
-  if (s->kind == ST_FOR || s->kind == ST_IF || s->kind == ST_SEQ)
-    return true; // their bodies are visited on their own
-  bool bad = (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT) ||
-             expr_has_fragment(s->value) || expr_has_fragment(s->cond);
-  for (int i = 0; i < s->nindices; i++)
+  // The bodies of loops, branches and sequences are visited on their own;
+  // their own expressions (an if's condition, a loop's bounds) run at block
+  // level here, where a fragment element lives in one thread only (TileLang's
+  // block-sparse attention tests `if block_mask[k] != 0:` on a fragment).
+  bool bad =
+      s->kind != ST_SEQ && ((s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT) ||
+                            expr_has_fragment(s->value) || expr_has_fragment(s->cond) ||
+                            expr_has_fragment(s->start) || expr_has_fragment(s->stop));
+  for (int i = 0; s->kind != ST_SEQ && s->kind != ST_FOR && s->kind != ST_IF && i < s->nindices;
+       i++)
     bad = bad || expr_has_fragment(s->indices[i]);
   if (bad) {
     const TlExpr *f = find_fragment(s->value);
-    if (!f)
-      f = find_fragment(s->cond);
-    tl_error(d, f ? f->loc : s->loc, "a fragment is distributed over the threads: access it inside a "
-                                     "T.Parallel loop or with a tile operator");
+    if (!f) f = find_fragment(s->cond);
+    if (!f) f = find_fragment(s->start);
+    if (!f) f = find_fragment(s->stop);
+    tl_error(d, f ? f->loc : s->loc,
+             "a fragment is distributed over the threads: access it inside a "
+             "T.Parallel loop or with a tile operator");
   }
   return !bad;
 }
@@ -91,11 +90,9 @@ typedef struct Rewrite {
 } Rewrite;
 
 static bool is_direct(const TlExpr *const *idx, int n, const TlStmt *nest) {
-  if (n != nest->nvars)
-    return false;
+  if (n != nest->nvars) return false;
   for (int i = 0; i < n; i++)
-    if (idx[i]->kind != EX_VAR || idx[i]->var != nest->vars[i])
-      return false;
+    if (idx[i]->kind != EX_VAR || idx[i]->var != nest->vars[i]) return false;
   return true;
 }
 
@@ -104,14 +101,14 @@ static TlExpr *register_index(Rewrite *r, const TlBuffer *b, TlExpr *const *idx,
   if (is_direct((const TlExpr *const *)idx, n, r->nest) && tl_layout_equal(b->layout, r->layout))
     return r->local;
   if (n == 1 && r->nest->nvars == 2 && idx[0]->kind == EX_VAR && idx[0]->var == r->nest->vars[0] &&
-      b->layout && b->layout->kind == LAYOUT_ROW_OF && tl_layout_same_rows(b->layout->parent, r->layout))
+      b->layout && b->layout->kind == LAYOUT_ROW_OF &&
+      tl_layout_same_rows(b->layout->parent, r->layout))
     return tl_layout_row_local(r->arena, r->layout, r->local, idx[0]->loc);
   return NULL;
 }
 
 static TlExpr *rewrite_expr(Rewrite *r, TlExpr *e) {
-  if (!e)
-    return e;
+  if (!e) return e;
   if (e->kind == EX_LOAD && e->buf->scope == SCOPE_FRAGMENT) {
     TlExpr *reg = register_index(r, e->buf, e->args, e->nargs);
     TL_ASSERT("partition", reg != NULL); // layout-inference checked every access
@@ -154,8 +151,7 @@ static void rewrite_body(Rewrite *r, TlVec *body, TlExpr *replica_guard) {
 // the nest's variables in order; with `rows`, the parent tile of a
 // replicated row R[i] read by a 2-D nest.
 static const TlFragLayout *load_layout(const TlExpr *e, const TlStmt *nest, bool rows) {
-  if (e->kind != EX_LOAD || e->buf->scope != SCOPE_FRAGMENT || !e->buf->layout)
-    return NULL;
+  if (e->kind != EX_LOAD || e->buf->scope != SCOPE_FRAGMENT || !e->buf->layout) return NULL;
   if (!rows)
     return is_direct((const TlExpr *const *)e->args, e->nargs, nest) ? e->buf->layout : NULL;
   bool row = e->buf->layout->kind == LAYOUT_ROW_OF && nest->nvars == 2 && e->nargs == 1 &&
@@ -174,25 +170,20 @@ static const TlFragLayout *source_layout(const TlVec *body, const TlStmt *nest, 
       return s->buf->layout;
     const TlExpr *stack[256];
     int n = 0;
-    if (s->value)
-      stack[n++] = s->value;
-    if (s->cond)
-      stack[n++] = s->cond;
+    if (s->value) stack[n++] = s->value;
+    if (s->cond) stack[n++] = s->cond;
     for (int d = 0; d < s->nindices && n < 256; d++)
       stack[n++] = s->indices[d];
     while (n > 0) {
       const TlExpr *e = stack[--n];
       const TlFragLayout *l = load_layout(e, nest, rows);
-      if (l)
-        return l;
+      if (l) return l;
       for (int k = 0; k < e->nargs && n < 256; k++)
         stack[n++] = e->args[k];
     }
     const TlFragLayout *l = source_layout(&s->body, nest, rows);
-    if (!l)
-      l = source_layout(&s->else_body, nest, rows);
-    if (l)
-      return l;
+    if (!l) l = source_layout(&s->else_body, nest, rows);
+    if (l) return l;
   }
   return NULL;
 }
@@ -213,8 +204,7 @@ static TlStmt *unrolled_loop(TlArena *a, TlKernel *k, const char *name, int64_t 
 TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag *d) {
   TlLoc loc = nest->loc;
   const TlFragLayout *L = source_layout(&nest->body, nest, false);
-  if (!L)
-    L = source_layout(&nest->body, nest, true);
+  if (!L) L = source_layout(&nest->body, nest, true);
   if (!L) {
     tl_error(d, loc, "internal error: no fragment layout for this T.Parallel (partition)");
     return NULL;
@@ -268,8 +258,7 @@ TlStmt *tl_partition_fragment_nest(TlArena *a, TlKernel *k, TlStmt *nest, TlDiag
   } else {
     inner->body = nest->body;
   }
-  if (lanes)
-    tl_vec_push(a, &loop->body, lanes);
+  if (lanes) tl_vec_push(a, &loop->body, lanes);
   TlStmt *seq = tl_stmt_new(a, ST_SEQ, loc);
   seq->per_thread = true;
   // Recorded for --emit=plan and explain-partition, which map elements to
@@ -416,7 +405,9 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   // acc[lr] = init
   TlVar *lr;
   TlStmt *init = unrolled_loop(a, k, "r", R->locals, loc, &lr);
-  tl_vec_push(a, &init->body, set_elem(a, acc, tl_expr_var(a, loc, lr), tl_reduce_init(a, red->reduce, t, loc), loc));
+  tl_vec_push(
+      a, &init->body,
+      set_elem(a, acc, tl_expr_var(a, loc, lr), tl_reduce_init(a, red->reduce, t, loc), loc));
   tl_vec_push(a, &seq->body, init);
   // acc[row_local(l)] = op(acc[row_local(l)], src[l])
   TlVar *l;
@@ -429,7 +420,9 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
     abs->args[0] = x;
     x = abs;
   }
-  tl_vec_push(a, &fold->body, set_elem(a, acc, rl, tl_reduce_combine(a, red->reduce, elem(a, acc, rl, loc), x, loc), loc));
+  tl_vec_push(
+      a, &fold->body,
+      set_elem(a, acc, rl, tl_reduce_combine(a, red->reduce, elem(a, acc, rl, loc), x, loc), loc));
   tl_vec_push(a, &seq->body, fold);
   // Combine the lanes that share a row.
   int64_t offs[8];
@@ -456,7 +449,9 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   // dst[lr] = acc[lr] (clear) or op(dst[lr], acc[lr])
   TlExpr *res = elem(a, acc, tl_expr_var(a, loc, lr2), loc);
   if (!red->reduce_clear) {
-    TlReduceKind k2 = red->reduce == REDUCE_ABSSUM ? REDUCE_SUM : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX : red->reduce;
+    TlReduceKind k2 = red->reduce == REDUCE_ABSSUM   ? REDUCE_SUM
+                      : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX
+                                                     : red->reduce;
     res = tl_reduce_combine(a, k2, reg(a, dst, tl_expr_var(a, loc, lr2), loc), res, loc);
   }
   TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
