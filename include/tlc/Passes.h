@@ -12,6 +12,12 @@ bool tl_specialize_sizes(TlArena *a, TlModule *m, TlDiag *d);
 
 /* lib/Transforms/LowerTileOps.c: T.copy / T.fill -> T.Parallel nests */
 bool tl_lower_tile_ops(TlArena *a, TlModule *m, TlDiag *d);
+
+/* lib/Transforms/ReplicateFragments.c: fragments read at block level ->
+   local arrays every thread holds whole (TileLang replicates them) */
+bool tl_replicate_fragments(TlArena *a, TlModule *m, TlDiag *d);
+
+/* lib/Transforms/UniformSelect.c */
 // uniform-select: a nest storing select(cond, a, b) with cond convex in the
 // nest variables gets a block-uniform fast path storing a (causal masks).
 bool tl_uniform_select(TlArena *a, TlModule *m, TlDiag *d);

@@ -56,8 +56,9 @@ static const char *const usage =
     "  --help                print this help\n"
     "  --version             print the version\n"
     "\n"
-    "passes, in order: lower-tile-ops uniform-select layout-inference warp-specialize pipeline\n"
-    "                  partition flatten vectorize swizzle thread-sync plan-shared\n"
+    "passes, in order: lower-tile-ops replicate-fragments uniform-select layout-inference\n"
+    "                  warp-specialize pipeline partition flatten vectorize swizzle thread-sync\n"
+    "                  plan-shared\n"
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
 
 static bool valid_pass(const char *name) {

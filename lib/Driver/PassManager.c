@@ -9,18 +9,21 @@
 #include "tlc/Passes.h"
 
 const TlPass tl_pipeline_passes[] = {
-    {"specialize-sizes", tl_specialize_sizes}, // runtime row lengths: aligned kernel + unaligned twin
+    {"specialize-sizes",
+     tl_specialize_sizes},                 // runtime row lengths: aligned kernel + unaligned twin
     {"lower-tile-ops", tl_lower_tile_ops}, // T.copy / T.fill -> T.Parallel nests
-    {"uniform-select", tl_uniform_select}, // select nests: a block-uniform fast path
+    {"replicate-fragments",
+     tl_replicate_fragments},                  // fragments read at block level -> per-thread copies
+    {"uniform-select", tl_uniform_select},     // select nests: a block-uniform fast path
     {"layout-inference", tl_layout_inference}, // a layout for every fragment
-    {"warp-specialize", tl_warp_specialize}, // T.Pipelined on TMA + mbarriers, producer warpgroup
-    {"pipeline", tl_pipeline},             // T.Pipelined loops (cp.async)
-    {"partition", tl_partition},           // T.Parallel -> per-thread loops (thread IR)
-    {"flatten", tl_flatten},               // N-d accesses -> flat offsets, simplified
-    {"vectorize", tl_vectorize},           // lane loops -> vector loads and stores
-    {"swizzle", tl_swizzle},               // swizzled shared tiles -> physical offsets
-    {"thread-sync", tl_thread_sync},       // barriers between memory hazards
-    {"plan-shared", tl_plan_shared},       // shared-memory offsets and budget
+    {"warp-specialize", tl_warp_specialize},   // T.Pipelined on TMA + mbarriers, producer warpgroup
+    {"pipeline", tl_pipeline},                 // T.Pipelined loops (cp.async)
+    {"partition", tl_partition},               // T.Parallel -> per-thread loops (thread IR)
+    {"flatten", tl_flatten},                   // N-d accesses -> flat offsets, simplified
+    {"vectorize", tl_vectorize},               // lane loops -> vector loads and stores
+    {"swizzle", tl_swizzle},                   // swizzled shared tiles -> physical offsets
+    {"thread-sync", tl_thread_sync},           // barriers between memory hazards
+    {"plan-shared", tl_plan_shared},           // shared-memory offsets and budget
 };
 const int tl_pipeline_npasses = (int)(sizeof tl_pipeline_passes / sizeof tl_pipeline_passes[0]);
 
@@ -44,14 +47,11 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
     return false;
   if (o->print_after_all || (o->print_after && strcmp(o->print_after, "sema") == 0))
     dump(out, m, "sema");
-  if (o->stop_after && strcmp(o->stop_after, "sema") == 0)
-    return true;
+  if (o->stop_after && strcmp(o->stop_after, "sema") == 0) return true;
   // --no-warp-specialize: the module is compiled as if the target had no
   // TMA, so warp-specialize leaves every pipeline to the cp.async schedule.
-  if (o->no_warp_specialize)
-    m->has_tma = false;
-  if (o->cluster)
-    m->clusters = true;
+  if (o->no_warp_specialize) m->has_tma = false;
+  if (o->cluster) m->clusters = true;
   // The default list, or --passes (already checked by the driver).
   const TlPass *list[64];
   int n = 0;
@@ -59,8 +59,7 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
     for (const char *s = o->passes; *s && n < 64;) {
       size_t len = strcspn(s, ",");
       const TlPass *p = tl_find_pass(s, len);
-      if (p)
-        list[n++] = p;
+      if (p) list[n++] = p;
       s += len + (s[len] == ',');
     }
   } else if (!o->ir_input) {
@@ -69,14 +68,11 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
   }
   for (int i = 0; i < n; i++) {
     const TlPass *p = list[i];
-    if (!p->run(a, m, d) || d->nerrors > 0)
-      return false;
-    if (o->verify_each && !tl_ir_verify(m, p->name, d))
-      return false;
+    if (!p->run(a, m, d) || d->nerrors > 0) return false;
+    if (o->verify_each && !tl_ir_verify(m, p->name, d)) return false;
     if (o->print_after_all || (o->print_after && strcmp(o->print_after, p->name) == 0))
       dump(out, m, p->name);
-    if (o->stop_after && strcmp(o->stop_after, p->name) == 0)
-      break;
+    if (o->stop_after && strcmp(o->stop_after, p->name) == 0) break;
   }
   return true;
 }

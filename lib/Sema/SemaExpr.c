@@ -29,8 +29,7 @@ TlExpr *tl_sema_convert(Sema *s, TlExpr *e, TlDtype t) {
     return e;
   }
   if (e->kind == EX_INT && e->untyped) {
-    if (tl_dtype_is_float(t))
-      return tl_expr_float(s->arena, e->loc, (double)e->ival, t);
+    if (tl_dtype_is_float(t)) return tl_expr_float(s->arena, e->loc, (double)e->ival, t);
     TlExpr *c = tl_expr_int(s->arena, e->loc, e->ival, t);
     return c;
   }
@@ -42,16 +41,16 @@ TlExpr *tl_sema_convert(Sema *s, TlExpr *e, TlDtype t) {
 // The dtype two operands meet at; false (after reporting) when they cannot.
 static bool unify(Sema *s, TlLoc loc, const char *op, TlExpr *l, TlExpr *r, TlDtype *out) {
   if (l->untyped && r->untyped) {
-    *out = (tl_dtype_is_float(l->dtype) || tl_dtype_is_float(r->dtype)) ? TY_FLOAT32 : s->index_dtype;
+    *out =
+        (tl_dtype_is_float(l->dtype) || tl_dtype_is_float(r->dtype)) ? TY_FLOAT32 : s->index_dtype;
     return true;
   }
   if (l->untyped || r->untyped) {
     TlExpr *typed = l->untyped ? r : l, *lit = l->untyped ? l : r;
     // An untyped float meeting a typed integer makes the result float32.
     *out = (tl_dtype_is_float(lit->dtype) && !tl_dtype_is_float(typed->dtype)) ? TY_FLOAT32
-                                                                                : typed->dtype;
-    if (typed->dtype == TY_BOOL)
-      *out = lit->dtype;
+                                                                               : typed->dtype;
+    if (typed->dtype == TY_BOOL) *out = lit->dtype;
     return true;
   }
   TlDtype a = l->dtype, b = r->dtype;
@@ -70,10 +69,8 @@ static bool unify(Sema *s, TlLoc loc, const char *op, TlExpr *l, TlExpr *r, TlDt
     return false;
   }
   *out = tl_dtype_bits(a) >= tl_dtype_bits(b) ? a : b;
-  if (a == TY_BOOL)
-    *out = b;
-  if (b == TY_BOOL)
-    *out = a;
+  if (a == TY_BOOL) *out = b;
+  if (b == TY_BOOL) *out = a;
   return true;
 }
 
@@ -125,8 +122,7 @@ TlExpr *tl_sema_fold(Sema *s, TlExpr *e) {
   if (e->kind == EX_BINARY && e->args[0]->kind == EX_INT && e->args[1]->kind == EX_INT &&
       is_int(e->dtype)) {
     TlExpr *f = fold_int(s, e->loc, e->op, e->args[0], e->args[1], e->dtype);
-    if (f)
-      return f;
+    if (f) return f;
   }
   return e;
 }
@@ -139,13 +135,11 @@ static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
     return e;
   }
   TlDtype t;
-  if (!unify(s, loc, name, l, r, &t))
-    return error_expr(s, loc);
+  if (!unify(s, loc, name, l, r, &t)) return error_expr(s, loc);
   bool untyped = l->untyped && r->untyped;
   if (op == OP_DIV && is_int(t)) // Python: / on integers is true division
     t = TY_FLOAT32, untyped = false;
-  if (op == OP_FLOORMOD && tl_dtype_is_float(t))
-    op = OP_FMOD;
+  if (op == OP_FLOORMOD && tl_dtype_is_float(t)) op = OP_FMOD;
   TlExpr *a = tl_sema_convert(s, l, t), *b = tl_sema_convert(s, r, t);
   bool divides = op == OP_DIV || op == OP_FLOORDIV || op == OP_FLOORMOD || op == OP_FMOD;
   if (divides && ((b->kind == EX_FLOAT && b->fval == 0) || (b->kind == EX_INT && b->ival == 0))) {
@@ -166,13 +160,26 @@ static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
   if (a->kind == EX_FLOAT && b->kind == EX_FLOAT && !cmp && untyped) {
     double x = a->fval, y = b->fval, v;
     switch (op) {
-    case OP_ADD: v = x + y; break;
-    case OP_SUB: v = x - y; break;
-    case OP_MUL: v = x * y; break;
-    case OP_DIV: v = x / y; break;
-    case OP_FLOORDIV: v = floor(x / y); break;
-    case OP_FMOD: v = x - floor(x / y) * y; break;
-    default: return e;
+    case OP_ADD:
+      v = x + y;
+      break;
+    case OP_SUB:
+      v = x - y;
+      break;
+    case OP_MUL:
+      v = x * y;
+      break;
+    case OP_DIV:
+      v = x / y;
+      break;
+    case OP_FLOORDIV:
+      v = floor(x / y);
+      break;
+    case OP_FMOD:
+      v = x - floor(x / y) * y;
+      break;
+    default:
+      return e;
     }
     TlExpr *f = tl_expr_float(s->arena, loc, v, t);
     f->untyped = true;
@@ -184,27 +191,39 @@ static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
 
 static TlOp binop_of(TlTokenKind k) {
   switch (k) {
-  case TK_PLUS: return OP_ADD;
-  case TK_MINUS: return OP_SUB;
-  case TK_STAR: return OP_MUL;
-  case TK_SLASH: return OP_DIV;
-  case TK_SLASHSLASH: return OP_FLOORDIV;
-  case TK_PERCENT: return OP_FLOORMOD;
-  case TK_STARSTAR: return OP_POW;
-  case TK_EQEQ: return OP_EQ;
-  case TK_NE: return OP_NE;
-  case TK_LT: return OP_LT;
-  case TK_LE: return OP_LE;
-  case TK_GT: return OP_GT;
-  default: return OP_GE;
+  case TK_PLUS:
+    return OP_ADD;
+  case TK_MINUS:
+    return OP_SUB;
+  case TK_STAR:
+    return OP_MUL;
+  case TK_SLASH:
+    return OP_DIV;
+  case TK_SLASHSLASH:
+    return OP_FLOORDIV;
+  case TK_PERCENT:
+    return OP_FLOORMOD;
+  case TK_STARSTAR:
+    return OP_POW;
+  case TK_EQEQ:
+    return OP_EQ;
+  case TK_NE:
+    return OP_NE;
+  case TK_LT:
+    return OP_LT;
+  case TK_LE:
+    return OP_LE;
+  case TK_GT:
+    return OP_GT;
+  default:
+    return OP_GE;
   }
 }
 
 bool tl_sema_const_int(Sema *s, const TlNode *n, const char *what, int64_t *out) {
   int before = s->diag->nerrors;
   TlExpr *e = tl_sema_expr(s, n);
-  if (s->diag->nerrors != before)
-    return false;
+  if (s->diag->nerrors != before) return false;
   if (e->kind != EX_INT || !is_int(e->dtype)) {
     if (e->kind == EX_INT && e->dtype == TY_BOOL) {
       *out = e->ival;
@@ -215,6 +234,31 @@ bool tl_sema_const_int(Sema *s, const TlNode *n, const char *what, int64_t *out)
   }
   *out = e->ival;
   return true;
+}
+
+// A fragment indexed along dimension d by a T.Parallel variable that runs past
+// the declared extent (TileLang's attention-sink files: `sinks =
+// T.alloc_fragment([heads])` indexed by i of T.Parallel(block_M)). TileLang
+// infers the fragment's layout from the loop, so every i gets its own
+// register and the file works there; tlc does the same by widening the
+// dimension to the loop's extent, with a warning.
+static void widen_fragment_to_loop(Sema *s, TlBuffer *b, int d, const TlExpr *e, TlLoc loc) {
+  if (b->scope != SCOPE_FRAGMENT || !s->parallel || e->kind != EX_VAR || b->dyn[d] ||
+      b->stages != 1)
+    return;
+  const TlStmt *par = s->parallel;
+  for (int v = 0; v < par->nvars; v++) {
+    if (par->vars[v] != e->var || par->extents[v] <= b->shape[d]) continue;
+    tl_warning(s->diag, loc,
+               "'%s' has %lld element%s along dimension %d but '%s' runs to %lld here; tlc widens "
+               "it to %lld, as TileLang's layout inference does",
+               b->name, (long long)b->shape[d], b->shape[d] == 1 ? "" : "s", d, e->var->name,
+               (long long)(par->extents[v] - 1), (long long)par->extents[v]);
+    tl_note(s->diag, b->loc, "'%s' declared here; give it %lld elements to silence this", b->name,
+            (long long)par->extents[v]);
+    b->shape[d] = par->extents[v];
+    return;
+  }
 }
 
 static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
@@ -251,6 +295,7 @@ static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
                tl_dtype_name(e->dtype));
       return error_expr(s, n->loc);
     }
+    widen_fragment_to_loop(s, b, i, e, in->loc);
     if (e->kind == EX_INT && (e->ival < 0 || (!b->dyn[i] && e->ival >= b->shape[i]))) {
       tl_error(s->diag, in->loc, "index %lld is out of bounds for dimension %d of '%s' (size %lld)",
                (long long)e->ival, i, b->name, (long long)b->shape[i]);
@@ -274,8 +319,10 @@ static TlExpr *extreme_value(Sema *s, TlLoc loc, TlDtype t, int which) {
     if (which == 0)
       v = INFINITY;
     else {
-      double m = t == TY_FLOAT16 ? 65504.0 : t == TY_BFLOAT16 ? 3.3895313892515355e38
-                 : t == TY_FLOAT32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+      double m = t == TY_FLOAT16    ? 65504.0
+                 : t == TY_BFLOAT16 ? 3.3895313892515355e38
+                 : t == TY_FLOAT32  ? 3.4028234663852886e38
+                                    : 1.7976931348623157e308;
       v = which == 1 ? m : -m;
     }
     return tl_expr_float(s->arena, loc, v, t);
@@ -297,13 +344,13 @@ static TlExpr *extreme_value(Sema *s, TlLoc loc, TlDtype t, int which) {
 
 static bool check_arity(Sema *s, const TlNode *n, const char *name, int lo, int hi) {
   int got = n->list.len;
-  if (got >= lo && got <= hi && n->list2.len == 0)
-    return true;
+  if (got >= lo && got <= hi && n->list2.len == 0) return true;
   if (n->list2.len) {
     TlNode *kw = TL_VEC_AT(n->list2, TlNode, 0);
     tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to '%s'", kw->name, name);
   } else if (lo == hi)
-    tl_error(s->diag, n->loc, "'%s' takes %d argument%s, %d given", name, lo, lo == 1 ? "" : "s", got);
+    tl_error(s->diag, n->loc, "'%s' takes %d argument%s, %d given", name, lo, lo == 1 ? "" : "s",
+             got);
   else
     tl_error(s->diag, n->loc, "'%s' takes %d to %d arguments, %d given", name, lo, hi, got);
   return false;
@@ -316,16 +363,15 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
   static const struct {
     const char *name;
     TlIntrinsic fn;
-  } math[] = {{"exp", FN_EXP},   {"exp2", FN_EXP2}, {"log", FN_LOG},         {"log2", FN_LOG2},
-              {"sqrt", FN_SQRT}, {"rsqrt", FN_RSQRT}, {"tanh", FN_TANH}, {"sigmoid", FN_SIGMOID},
-              {"abs", FN_ABS}};
+  } math[] = {{"exp", FN_EXP},   {"exp2", FN_EXP2},       {"log", FN_LOG},
+              {"log2", FN_LOG2}, {"sqrt", FN_SQRT},       {"rsqrt", FN_RSQRT},
+              {"tanh", FN_TANH}, {"sigmoid", FN_SIGMOID}, {"abs", FN_ABS}};
   char full[80];
   snprintf(full, sizeof full, "%s%s", t ? "T." : "", name);
   if (t || strcmp(name, "abs") == 0) {
     for (size_t i = 0; i < sizeof math / sizeof math[0]; i++)
       if (strcmp(name, math[i].name) == 0) {
-        if (!check_arity(s, n, full, 1, 1))
-          return error_expr(s, n->loc);
+        if (!check_arity(s, n, full, 1, 1)) return error_expr(s, n->loc);
         TlExpr *x = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
         if (math[i].fn != FN_ABS && !tl_dtype_is_float(x->dtype))
           x = tl_sema_convert(s, x, TY_FLOAT32);
@@ -339,15 +385,13 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
   }
   if ((t && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)) ||
       (!t && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0))) {
-    if (!check_arity(s, n, full, 2, 2))
-      return error_expr(s, n->loc);
+    if (!check_arity(s, n, full, 2, 2)) return error_expr(s, n->loc);
     args[0] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
     args[1] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 1));
     return make_binary(s, n->loc, name[1] == 'i' ? OP_MIN : OP_MAX, args[0], args[1]);
   }
   if (t && strcmp(name, "ceildiv") == 0) {
-    if (!check_arity(s, n, full, 2, 2))
-      return error_expr(s, n->loc);
+    if (!check_arity(s, n, full, 2, 2)) return error_expr(s, n->loc);
     args[0] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
     args[1] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 1));
     if (!is_int(args[0]->dtype) || !is_int(args[1]->dtype)) {
@@ -355,9 +399,11 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
       return error_expr(s, n->loc);
     }
     // ceildiv(a, b) = (a + b - 1) // b
-    TlExpr *bm1 = make_binary(s, n->loc, OP_SUB, args[1], tl_expr_int(s->arena, n->loc, 1, args[1]->dtype));
+    TlExpr *bm1 =
+        make_binary(s, n->loc, OP_SUB, args[1], tl_expr_int(s->arena, n->loc, 1, args[1]->dtype));
     bm1->untyped = args[1]->untyped;
-    return make_binary(s, n->loc, OP_FLOORDIV, make_binary(s, n->loc, OP_ADD, args[0], bm1), args[1]);
+    return make_binary(s, n->loc, OP_FLOORDIV, make_binary(s, n->loc, OP_ADD, args[0], bm1),
+                       args[1]);
   }
   // T.floordiv(a, b), T.floormod(a, b): TVM's floor division and modulo, the
   // same operations as Python's a // b and a % b.
@@ -372,22 +418,18 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
     return make_binary(s, n->loc, name[5] == 'd' ? OP_FLOORDIV : OP_FLOORMOD, args[0], args[1]);
   }
   if (t && strcmp(name, "cast") == 0) {
-    if (!check_arity(s, n, full, 2, 2))
-      return error_expr(s, n->loc);
+    if (!check_arity(s, n, full, 2, 2)) return error_expr(s, n->loc);
     TlDtype dt;
     TlExpr *x = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
-    if (!dtype_arg(s, TL_VEC_AT(n->list, TlNode, 1), &dt))
-      return error_expr(s, n->loc);
+    if (!dtype_arg(s, TL_VEC_AT(n->list, TlNode, 1), &dt)) return error_expr(s, n->loc);
     return tl_sema_convert(s, x, dt);
   }
   if (t && strcmp(name, "if_then_else") == 0) {
-    if (!check_arity(s, n, full, 3, 3))
-      return error_expr(s, n->loc);
+    if (!check_arity(s, n, full, 3, 3)) return error_expr(s, n->loc);
     for (int i = 0; i < 3; i++)
       args[i] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, i));
     TlDtype dt;
-    if (!unify(s, n->loc, "if_then_else", args[1], args[2], &dt))
-      return error_expr(s, n->loc);
+    if (!unify(s, n->loc, "if_then_else", args[1], args[2], &dt)) return error_expr(s, n->loc);
     TlExpr *e = tl_expr_new(s->arena, EX_SELECT, n->loc, dt, 3);
     e->args[0] = tl_sema_convert(s, args[0], TY_BOOL);
     e->args[1] = tl_sema_convert(s, args[1], dt);
@@ -397,11 +439,9 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
   }
   if (t && (strcmp(name, "infinity") == 0 || strcmp(name, "max_value") == 0 ||
             strcmp(name, "min_value") == 0)) {
-    if (!check_arity(s, n, full, 1, 1))
-      return error_expr(s, n->loc);
+    if (!check_arity(s, n, full, 1, 1)) return error_expr(s, n->loc);
     TlDtype dt;
-    if (!dtype_arg(s, TL_VEC_AT(n->list, TlNode, 0), &dt))
-      return error_expr(s, n->loc);
+    if (!dtype_arg(s, TL_VEC_AT(n->list, TlNode, 0), &dt)) return error_expr(s, n->loc);
     return extreme_value(s, n->loc, dt, name[0] == 'i' ? 0 : name[1] == 'a' ? 1 : 2);
   }
   if (t) {
@@ -418,7 +458,8 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
     TlSym *y = tl_scope_lookup(s, name);
     if (y && y->kind == SYM_VALUE && y->value->kind == VAL_FUNC) {
       if (n->list.len > TL_MAX_DIMS + 1 || n->list2.len) {
-        tl_error(s->diag, n->loc, "helper calls take at most %d positional arguments", TL_MAX_DIMS + 1);
+        tl_error(s->diag, n->loc, "helper calls take at most %d positional arguments",
+                 TL_MAX_DIMS + 1);
         return error_expr(s, n->loc);
       }
       TlExpr *in[TL_MAX_DIMS + 1], *out[2];
@@ -458,8 +499,7 @@ static bool is_python_only_op(const TlNode *n) {
 }
 
 static bool compile_time_python(Sema *s, const TlNode *n) {
-  if (is_python_only_op(n))
-    return true; // folded, or reported by the evaluator when not constant
+  if (is_python_only_op(n)) return true; // folded, or reported by the evaluator when not constant
   if (n->kind == ND_SUBSCRIPT || (n->kind == ND_ATTR && !tl_sema_t_attr(s, n)))
     return tl_sema_is_constant_expr(s, n);
   return n->kind == ND_CALL && !tl_sema_t_attr(s, n->a) && tl_sema_is_constant_expr(s, n);
@@ -498,13 +538,13 @@ TlExpr *tl_sema_expr(Sema *s, const TlNode *n) {
 
 static TlExpr *lower_expr(Sema *s, const TlNode *n) {
   if (is_python_only_op(n) && !tl_sema_is_constant_expr(s, n)) {
-    tl_error(s->diag, n->loc, "operator '%s' works on compile-time values only; tlc kernels have "
-                              "no bitwise or membership operators yet",
+    tl_error(s->diag, n->loc,
+             "operator '%s' works on compile-time values only; tlc kernels have "
+             "no bitwise or membership operators yet",
              n->kind == ND_COMPARE ? (n->op == TK_IN ? "in" : "is") : tl_token_kind_name(n->op));
     return error_expr(s, n->loc);
   }
-  if (compile_time_python(s, n))
-    return value_expr(s, n, tl_sema_eval_const(s, n));
+  if (compile_time_python(s, n)) return value_expr(s, n, tl_sema_eval_const(s, n));
   switch (n->kind) {
   case ND_INT: {
     TlExpr *e = tl_expr_int(s->arena, n->loc, n->ival, s->index_dtype);
@@ -524,8 +564,7 @@ static TlExpr *lower_expr(Sema *s, const TlNode *n) {
       tl_sema_unknown_name(s, n->loc, n->name);
       return error_expr(s, n->loc);
     }
-    if (y->kind == SYM_VAR)
-      return tl_expr_var(s->arena, n->loc, y->var);
+    if (y->kind == SYM_VAR) return tl_expr_var(s->arena, n->loc, y->var);
     if (y->kind == SYM_BUFFER) {
       tl_error(s->diag, n->loc, "buffer '%s' used as a value; index it, e.g. %s[i]", n->name,
                n->name);
@@ -547,16 +586,15 @@ static TlExpr *lower_expr(Sema *s, const TlNode *n) {
     return lower_subscript(s, n);
   case ND_UNARY: {
     TlExpr *x = tl_sema_expr(s, n->a);
-    if (n->op == TK_PLUS)
-      return x;
+    if (n->op == TK_PLUS) return x;
     if (n->op == TK_NOT) {
-      if (x->kind == EX_INT)
-        return tl_expr_int(s->arena, n->loc, !x->ival, TY_BOOL);
+      if (x->kind == EX_INT) return tl_expr_int(s->arena, n->loc, !x->ival, TY_BOOL);
       return tl_expr_unary(s->arena, n->loc, OP_NOT, tl_sema_convert(s, x, TY_BOOL), TY_BOOL);
     }
     if (x->kind == EX_INT && is_int(x->dtype)) {
       if (x->ival == INT64_MIN) {
-        tl_error(s->diag, n->loc, "integer overflow: -(%lld) does not fit in 64 bits", (long long)x->ival);
+        tl_error(s->diag, n->loc, "integer overflow: -(%lld) does not fit in 64 bits",
+                 (long long)x->ival);
         return error_expr(s, n->loc);
       }
       TlExpr *e = tl_expr_int(s->arena, n->loc, -x->ival, x->dtype);
@@ -599,8 +637,12 @@ static TlExpr *lower_expr(Sema *s, const TlNode *n) {
     TlExpr *e = make_binary(s, n->loc, binop_of(n->op), l, r);
     if (l->kind == EX_INT && r->kind == EX_INT && e->kind == EX_BINARY) {
       int64_t a = l->ival, b = r->ival;
-      bool v = e->op == OP_EQ ? a == b : e->op == OP_NE ? a != b : e->op == OP_LT ? a < b
-               : e->op == OP_LE ? a <= b : e->op == OP_GT ? a > b : a >= b;
+      bool v = e->op == OP_EQ   ? a == b
+               : e->op == OP_NE ? a != b
+               : e->op == OP_LT ? a < b
+               : e->op == OP_LE ? a <= b
+               : e->op == OP_GT ? a > b
+                                : a >= b;
       return tl_expr_int(s->arena, n->loc, v, TY_BOOL);
     }
     return e;
@@ -615,8 +657,7 @@ static TlExpr *lower_expr(Sema *s, const TlNode *n) {
       return tl_sema_expr(s, c->ival ? n->b : n->c);
     TlExpr *a = tl_sema_expr(s, n->b), *b = tl_sema_expr(s, n->c);
     TlDtype dt;
-    if (!unify(s, n->loc, "if-else", a, b, &dt))
-      return error_expr(s, n->loc);
+    if (!unify(s, n->loc, "if-else", a, b, &dt)) return error_expr(s, n->loc);
     TlExpr *e = tl_expr_new(s->arena, EX_SELECT, n->loc, dt, 3);
     e->args[0] = tl_sema_convert(s, c, TY_BOOL);
     e->args[1] = tl_sema_convert(s, a, dt);
@@ -664,8 +705,7 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
     tl_error(s->diag, call_loc, "helpers nested more than 32 calls deep");
     return false;
   }
-  if (!tl_sema_plain_params(s, def, "helper inlined in a kernel"))
-    return false;
+  if (!tl_sema_plain_params(s, def, "helper inlined in a kernel")) return false;
   if (def->params.len != nargs) {
     tl_error(s->diag, call_loc, "'%s' takes %d argument%s, %d given", fn->s, def->params.len,
              def->params.len == 1 ? "" : "s", nargs);
@@ -699,7 +739,9 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
         ret = st->a;
         if (i + 1 < def->list.len) {
           TlNode *next = TL_VEC_AT(def->list, TlNode, i + 1);
-          TlLoc at = next->kind == ND_ASSIGN && next->list.len ? TL_VEC_AT(next->list, TlNode, 0)->loc : next->loc;
+          TlLoc at = next->kind == ND_ASSIGN && next->list.len
+                         ? TL_VEC_AT(next->list, TlNode, 0)->loc
+                         : next->loc;
           tl_error(s->diag, at, "code after 'return' in helper '%s'", fn->s);
           ok = false;
         }
@@ -709,16 +751,15 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
           TL_VEC_AT(st->list, TlNode, 0)->kind == ND_NAME) {
         TlNode *target = TL_VEC_AT(st->list, TlNode, 0);
         TlExpr *v = tl_sema_expr(s, st->a);
-        TlVar *var = tl_var_new(s->arena, s->kernel, target->name, VAR_SCALAR, v->dtype, target->loc);
+        TlVar *var =
+            tl_var_new(s->arena, s->kernel, target->name, VAR_SCALAR, v->dtype, target->loc);
         TlSym *y = tl_scope_define(s, sc, target->name, SYM_VAR, target->loc);
         y->var = var;
         y->value = (TlValue *)(void *)v;
         continue;
       }
-      if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR)
-        continue; // docstring
-      tl_error(s->diag, st->loc,
-               "helpers may only hold assignments to names and one 'return'");
+      if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR) continue; // docstring
+      tl_error(s->diag, st->loc, "helpers may only hold assignments to names and one 'return'");
       ok = false;
     }
   }

@@ -21,6 +21,7 @@ typedef struct Sema {
   const TlNode *helper_stack[32];
   int loop_depth;        // of T.Parallel / T.Pipelined, for nesting checks
   bool in_parallel;
+  const struct TlStmt *parallel; // the T.Parallel being lowered (in_parallel), for its variables
   TlDtype index_dtype;   // int32, or int64 when a tensor exceeds 2^31 elements
   bool python;           // a .py source: host code is skipped, not an error
   const TlSemaOptions *opts;

@@ -505,8 +505,10 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
     }
   }
   s->in_parallel = true;
+  s->parallel = st;
   tl_sema_body(s, &n->list, &st->body);
   s->in_parallel = false;
+  s->parallel = NULL;
   tl_scope_pop(s);
   tl_vec_push(s->arena, out, st);
 }

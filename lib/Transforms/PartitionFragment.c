@@ -78,6 +78,10 @@ bool tl_check_no_fragment_access(const TlStmt *s, TlDiag *d) {
     tl_error(d, f ? f->loc : s->loc,
              "a fragment is distributed over the threads: access it inside a "
              "T.Parallel loop or with a tile operator");
+    tl_note(d, f ? f->buf->loc : s->loc,
+            "tlc gives every thread a whole copy of a fragment read at block level only when no "
+            "T.gemm or T.reduce_* uses it, it has at most 256 elements and the T.Parallel nests "
+            "that fill it store nothing else");
   }
   return !bad;
 }

@@ -89,6 +89,8 @@ enum { MAX_UNIFORM_SCALARS = 256 };
 typedef struct Uniform {
   const TlVar *var[MAX_UNIFORM_SCALARS];
   int n;
+  const TlBuffer *local[MAX_UNIFORM_SCALARS]; // local arrays every thread fills alike
+  int nlocal;
 } Uniform;
 
 // The walk's context. A dry walk changes nothing and only counts the
@@ -106,16 +108,27 @@ static bool is_uniform_scalar(const Uniform *u, const TlVar *v) {
   return false;
 }
 
+static bool is_uniform_local(const Uniform *u, const TlBuffer *b) {
+  for (int i = 0; i < u->nlocal; i++)
+    if (u->local[i] == b) return true;
+  return false;
+}
+
 // The same value in every thread of the block: no thread index, and memory
 // only as an element of a global tensor the kernel never writes (a length
-// or an index table: `if seqlen[bz] > 0:`) at a uniform index.
+// or an index table: `if seqlen[bz] > 0:`) or of a local array every thread
+// fills with the same values (a replicated fragment: `if block_mask[k]:`),
+// at a uniform index.
 static bool uniform_expr(const Uniform *u, const TlExpr *e) {
   switch (e->kind) {
   case EX_INT:
   case EX_FLOAT:
     return true;
   case EX_LOAD:
-    if (!e->buf || e->buf->scope != SCOPE_GLOBAL || e->buf->written) return false;
+    if (!e->buf) return false;
+    if (!(e->buf->scope == SCOPE_GLOBAL && !e->buf->written) &&
+        !(e->buf->scope == SCOPE_LOCAL && is_uniform_local(u, e->buf)))
+      return false;
     for (int i = 0; i < e->nargs; i++)
       if (!uniform_expr(u, e->args[i])) return false;
     return true;
@@ -170,19 +183,65 @@ static void count_defs(const TlVec *body, Defs *d) {
   }
 }
 
-// The uniform scalars of a kernel body, to a fixed point (a let may use a
-// scalar defined before it).
+// Does every thread store the same values to local array b under body: every
+// store to it at a uniform index of a uniform value, under uniform branches
+// and loop bounds only (a partitioned nest's `if r * 128 + tx < n` is not)?
+static bool stores_uniform(const Uniform *u, const TlVec *body, const TlBuffer *b, bool ctx_ok) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->buf == b && s->kind != ST_STORE) return false; // vector or async forms: not tracked
+    if (s->kind == ST_STORE && s->buf == b) {
+      if (!ctx_ok || s->update_op != OP_EQ || s->atomic || !uniform_expr(u, s->value)) return false;
+      for (int d = 0; d < s->nindices; d++)
+        if (!uniform_expr(u, s->indices[d])) return false;
+    }
+    bool ok = ctx_ok;
+    if (s->kind == ST_IF || s->kind == ST_WHILE) ok = ok && uniform_expr(u, s->cond);
+    if (s->kind == ST_FOR)
+      ok = ok && uniform_expr(u, s->start) && uniform_expr(u, s->stop) &&
+           (!s->step || uniform_expr(u, s->step));
+    if (!stores_uniform(u, &s->body, b, ok) || !stores_uniform(u, &s->else_body, b, ok))
+      return false;
+  }
+  return true;
+}
+
+static void local_arrays(const TlVec *body, Uniform *u, const TlBuffer **out, int *n) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_LOCAL) {
+      int j = 0;
+      while (j < *n && out[j] != s->buf)
+        j++;
+      if (j == *n && *n < MAX_UNIFORM_SCALARS) out[(*n)++] = s->buf;
+    }
+    local_arrays(&s->body, u, out, n);
+    local_arrays(&s->else_body, u, out, n);
+  }
+}
+
+// The uniform scalars and local arrays of a kernel body, to a fixed point (a
+// let may use a scalar defined before it, an array may be filled from another).
 static void find_uniform(const TlVec *body, Uniform *u) {
   static Defs d; // large; the pass runs one kernel at a time
   d.n = 0;
   count_defs(body, &d);
   u->n = 0;
+  u->nlocal = 0;
+  static const TlBuffer *locals[MAX_UNIFORM_SCALARS];
+  int nlocals = 0;
+  local_arrays(body, u, locals, &nlocals);
   for (bool grew = true; grew;) {
     grew = false;
     for (int j = 0; j < d.n; j++)
       if (d.lets[j] == 1 && d.sets[j] == 0 && d.value[j] && !is_uniform_scalar(u, d.scalar[j]) &&
           uniform_expr(u, d.value[j])) {
         u->var[u->n++] = d.scalar[j];
+        grew = true;
+      }
+    for (int j = 0; j < nlocals; j++)
+      if (!is_uniform_local(u, locals[j]) && stores_uniform(u, body, locals[j], true)) {
+        u->local[u->nlocal++] = locals[j];
         grew = true;
       }
   }

@@ -51,6 +51,64 @@ static bool read_only(const TvVar *v) {
          ((v->type && strstr(v->type, "restrict")) || strstr(v->ctype, "restrict"));
 }
 
+// A register array of the function (`bool block_mask[4];`) used only as
+// a[i]: it is tracked like a scalar, tainted when an element is assigned a
+// tainted value, at a tainted index or under tainted control. A replicated
+// fragment that every thread fills alike from read-only memory stays
+// uniform (`if (block_mask[k] != 0)` around a barrier, TileLang's
+// block-sparse attention).
+static bool tracked_array(const TvVar *v) {
+  return v && v->kind == VAR_LOCAL && v->is_array && !v->is_shared && !v->addr_taken &&
+         !v->array_escapes;
+}
+
+static TvVar *subscripted_array(TvExpr *e) {
+  e = tv_strip(e);
+  if (!e || e->kind != EX_SUBSCRIPT) return NULL;
+  TvExpr *base = tv_strip(e->kids[0]);
+  return base && base->kind == EX_VAR && tracked_array(base->var) ? base->var : NULL;
+}
+
+// Marks arrays referenced other than as the base of a subscript that is
+// not itself under & (parent_ok: e is such a base).
+static void mark_escapes(TvExpr *e, bool parent_ok) {
+  if (!e) return;
+  if (e->kind == EX_VAR && e->var && e->var->is_array && !parent_ok) e->var->array_escapes = true;
+  bool addr = e->kind == EX_UNARY && !strcmp(e->op, "&");
+  for (int i = 0; i < e->nkids; i++) {
+    TvExpr *k = e->kids[i];
+    bool ok = false;
+    if (e->kind == EX_SUBSCRIPT && i == 0)
+      ok = true;
+    else if (e->kind == EX_OTHER && e->nkids == 1 && parent_ok)
+      ok = true; // an implicit conversion of the base (array to pointer)
+    if (addr && k && tv_strip(k) && tv_strip(k)->kind == EX_SUBSCRIPT) {
+      TvExpr *b = tv_strip(tv_strip(k)->kids[0]);
+      if (b && b->kind == EX_VAR && b->var) b->var->array_escapes = true;
+    }
+    mark_escapes(k, ok);
+  }
+}
+
+static void mark_escapes_stmt(TvStmt *s) {
+  if (!s) return;
+  for (int i = 0; i < s->vars.len; i++)
+    mark_escapes(TV_AT(s->vars, TvVar, i)->init, false);
+  mark_escapes(s->cond, false);
+  mark_escapes(s->expr, false);
+  mark_escapes(s->inc, false);
+  for (int i = 0; i < s->exprs.len; i++) {
+    TvExpr *e = TV_AT(s->exprs, TvExpr, i);
+    if (s->kind == ST_ASM) {
+      TvVar *a = subscripted_array(e);
+      if (a) a->array_escapes = true; // an asm operand may be written
+    }
+    mark_escapes(e, false);
+  }
+  for (int i = 0; i < s->nkids; i++)
+    mark_escapes_stmt(s->kids[i]);
+}
+
 static Taint taint_of(TvExpr *e) {
   if (!e) return untainted();
   switch (e->kind) {
@@ -61,6 +119,13 @@ static Taint taint_of(TvExpr *e) {
     return (Taint){e->var->taint,
                    tv_printf("'%s', which is derived from %s", e->var->name, e->var->taint)};
   case EX_SUBSCRIPT: {
+    TvVar *arr = subscripted_array(e);
+    if (arr) {
+      if (arr->taint)
+        return (Taint){arr->taint, tv_printf("an element of '%s', which is derived from %s",
+                                             arr->name, arr->taint)};
+      return taint_of(e->kids[1]);
+    }
     // An element of read-only global memory (a `const T *` kernel parameter,
     // which the kernel cannot write) at a block-uniform index is the same in
     // every thread: a mask or length table (`if (BlockMask[by * 8 + k])`).
@@ -111,13 +176,25 @@ static TvVar *lhs_var(TvExpr *e) {
   return e && e->kind == EX_VAR ? e->var : NULL;
 }
 
+// An element store a[i] (op)= v taints the whole array.
+static void taint_array_store(TvExpr *lhs, Taint value, const char *control) {
+  TvVar *arr = subscripted_array(lhs);
+  if (!arr) return;
+  Taint index = taint_of(tv_strip(lhs)->kids[1]);
+  taint_var(arr, value.root ? value : index, control);
+}
+
 static void propagate_expr(TvExpr *e, const char *control) {
   if (!e) return;
   if (e->kind == EX_BINARY && e->op[strlen(e->op) - 1] == '=' && strcmp(e->op, "==") &&
-      strcmp(e->op, "!=") && strcmp(e->op, "<=") && strcmp(e->op, ">="))
+      strcmp(e->op, "!=") && strcmp(e->op, "<=") && strcmp(e->op, ">=")) {
     taint_var(lhs_var(e->kids[0]), taint_of(e->kids[1]), control);
-  if (e->kind == EX_UNARY && (strstr(e->op, "++") || strstr(e->op, "--")))
+    taint_array_store(e->kids[0], taint_of(e->kids[1]), control);
+  }
+  if (e->kind == EX_UNARY && (strstr(e->op, "++") || strstr(e->op, "--"))) {
     taint_var(lhs_var(e->kids[0]), untainted(), control);
+    taint_array_store(e->kids[0], untainted(), control);
+  }
   if (e->kind == EX_COND) {
     propagate_expr(e->kids[0], control);
     const char *c = taint_of(e->kids[0]).root;
@@ -348,6 +425,7 @@ void tv_check_barriers(TvProgram *p) {
     // Parameters of device helpers are taken as uniform too: a helper is
     // checked for its own conditions; its callers for theirs.
     int guard = 0;
+    mark_escapes_stmt(f->body);
     do {
       changed = false;
       propagate(f->body, NULL);

@@ -74,6 +74,9 @@ typedef struct TvVar {
   long long range_lo, range_hi;
   // CheckBarrier.c: why the variable may differ between threads (NULL: uniform).
   const char *taint;
+  // CheckBarrier.c: a register array used other than as a[i] (its address
+  // taken, passed to a call, named in inline asm): not tracked element-wise.
+  bool array_escapes;
 } TvVar;
 
 typedef enum {
