@@ -189,6 +189,20 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
     if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
     float_call(e, t == TY_FLOAT64 ? "pow" : "powf", l, r);
     return;
+  case OP_MUL:
+    if (is_half(t) && is_half(r->dtype)) {
+      // nvcc contracts a 16-bit multiply and the add or subtract after it
+      // into one fma (one rounding, found by tlc-smith on the H200); the
+      // reference lowering, TileLang's half_t and the CPU emulator round the
+      // product first. __hmul_rn keeps it rounded.
+      tl_buf_puts(o, "__hmul_rn(");
+      tl_cuda_expr(e, l);
+      tl_buf_puts(o, ", ");
+      tl_cuda_expr(e, r);
+      tl_buf_putc(o, ')');
+      return;
+    }
+    break;
   default:
     break;
   }

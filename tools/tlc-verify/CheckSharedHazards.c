@@ -320,7 +320,11 @@ static void check_done(Hz *h, const Access *a, const Access *b) {
   // A statement is taken not to write an element twice (tlc's copies give
   // each element one thread and step; swizzles are permutations): its own
   // write-after-write pairs are not proven, and not reported.
-  bool self_waw = a->kind != ACC_READ && b->kind != ACC_READ && a->site == b->site && !a->atomic;
+  // The halves of one split vector store (((uint4*)&X[i])[0] and [1]) are
+  // one statement's write in this sense.
+  bool self_waw = a->kind != ACC_READ && b->kind != ACC_READ && !a->atomic &&
+                  (a->site == b->site || (a->vector_base && b->vector_base && a->buf == b->buf &&
+                                          !strcmp(a->vector_base, b->vector_base)));
   if (!overlap(a, b) || (a->kind == ACC_READ && b->kind == ACC_READ) || same_thread(a, b) ||
       self_waw || (a->atomic && b->atomic) || !threads_meet(a, b))
     return;
@@ -546,9 +550,41 @@ static const TvVar *element(TvExpr *e, TvExpr **idx) {
   return base->var;
 }
 
-// *(T*)&X[i]: the buffer, the index and sizeof(T).
+// i + k, an index expression made for ((T*)&X[i])[k] (no source range).
+static TvExpr *index_plus(TvExpr *i, long long k) {
+  TvExpr *c = tv_alloc(sizeof *c);
+  c->kind = EX_INT;
+  c->value = k;
+  c->loc = i->loc;
+  TvExpr *sum = tv_alloc(sizeof *sum);
+  sum->kind = EX_BINARY;
+  strcpy(sum->op, "+");
+  sum->loc = i->loc;
+  sum->kids = tv_alloc(2 * sizeof *sum->kids);
+  sum->kids[0] = i;
+  sum->kids[1] = c;
+  sum->nkids = 2;
+  return sum;
+}
+
+// *(T*)&X[i]: the buffer, the index and sizeof(T). Also ((T*)&X[i])[k]
+// (tlc writes a 32-byte vector as two 16-byte halves): element i + k *
+// sizeof(T) / sizeof(X[0]).
 static const TvVar *vector_element(TvExpr *e, TvExpr **idx, long long *width) {
   e = tv_strip(e);
+  long long k;
+  if (e && e->kind == EX_SUBSCRIPT && tv_const_eval(e->kids[1], &k) && k >= 0) {
+    TvExpr *cast = tv_strip(e->kids[0]);
+    if (!cast || cast->kind != EX_CAST || !cast->cast_to_pointer || cast->cast_pointee_size <= 0)
+      return NULL;
+    TvExpr *addr = tv_strip(cast->kids[0]);
+    if (!addr || addr->kind != EX_UNARY || strcmp(addr->op, "&")) return NULL;
+    const TvVar *v = element(addr->kids[0], idx);
+    if (!v || v->elem_size <= 0 || (k * cast->cast_pointee_size) % v->elem_size) return NULL;
+    *width = cast->cast_pointee_size;
+    if (k) *idx = index_plus(*idx, k * cast->cast_pointee_size / v->elem_size);
+    return v;
+  }
   if (!e || e->kind != EX_UNARY || strcmp(e->op, "*")) return NULL;
   TvExpr *cast = tv_strip(e->kids[0]);
   if (!cast || cast->kind != EX_CAST || !cast->cast_to_pointer || cast->cast_pointee_size <= 0)
@@ -1212,7 +1248,15 @@ static void scan_assign(Hz *h, State *st, TvExpr *e) {
   scan(h, st, idx);
   if (strcmp(e->op, "="))
     add_access(h, st, make_access(h, e->kids[0], buf, ACC_READ, idx, width, "read"));
-  add_access(h, st, make_access(h, e->kids[0], buf, ACC_WRITE, idx, width, "write"));
+  Access *w = make_access(h, e->kids[0], buf, ACC_WRITE, idx, width, "write");
+  TvExpr *lhs = tv_strip(e->kids[0]);
+  if (lhs && lhs->kind == EX_SUBSCRIPT) {
+    TvExpr *cast = tv_strip(lhs->kids[0]);
+    TvExpr *addr = cast && cast->kind == EX_CAST ? tv_strip(cast->kids[0]) : NULL;
+    if (addr && addr->kind == EX_UNARY && !strcmp(addr->op, "&"))
+      w->vector_base = tv_expr_text(h->p, addr->kids[0]);
+  }
+  add_access(h, st, w);
 }
 
 static void scan(Hz *h, State *st, TvExpr *e) {

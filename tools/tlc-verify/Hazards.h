@@ -26,6 +26,9 @@ typedef struct Access {
   bool per_thread;
   long long slot_k, slot_g, slot_d;
   bool atomic; // an atomicAdd/Max/...: two atomics never race with each other
+  // A half ((T*)&X[i])[k] of a vector store tlc splits in two: the text of
+  // X[i]; the halves of one store are one statement's write (check_done).
+  const char *vector_base;
   // Range.c's tv_residue_window, in bytes of the space: every byte touched
   // is in [rlo, rhi] modulo mod (0: no window).
   long long mod, rlo, rhi;

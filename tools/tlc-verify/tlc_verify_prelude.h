@@ -365,6 +365,7 @@ __host__ __device__ __nv_bfloat162 __float22bfloat162_rn(const float2 a);
 __host__ __device__ float2 __bfloat1622float2(const __nv_bfloat162 a);
 __device__ __half __hadd(const __half a, const __half b);
 __device__ __half __hmul(const __half a, const __half b);
+__device__ __half __hmul_rn(const __half a, const __half b);
 __device__ __half __hfma(const __half a, const __half b, const __half c);
 __device__ __half __hmax(const __half a, const __half b);
 __device__ __half atomicAdd(__half *address, __half val);                      // sm_70+
@@ -375,6 +376,7 @@ __device__ __half2 __hmul2(const __half2 a, const __half2 b);
 __device__ __half2 __hfma2(const __half2 a, const __half2 b, const __half2 c);
 __device__ __nv_bfloat16 __hadd(const __nv_bfloat16 a, const __nv_bfloat16 b);
 __device__ __nv_bfloat16 __hmul(const __nv_bfloat16 a, const __nv_bfloat16 b);
+__device__ __nv_bfloat16 __hmul_rn(const __nv_bfloat16 a, const __nv_bfloat16 b);
 __device__ __nv_bfloat16 __hfma(const __nv_bfloat16 a, const __nv_bfloat16 b, const __nv_bfloat16 c);
 __device__ __nv_bfloat162 __hadd2(const __nv_bfloat162 a, const __nv_bfloat162 b);
 __device__ __nv_bfloat162 __hmul2(const __nv_bfloat162 a, const __nv_bfloat162 b);

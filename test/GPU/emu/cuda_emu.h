@@ -207,6 +207,7 @@ struct __nv_bfloat16 {
   inline T operator+(T a, T b) { return T((float)a + (float)b); }                                   \
   inline T operator-(T a, T b) { return T((float)a - (float)b); }                                   \
   inline T operator*(T a, T b) { return T((float)a * (float)b); }                                   \
+  inline T __hmul_rn(T a, T b) { return a * b; }                                                    \
   inline T operator/(T a, T b) { return T((float)a / (float)b); }                                   \
   inline T operator-(T a) { return T(-(float)a); }                                                  \
   inline T &operator+=(T &a, T b) { return a = a + b; }                                             \
