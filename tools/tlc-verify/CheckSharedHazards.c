@@ -59,6 +59,11 @@ typedef struct Hz {
   // not a tile access for Mbarrier.c to pair.
   bool mb_op;
   long long period; // the kernel's loop period (periodic loops), 0 none
+  // TMA stores' reads of their shared tiles (async proxy) that no
+  // cp.async.bulk.wait_group.read has completed yet. tlc issues and waits
+  // on them in one thread, under `if (threadIdx.x == 0)`, so they are kept
+  // in program order across branches, not per path.
+  TvVec bulk_reads;
 } Hz;
 
 #define MAX_TRIP 4096
@@ -423,6 +428,13 @@ static void add_wgmma_read(Hz *h, State *st, Access *a) {
 }
 
 static void add_access(Hz *h, State *st, Access *a) {
+  for (int i = 0; a->kind != ACC_READ && i < h->bulk_reads.len; i++) {
+    const Access *b = TV_AT(h->bulk_reads, Access, i);
+    if (overlap(a, b))
+      report(h, a, b,
+             "the TMA store reading it may still be in flight: no cp.async.bulk.wait_group.read "
+             "between them");
+  }
   add_access_to(h, st, a, a->kind == ACC_ASYNC ? &st->open : &st->done);
   if (a->kind == ACC_WRITE && h->wgmma) push_summary(&st->unfenced, a);
   for (int i = 0; a->kind != ACC_READ && i < st->unfenced_wg.len; i++) {
@@ -1169,6 +1181,47 @@ static void mb_apply(Hz *h, State *st, const TvExpr *site, MbSig g, TvExpr *cons
 
 /* ---- calls ---- */
 
+// Does s (a helper's body) hold inline asm with both texts (b NULL: a only)?
+static bool asm_has(const TvStmt *s, const char *a, const char *b, int depth) {
+  if (!s || depth > 8) return false;
+  if (s->kind == ST_ASM && s->text && strstr(s->text, a) && (!b || strstr(s->text, b))) return true;
+  for (int i = 0; i < s->nkids; i++)
+    if (asm_has(s->kids[i], a, b, depth + 1)) return true;
+  return false;
+}
+
+// A TMA store (cp.async.bulk.tensor from shared to global): it reads its
+// shared tile through the async proxy, in the background.
+static bool is_tma_store(const TvFunc *f) {
+  return f && asm_has(f->body, "cp.async.bulk.tensor", ".global.shared", 0);
+}
+
+// cp.async.bulk.wait_group[.read] N: tlc waits for every TMA store (N = 0).
+static bool is_bulk_wait(const TvFunc *f) {
+  return f && asm_has(f->body, "cp.async.bulk.wait_group", NULL, 0);
+}
+
+// A TMA store's read of its tile: the generic writes it may see must have
+// been fenced (fence.proxy.async), and it stays in flight until a bulk wait.
+static void add_tma_store_read(Hz *h, State *st, Access *a) {
+  for (int i = 0; i < st->unfenced.len; i++) {
+    const Access *b = TV_AT(st->unfenced, Access, i);
+    if (overlap(a, b))
+      report(h, a, b,
+             "no fence.proxy.async between them: the write is in the generic proxy, the TMA "
+             "store reads through the async proxy");
+  }
+  tv_push(&h->bulk_reads, a);
+}
+
+// The bulk wait completes the reads for the thread that issued them; other
+// threads still need a barrier after it before they overwrite the tile.
+static void bulk_wait(Hz *h, State *st) {
+  for (int i = 0; i < h->bulk_reads.len; i++)
+    push_summary(&st->done, TV_AT(h->bulk_reads, Access, i));
+  h->bulk_reads.len = 0;
+}
+
 // f(args): the shared tiles it is passed are read (or written) by it; by
 // wgmma in the background when f issues wgmma.
 static void scan_call(Hz *h, State *st, TvExpr *e) {
@@ -1176,6 +1229,11 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
     wg_wait(h, st, e, e->targs[0]);
     return;
   }
+  if (is_bulk_wait(e->func)) {
+    bulk_wait(h, st);
+    return;
+  }
+  bool tma_store = is_tma_store(e->func);
   MbSig mb = helper_sig(e->func);
   if (mb.op != MB_NONE && h->mb)
     mb_apply(h, st, e, mb, e->kids, e->nkids, e->name ? e->name : "call");
@@ -1207,6 +1265,11 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
       continue;
     }
     const char *by = tv_printf(" by '%s'", e->name ? e->name : "call");
+    if (tma_store) {
+      add_tma_store_read(
+          h, st, make_access(h, e, buf, ACC_READ, idx, 0, tv_printf("TMA store read%s", by)));
+      continue;
+    }
     if (wg.issues) {
       add_wgmma_read(h, st,
                      make_access(h, e, buf, ACC_READ, idx, width, tv_printf("wgmma read%s", by)));
@@ -1493,10 +1556,10 @@ static TvVar *counted_loop(Hz *h, TvStmt *s, TvRange *span, long long *step) {
 // periodic with the lcm K of their periods, and its iterations t and t + K
 // look the same to the check. Such a loop is run for the fewest n > K of
 // its T values with n = T (mod K): every residue, every pair of
-// consecutive residues, and a final state congruent to the full run's. (tlc's persistent loop also breaks at
-// a tile the counters do not decide, so the shorter run is an execution of
-// its own.) K is one number per kernel, the lcm over its long loops, so the
-// roles' tile loops, of one trip count, stop at the same tile.
+// consecutive residues, and a final state congruent to the full run's. (tlc's persistent loop also
+// breaks at a tile the counters do not decide, so the shorter run is an execution of its own.) K is
+// one number per kernel, the lcm over its long loops, so the roles' tile loops, of one trip count,
+// stop at the same tile.
 
 #define PERIOD_MIN_TRIP 16 // shorter loops are run in full
 #define PERIOD_MAX 1024
@@ -1822,7 +1885,7 @@ void tv_check_shared_hazards(TvProgram *p) {
   for (int i = 0; i < p->funcs.len; i++) {
     Wgmma w = {.wait = -1};
     wgmma_stmt(TV_AT(p->funcs, TvFunc, i)->body, &w, 0);
-    wgmma |= w.issues;
+    wgmma |= w.issues || is_tma_store(TV_AT(p->funcs, TvFunc, i));
   }
   for (int i = 0; i < p->funcs.len; i++) {
     TvFunc *f = TV_AT(p->funcs, TvFunc, i);

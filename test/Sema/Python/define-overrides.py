@@ -27,6 +27,6 @@ def twice(X: T.Tensor((M, N), dtype), Y: T.Tensor((M, N), dtype)):
 # OVERRIDE: grid (8, 64, 1)
 # OVERRIDE: twice_kernel(const bfloat16_t*
 # LAST: grid (16, 64, 1)
-# LAST: * half_t(21.0f);
+# LAST: __hmul_rn({{.*}}, half_t(21.0f));
 # UNKNOWN: tlc: error: -D MM: the file assigns no module-level 'MM'
 # BAD: -D M:1:3: error: expected an expression, found end of line

@@ -126,10 +126,10 @@ __device__ float halves(const __half* hp, const __nv_bfloat16* bp) {
   bp2 = -bp2;
   c = c || bp2 == bq || bp2 != br;
   float2 f2 = __half22float2(p), g2 = __bfloat1622float2(bp2);
-  half hh = __float2half(1.0f) + __float2half_rn(2.0f) + __hadd(h, h1) + __hmul(h, h1) + __hfma(h, h1, h2) +
+  half hh = __float2half(1.0f) + __float2half_rn(2.0f) + __hadd(h, h1) + __hmul(h, h1) + __hmul_rn(h, h1) + __hfma(h, h1, h2) +
             __hmax(h, h1) + __hmin(h, h1);
   half2 hh2 = __hadd2(p, q) + __hmul2(p, q) + __hfma2(p, q, r);
-  nv_bfloat16 bb = __float2bfloat16(1.0f) + __float2bfloat16_rn(2.0f) + __hadd(b, b1) + __hmul(b, b1) +
+  nv_bfloat16 bb = __float2bfloat16(1.0f) + __float2bfloat16_rn(2.0f) + __hadd(b, b1) + __hmul(b, b1) + __hmul_rn(b, b1) +
                    __hfma(b, b1, b2);
   nv_bfloat162 bb2 = __hadd2(bp2, bq) + __hmul2(bp2, bq) + __hfma2(bp2, bq, br);
   const float bits = (float)(__half_as_ushort(hh) + __bfloat16_as_ushort(bb));
