@@ -14,7 +14,8 @@
 # CALLS_FILE (default bench/tilelang_corpus_calls.txt) maps a path relative to DIR to its calls,
 # one line each: `PATH CALL` (a --call string, taken from the file's __main__/test defaults;
 # several lines give several --calls), `PATH -` (compile the module-level prim_funcs, no --call),
-# `PATH !REASON` (out of scope, with why), `PATH +size NAME=VALUE` (a runtime size or integer
+# `PATH !REASON` (out of scope, with why), `PATH +data NAME=SPEC` (tlc --harness --data: an index
+# input filled as offsets or a range instead of random values), `PATH +size NAME=VALUE` (a runtime size or integer
 # scalar parameter's value for --harness, which needs one). A `[NAME]` line starts the section for the DIR whose
 # last component is NAME (lines before any section apply to every DIR).
 #
@@ -145,6 +146,7 @@ one() {
     case "$line" in
     -) have=1 ;;
     +size\ *) hargs+=(--size "${line#+size }") ;;
+    +data\ *) hargs+=(--data "${line#+data }") ;;
     \?* | "") ;;
     *) have=1 args+=(--call "$line") ;;
     esac

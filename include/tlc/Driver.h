@@ -32,6 +32,8 @@ typedef struct TlOptions {
   TlSourceArgs source;     // --call, -D (--target is copied to target)
   const char *sizes[64];   // --size NAME=VALUE (with --harness): a runtime size's value
   int nsizes;
+  const char *data[64];    // --data NAME=SPEC (with --harness): how input NAME is filled
+  int ndata;
   TlSemaOptions sema;      // points at source's calls and defines
 } TlOptions;
 

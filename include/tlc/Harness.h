@@ -14,7 +14,13 @@ typedef struct TlHarnessOptions {
   unsigned seed;    // random data seed, default 1234
   const char *const *sizes; // --size NAME=VALUE: what the launchers get for runtime sizes
   int nsizes;
+  const char *const *data; // --data NAME=SPEC: inputs filled by SPEC instead of random values
+  int ndata;
 } TlHarnessOptions;
+
+// Is SPEC (the part after NAME= of --data) a fill the harness knows:
+// offsets:TOTAL:MAX, range:LO:HI, arange or const:V (docs/harness.md)?
+bool tl_harness_data_spec_ok(const char *spec);
 
 // ref: the module straight out of sema (tile IR); compiled: the same program
 // after the pass pipeline (thread IR). Writes the whole harness to out.

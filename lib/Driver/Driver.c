@@ -29,7 +29,8 @@ static const char *const usage =
     "  -o FILE               write the output to FILE (- or absent: stdout)\n"
     "  --emit=KIND           what to write: tokens, ast, ir, plan (YAML), cuda (default),\n"
     "                        signature (JSON: every launcher's parameters)\n"
-    "  --target=SM           sm_90a (default: H100/H200 with wgmma), sm_90 (no wgmma) or sm_80 (A100)\n"
+    "  --target=SM           sm_90a (default: H100/H200 with wgmma), sm_90 (no wgmma) or sm_80 "
+    "(A100)\n"
     "  --print-after=PASS    print the IR after PASS to stderr (sema or a pass below)\n"
     "  --print-after-all     print the IR after every pass to stderr\n"
     "  --stop-after=PASS     stop the pipeline after PASS (with --emit=ir)\n"
@@ -38,7 +39,8 @@ static const char *const usage =
     "  --ir                  read the input as IR text (default for .tir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
     "  --no-warp-specialize  keep T.Pipelined on cp.async (no TMA producer warpgroup)\n"
-    "  --cluster             warp-specialized kernels in clusters of 2 blocks sharing tiles by TMA multicast\n"
+    "  --cluster             warp-specialized kernels in clusters of 2 blocks sharing tiles by TMA "
+    "multicast\n"
     "  --verify-each         run it after every pass (the default)\n"
     "  --header=OUT.h        also write a C/C++ header declaring every launcher\n"
     "  --call 'F(ARGS)'      compile the kernel the factory call F(ARGS) returns; repeat for\n"
@@ -50,6 +52,8 @@ static const char *const usage =
     "  --cublas              with --harness: also time cuBLAS on single-GEMM kernels\n"
     "  --iters=N             with --harness: timed runs per kernel (default 100)\n"
     "  --size NAME=VALUE     with --harness: the value of runtime size NAME (T.dynamic)\n"
+    "  --data NAME=SPEC      with --harness: fill integer input NAME by SPEC (offsets:TOTAL:MAX,\n"
+    "                        range:LO:HI, arange, const:V) instead of random values\n"
     "  --max-errors=N        stop after N errors (default 20, 0: no limit)\n"
     "  -w                    suppress warnings\n"
     "  -Werror               treat warnings as errors\n"
@@ -62,11 +66,9 @@ static const char *const usage =
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
 
 static bool valid_pass(const char *name) {
-  if (strcmp(name, "sema") == 0)
-    return true;
+  if (strcmp(name, "sema") == 0) return true;
   for (int i = 0; i < tl_pipeline_npasses; i++)
-    if (strcmp(tl_pipeline_passes[i].name, name) == 0)
-      return true;
+    if (strcmp(tl_pipeline_passes[i].name, name) == 0) return true;
   return false;
 }
 
@@ -121,8 +123,7 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       return -1;
     }
     if (strcmp(a, "-o") == 0) {
-      if (i + 1 >= argc)
-        return usage_error("-o needs a file name%s", "");
+      if (i + 1 >= argc) return usage_error("-o needs a file name%s", "");
       o->output = argv[++i];
     } else if (strncmp(a, "-o", 2) == 0 && a[2]) {
       o->output = a + 2;
@@ -131,8 +132,7 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       static const char *const kinds[] = {"tokens", "ast", "ir", "plan", "cuda", "signature"};
       int found = -1;
       for (int j = 0; j < 6; j++)
-        if (strcmp(k, kinds[j]) == 0)
-          found = j;
+        if (strcmp(k, kinds[j]) == 0) found = j;
       if (found < 0)
         return usage_error("unknown --emit kind '%s'; use tokens, ast, ir, plan, cuda or signature",
                            k);
@@ -163,8 +163,7 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->ir_input = true;
     } else if (strncmp(a, "--header=", 9) == 0) {
       o->header = a + 9;
-      if (!*o->header)
-        return usage_error("--header= needs a file name%s", "");
+      if (!*o->header) return usage_error("--header= needs a file name%s", "");
     } else if (strcmp(a, "--harness") == 0) {
       o->harness = true;
     } else if (strcmp(a, "--cublas") == 0) {
@@ -197,6 +196,15 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
                            v ? v : "");
       if (o->nsizes == 64) return usage_error("more than 64 --size options%s", "");
       o->sizes[o->nsizes++] = v;
+    } else if (strcmp(a, "--data") == 0 || strncmp(a, "--data=", 7) == 0) {
+      const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
+      size_t n = v ? strcspn(v, "=") : 0;
+      if (!v || n == 0 || !v[n] || !tl_harness_data_spec_ok(v + n + 1))
+        return usage_error("--data needs NAME=SPEC with SPEC offsets:TOTAL:MAX, range:LO:HI, "
+                           "arange or const:V, got '%s'",
+                           v ? v : "");
+      if (o->ndata == 64) return usage_error("more than 64 --data options%s", "");
+      o->data[o->ndata++] = v;
     } else if (strcmp(a, "--python") == 0) {
       o->python = true;
     } else if (strcmp(a, "-w") == 0) {
@@ -211,8 +219,7 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->input = a;
     }
   }
-  if (!o->input)
-    return usage_error("no input file%s", "");
+  if (!o->input) return usage_error("no input file%s", "");
   if (o->source.target) {
     o->target = o->source.target;
     if (strcmp(o->target, "sm_80") != 0 && strcmp(o->target, "sm_90") != 0 &&
@@ -220,18 +227,20 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       return usage_error("unknown --target '%s'; tlc knows sm_80, sm_90 and sm_90a", o->target);
   }
   size_t n = strlen(o->input);
-  if (n > 4 && strcmp(o->input + n - 4, ".tir") == 0)
-    o->ir_input = true;
+  if (n > 4 && strcmp(o->input + n - 4, ".tir") == 0) o->ir_input = true;
   if (o->ir_input && (o->emit == EMIT_TOKENS || o->emit == EMIT_AST))
     return usage_error("--emit=%s needs a source file; the input is IR text",
                        o->emit == EMIT_TOKENS ? "tokens" : "ast");
+  if (o->ndata > 0 && !o->harness)
+    return usage_error("--data fills inputs of the --harness program%s", "");
   if (o->nsizes > 0 && !o->harness)
     return usage_error("--size binds runtime sizes for --harness; a compiled kernel takes them "
                        "as launcher arguments%s",
                        "");
   if (o->ir_input && o->harness)
     return usage_error("--harness needs a source file (its reference lowering starts from "
-                       "sema)%s", "");
+                       "sema)%s",
+                       "");
   // Refused before anything runs: the atomic rename would replace the input
   // with its own CUDA, and of two outputs to one file only the last survives.
   const char *out = o->output && strcmp(o->output, "-") != 0 ? o->output : NULL;
@@ -241,9 +250,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
     return usage_error("--header and -o name the same file '%s'", out);
   if (o->header && same_file(o->header, o->input))
     return usage_error("--header='%s' is the input file; refusing to overwrite it", o->header);
-  o->sema =
-      (TlSemaOptions){o->source.calls, o->source.ncalls, o->source.defines, o->source.ndefines,
-                      NULL, 0};
+  o->sema = (TlSemaOptions){
+      o->source.calls, o->source.ncalls, o->source.defines, o->source.ndefines, NULL, 0};
   return 0;
 }
 
@@ -284,8 +292,7 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
   if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
     FILE *f = fopen(path, "wb");
     bool ok = f && (text->len == 0 || fwrite(text->data, 1, text->len, f) == text->len);
-    if (f && fclose(f) != 0)
-      ok = false;
+    if (f && fclose(f) != 0) ok = false;
     if (!ok) tl_error_noloc(d, "cannot write '%s': %s", shown, strerror(errno));
     return ok;
   }
@@ -303,10 +310,8 @@ static bool write_output(const char *path, const TlBuf *text, TlDiag *d) {
   fchmod(fd, 0666 & ~mask);
   FILE *f = fdopen(fd, "wb");
   bool ok = f && (text->len == 0 || fwrite(text->data, 1, text->len, f) == text->len);
-  if (f && fclose(f) != 0)
-    ok = false;
-  if (!f)
-    close(fd);
+  if (f && fclose(f) != 0) ok = false;
+  if (!f) close(fd);
   if (ok && rename(tmp, path) != 0) {
     tl_error_noloc(d, "cannot write '%s': %s", shown, strerror(errno));
     unlink(tmp);
@@ -375,8 +380,7 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
   } else {
     rc = front_half(a, o, d, src, &target, &out, &m);
   }
-  if (rc >= 0)
-    return rc;
+  if (rc >= 0) return rc;
   // The harness's reference lowering reads the tile IR as sema made it; the
   // passes rewrite m in place, so it gets a copy made before they run.
   TlModule *ref = o->harness ? harness_reference(a, o, src, &target, m, d) : NULL;
@@ -385,11 +389,11 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     fwrite(dump.data, 1, dump.len, stderr);
     fflush(stderr);
   }
-  if (!ok || d->nerrors)
-    return 1;
+  if (!ok || d->nerrors) return 1;
   if (o->harness) {
-    TlHarnessOptions ho = {o->cublas, o->harness_iters ? o->harness_iters : 100, 1234, o->sizes,
-                           o->nsizes};
+    TlHarnessOptions ho = {
+        o->cublas, o->harness_iters ? o->harness_iters : 100, 1234, o->sizes, o->nsizes, o->data,
+        o->ndata};
     if (!ref || d->nerrors || !tl_emit_harness(a, ref, m, &ho, &out, d)) return 1;
     return write_output(o->output, &out, d) ? 0 : 1;
   }
@@ -398,8 +402,7 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     tl_ir_print_module(&out, m);
     break;
   case EMIT_PLAN:
-    if (!tl_emit_plan(m, &out, d))
-      return 1;
+    if (!tl_emit_plan(m, &out, d)) return 1;
     break;
   case EMIT_SIGNATURE:
     tl_emit_signature(m, &out);
@@ -408,16 +411,14 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     tl_emit_cuda(a, m, &out);
     break;
   }
-  if (d->nerrors)
-    return 1;
+  if (d->nerrors) return 1;
   if (o->header && o->emit == EMIT_CUDA) {
     TlBuf h;
     tl_buf_init(&h, a);
     tl_buf_puts(&h, "");
     const char *base = strrchr(o->header, '/');
     tl_emit_header(m, base ? base + 1 : o->header, &h);
-    if (!write_output(o->header, &h, d))
-      return 1;
+    if (!write_output(o->header, &h, d)) return 1;
   }
   return write_output(o->output, &out, d) ? 0 : 1;
 }
@@ -426,10 +427,8 @@ int tl_driver_main(int argc, char **argv) {
   TlOptions o;
   int max_errors = 20;
   int rc = parse_options(argc, argv, &o, &max_errors);
-  if (rc != 0)
-    return rc < 0 ? 0 : rc;
-  if (o.stop_after && o.emit == EMIT_CUDA)
-    o.emit = EMIT_IR;
+  if (rc != 0) return rc < 0 ? 0 : rc;
+  if (o.stop_after && o.emit == EMIT_CUDA) o.emit = EMIT_IR;
   TlDiag d;
   tl_diag_init(&d, stderr);
   d.max_errors = max_errors;
@@ -438,8 +437,7 @@ int tl_driver_main(int argc, char **argv) {
   TlArena arena;
   tl_arena_init(&arena);
   rc = compile(&arena, &o, &d);
-  if (d.nerrors && rc == 0)
-    rc = 1;
+  if (d.nerrors && rc == 0) rc = 1;
   if (d.nerrors > 0)
     fprintf(stderr, "%d error%s generated.\n", d.nerrors, d.nerrors == 1 ? "" : "s");
   tl_arena_free(&arena);

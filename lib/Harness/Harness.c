@@ -12,6 +12,8 @@
 // docs/harness.md): the reference then also stands in for the compiled
 // kernel, so the file still checks that the reference writes every output
 // and, with --cublas, checks the reference against cuBLAS.
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "HarnessInternal.h"
@@ -23,8 +25,8 @@ static void lines(TlBuf *out, const char *const *text) {
 }
 
 static const char *type_code(TlDtype t) {
-  static const char *const codes[] = {"TLH_BOOL", "TLH_I8",  "TLH_U8",   "TLH_I16",
-                                      "TLH_I32",  "TLH_U32", "TLH_I64",  "TLH_F16",
+  static const char *const codes[] = {"TLH_BOOL", "TLH_I8",  "TLH_U8",  "TLH_I16",
+                                      "TLH_I32",  "TLH_U32", "TLH_I64", "TLH_F16",
                                       "TLH_BF16", "TLH_F32", "TLH_F64"};
   return codes[t];
 }
@@ -37,19 +39,24 @@ static bool names_clash(const TlModule *m, TlDiag *d) {
     const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
     if (strcmp(k->name, "main") == 0 || strncmp(k->name, "tlh_", 4) == 0 ||
         strncmp(k->name, "tlr_", 4) == 0) {
-      tl_error(d, k->loc, "kernel '%s' clashes with the harness's own names; rename it to use "
-                          "--harness", k->name);
+      tl_error(d, k->loc,
+               "kernel '%s' clashes with the harness's own names; rename it to use "
+               "--harness",
+               k->name);
       return true;
     }
   }
   for (int i = 0; i < m->kernels.len; i++)
     for (int j = 0; j < m->kernels.len; j++) {
-      const TlKernel *a = TL_VEC_AT(m->kernels, TlKernel, i), *b = TL_VEC_AT(m->kernels, TlKernel, j);
+      const TlKernel *a = TL_VEC_AT(m->kernels, TlKernel, i),
+                     *b = TL_VEC_AT(m->kernels, TlKernel, j);
       size_t n = strlen(a->name);
       if (i != j && strncmp(a->name, b->name, n) == 0 &&
           (strcmp(b->name + n, "_ref") == 0 || strcmp(b->name + n, "_ref_kernel") == 0)) {
-        tl_error(d, b->loc, "kernel '%s' clashes with the harness's reference for kernel '%s'; "
-                            "rename it to use --harness", b->name, a->name);
+        tl_error(d, b->loc,
+                 "kernel '%s' clashes with the harness's reference for kernel '%s'; "
+                 "rename it to use --harness",
+                 b->name, a->name);
         return true;
       }
     }
@@ -100,21 +107,83 @@ static bool sizes_bound(const TlModule *ref, const TlModule *compiled, const TlH
   return true;
 }
 
+// --data specs: offsets:TOTAL:MAX (a cu_seqlens-style table: 0 first, TOTAL
+// last, steps of 0..MAX), range:LO:HI (integers in [LO, HI)), arange (the
+// index), const:V. The runtime (runtime/head.cu, tlh_fill) reads the same.
+static bool int_field(const char **p, long long *v, bool last) {
+  char *end;
+  errno = 0;
+  *v = strtoll(*p, &end, 10);
+  if (end == *p || errno || (last ? *end != '\0' : *end != ':')) return false;
+  *p = last ? end : end + 1;
+  return true;
+}
+
+bool tl_harness_data_spec_ok(const char *spec) {
+  long long a, b;
+  const char *p;
+  if (spec[strspn(spec, "abcdefghijklmnopqrstuvwxyz0123456789:+-")]) return false;
+  if (strcmp(spec, "arange") == 0) return true;
+  if (strncmp(spec, "const:", 6) == 0) return p = spec + 6, int_field(&p, &a, true);
+  if (strncmp(spec, "range:", 6) == 0)
+    return p = spec + 6, int_field(&p, &a, false) && int_field(&p, &b, true) && a < b;
+  if (strncmp(spec, "offsets:", 8) == 0)
+    return p = spec + 8, int_field(&p, &a, false) && int_field(&p, &b, true) && a >= 0 && b >= 0;
+  return false;
+}
+
+// The --data spec for tensor `name`, or NULL.
+static const char *data_spec(const TlHarnessOptions *o, const char *name) {
+  for (int i = 0; i < o->ndata; i++) {
+    size_t len = strcspn(o->data[i], "=");
+    if (strlen(name) == len && strncmp(o->data[i], name, len) == 0) return o->data[i] + len + 1;
+  }
+  return NULL;
+}
+
+// Every --data must name an integer tensor some kernel reads.
+static bool data_bound(const TlModule *ref, const TlHarnessOptions *o, TlDiag *d) {
+  for (int i = 0; i < o->ndata; i++) {
+    size_t len = strcspn(o->data[i], "=");
+    const TlBuffer *found = NULL;
+    for (int j = 0; !found && j < ref->kernels.len; j++) {
+      const TlKernel *k = TL_VEC_AT(ref->kernels, TlKernel, j);
+      for (int v = 0; !found && v < k->params.len; v++) {
+        const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, v);
+        if (strlen(b->name) == len && strncmp(o->data[i], b->name, len) == 0) found = b;
+      }
+    }
+    if (!found) {
+      tl_error_noloc(d, "--data %s: no kernel has a tensor parameter '%.*s'", o->data[i], (int)len,
+                     o->data[i]);
+      return false;
+    }
+    if (tl_dtype_is_float(found->dtype)) {
+      tl_error(d, found->loc,
+               "--data %s: '%s' is %s; --data fills integer tensors (indices, offsets)", o->data[i],
+               found->name, tl_dtype_name(found->dtype));
+      return false;
+    }
+  }
+  return true;
+}
+
 static void meta(TlBuf *out, const TlKernel *k, const TlKernelFacts *f) {
   const TlBuffer *first = TL_VEC_AT(k->params, TlBuffer, 0), *res = first;
   int inputs = 0;
   for (int i = k->params.len - 1; i >= 0; i--) {
-    if (f->written[i])
-      res = TL_VEC_AT(k->params, TlBuffer, i);
+    if (f->written[i]) res = TL_VEC_AT(k->params, TlBuffer, i);
     inputs += f->read[i] && !f->written[i];
   }
-  tl_buf_printf(out, "// TLH-META {\"kernel\": \"%s\", \"kind\": \"%s\", \"dtype\": \"%s\", "
-                     "\"out_dtype\": \"%s\", \"shape\": [",
+  tl_buf_printf(out,
+                "// TLH-META {\"kernel\": \"%s\", \"kind\": \"%s\", \"dtype\": \"%s\", "
+                "\"out_dtype\": \"%s\", \"shape\": [",
                 k->name, f->kind, tl_dtype_name(first->dtype), tl_dtype_name(res->dtype));
   for (int d = 0; d < res->ndims; d++)
     tl_buf_printf(out, "%s%lld", d ? ", " : "", (long long)res->shape[d]);
-  tl_buf_printf(out, "], \"m\": %lld, \"n\": %lld, \"k\": %lld, \"trans_a\": %d, \"trans_b\": %d, "
-                     "\"inputs\": %d, \"flops\": %.0f, \"bytes\": %lld}\n",
+  tl_buf_printf(out,
+                "], \"m\": %lld, \"n\": %lld, \"k\": %lld, \"trans_a\": %d, \"trans_b\": %d, "
+                "\"inputs\": %d, \"flops\": %.0f, \"bytes\": %lld}\n",
                 (long long)f->m, (long long)f->n, (long long)f->k, f->trans_a, f->trans_b, inputs,
                 f->flops > 0 ? f->flops : 0, (long long)f->traffic);
 }
@@ -150,11 +219,15 @@ static void tables(TlBuf *out, TlArena *a, const TlKernel *k, const TlKernelFact
     tl_buf_printf(out, "  {\"%s\", %s, %d, {", b->name, type_code(b->dtype), b->ndims);
     for (int dd = 0; dd < b->ndims; dd++)
       tl_buf_printf(out, "%s%lldLL", dd ? ", " : "", (long long)b->shape[dd]);
-    tl_buf_printf(out, "}, %lldLL, %d, %d, %g},\n", (long long)tl_buffer_elems(b), f->read[i],
+    const char *spec = data_spec(o, b->name);
+    tl_buf_printf(out, "}, %lldLL, %d, %d, %g, ", (long long)tl_buffer_elems(b), f->read[i],
                   f->written[i], tl_harness_tolerance(f, b->dtype));
+    if (spec)
+      tl_buf_printf(out, "\"%s\"},\n", spec); // checked: digits, letters and ':' only
+    else
+      tl_buf_puts(out, "NULL},\n");
   }
-  if (k->params.len == 0)
-    tl_buf_puts(out, "  {\"(none)\", TLH_I32, 1, {1}, 0, 0, 0, 0},\n");
+  if (k->params.len == 0) tl_buf_puts(out, "  {\"(none)\", TLH_I32, 1, {1}, 0, 0, 0, 0, NULL},\n");
   tl_buf_puts(out, "};\n");
   thunk(out, k, "run", ref_only ? tl_arena_printf(a, "%s_ref", k->name) : k->name, compiled, o);
   thunk(out, k, "ref", tl_arena_printf(a, "%s_ref", k->name), NULL, o);
@@ -182,43 +255,43 @@ bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *all_compil
     tl_error_noloc(d, "internal: the compiled and reference modules have different kernels");
     return false;
   }
-  if (names_clash(ref, d) || !sizes_bound(ref, compiled, o, d)) return false;
+  if (names_clash(ref, d) || !sizes_bound(ref, compiled, o, d) || !data_bound(ref, o, d))
+    return false;
   int nk = ref->kernels.len;
   TlKernelFacts *facts = TL_NEW_ARRAY(a, TlKernelFacts, nk > 0 ? nk : 1);
   for (int i = 0; i < nk; i++)
-    if (!tl_kernel_facts(TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i], d))
-      return false;
+    if (!tl_kernel_facts(TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i], d)) return false;
 
   // Everything that can fail comes first: nothing is written on error.
   TlBuf refs;
   tl_buf_init(&refs, a);
-  if (!tl_ref_emit_module(a, ref, &refs, d))
-    return false;
+  if (!tl_ref_emit_module(a, ref, &refs, d)) return false;
 
   const char *file = ref->src ? ref->src->name : "?";
   tl_buf_printf(out, "// Test harness generated by tlc %s (--harness%s) from %s for %s.\n",
                 TLC_VERSION, o->cublas ? " --cublas" : "", file, ref->target_name);
-  tl_buf_printf(out, "// It checks every compiled kernel against a naive reference lowering of the\n"
-                     "// same program on seeded random data, then times it. Build and run:\n"
-                     "//   nvcc -O3 %s this.cu -o test%s\n"
-                     "//   ./test [--iters N] [--no-perf] [--kernel NAME] [--seed N]\n"
-                     "// Output: check <kernel>: PASS|FAIL rel_err= max_abs= nan=, then\n"
-                     "// perf <kernel>: median_ms= tflops= tbps=%s. Exit status 1 if a check fails.\n"
-                     "// See docs/harness.md.\n",
+  tl_buf_printf(out,
+                "// It checks every compiled kernel against a naive reference lowering of the\n"
+                "// same program on seeded random data, then times it. Build and run:\n"
+                "//   nvcc -O3 %s this.cu -o test%s\n"
+                "//   ./test [--iters N] [--no-perf] [--kernel NAME] [--seed N]\n"
+                "// Output: check <kernel>: PASS|FAIL rel_err= max_abs= nan=, then\n"
+                "// perf <kernel>: median_ms= tflops= tbps=%s. Exit status 1 if a check fails.\n"
+                "// See docs/harness.md.\n",
                 ref->nvcc_arch ? ref->nvcc_arch : "-arch=sm_90", o->cublas ? " -lcublas" : "",
                 o->cublas ? " (and cublas <kernel>: ...)" : "");
   for (int i = 0; i < nk; i++)
     meta(out, TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i]);
   tl_buf_printf(out, "#define TLH_ITERS %d\n#define TLH_SEED %uull\n#define TLH_REF_ONLY %d\n",
                 o->iterations > 0 ? o->iterations : 100, o->seed, compiled ? 0 : 1);
-  if (o->cublas)
-    tl_buf_puts(out, "#define TLH_CUBLAS 1\n");
+  if (o->cublas) tl_buf_puts(out, "#define TLH_CUBLAS 1\n");
   tl_buf_puts(out, "\n");
 
   if (compiled) {
-    tl_buf_puts(out, "// ---------------------------------------------------------------------------\n"
-                     "// The compiled kernels, as `tlc FILE.tl` emits them.\n"
-                     "// ---------------------------------------------------------------------------\n");
+    tl_buf_puts(out,
+                "// ---------------------------------------------------------------------------\n"
+                "// The compiled kernels, as `tlc FILE.tl` emits them.\n"
+                "// ---------------------------------------------------------------------------\n");
     tl_emit_cuda(a, all_compiled, out);
   } else {
     tl_buf_puts(out, "// Reference-only harness: no compiled kernels; the references stand in.\n");
@@ -226,9 +299,10 @@ bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *all_compil
   tl_buf_puts(out, "\n");
   tl_buf_write(out, refs.data, refs.len);
   lines(out, tl_harness_runtime_head);
-  tl_buf_puts(out, "// ---------------------------------------------------------------------------\n"
-                   "// This program's kernels.\n"
-                   "// ---------------------------------------------------------------------------\n");
+  tl_buf_puts(out,
+              "// ---------------------------------------------------------------------------\n"
+              "// This program's kernels.\n"
+              "// ---------------------------------------------------------------------------\n");
   for (int i = 0; i < nk; i++)
     tables(out, a, TL_VEC_AT(ref->kernels, TlKernel, i), &facts[i],
            compiled ? TL_VEC_AT(compiled->kernels, TlKernel, i) : NULL, o);
@@ -236,11 +310,13 @@ bool tl_emit_harness(TlArena *a, const TlModule *ref, const TlModule *all_compil
   for (int i = 0; i < nk; i++) {
     const TlKernel *k = TL_VEC_AT(ref->kernels, TlKernel, i);
     const TlKernelFacts *f = &facts[i];
-    tl_buf_printf(out, "  {\"%s\", tlh_tensors_%s, %d, tlh_run_%s, tlh_ref_%s, %.17g, %lldLL, %d, %d, %d, "
-                       "%d, %d, %d, %lldLL, %lldLL, %lldLL},\n",
-                  k->name, k->name, k->params.len, k->name, k->name, f->flops, (long long)f->traffic,
-                  f->cublas && o->cublas, f->a, f->b, f->c, f->trans_a, f->trans_b, (long long)f->m,
-                  (long long)f->n, (long long)f->k);
+    tl_buf_printf(
+        out,
+        "  {\"%s\", tlh_tensors_%s, %d, tlh_run_%s, tlh_ref_%s, %.17g, %lldLL, %d, %d, %d, "
+        "%d, %d, %d, %lldLL, %lldLL, %lldLL},\n",
+        k->name, k->name, k->params.len, k->name, k->name, f->flops, (long long)f->traffic,
+        f->cublas && o->cublas, f->a, f->b, f->c, f->trans_a, f->trans_b, (long long)f->m,
+        (long long)f->n, (long long)f->k);
   }
   tl_buf_printf(out, "};\nstatic const int tlh_nkernels = %d;\n\n", nk);
   lines(out, tl_harness_runtime_main);

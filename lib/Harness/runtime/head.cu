@@ -49,6 +49,7 @@ struct TlhTensor {
   long long shape[8], elems;
   int read, written; // read: random data; written only: poisoned, then compared
   double tol;        // relative-norm tolerance; 0: must match exactly
+  const char *data;  // tlc --data: how to fill it instead of random values, or NULL
 };
 
 typedef cudaError_t (*TlhLaunch)(void *const *args, cudaStream_t stream);
@@ -90,6 +91,35 @@ static void tlh_random(std::vector<double> &h, int type, unsigned long long seed
     case TLH_U8: case TLH_U32: h[i] = (double)(r % 17); break;
     case TLH_I8: case TLH_I16: case TLH_I32: case TLH_I64: h[i] = (double)(long long)(r % 17) - 8.0; break;
     default: h[i] = (double)(float)((double)(r >> 11) * (2.0 / 9007199254740992.0) - 1.0); break;
+    }
+  }
+}
+
+// tlc --data fills (docs/harness.md): offsets:TOTAL:MAX is a cu_seqlens
+// table (0 first, TOTAL last, random steps of 0..MAX that add up to TOTAL),
+// range:LO:HI random integers in [LO, HI), arange the index, const:V.
+static void tlh_fill(std::vector<double> &h, const char *spec, unsigned long long seed) {
+  unsigned long long s = seed;
+  long long a = 0, b = 0;
+  size_t n = h.size();
+  if (strcmp(spec, "arange") == 0) {
+    for (size_t i = 0; i < n; i++) h[i] = (double)i;
+  } else if (sscanf(spec, "const:%lld", &a) == 1) {
+    for (size_t i = 0; i < n; i++) h[i] = (double)a;
+  } else if (sscanf(spec, "range:%lld:%lld", &a, &b) == 2) {
+    for (size_t i = 0; i < n; i++) h[i] = (double)(a + (long long)(tlh_next(&s) % (unsigned long long)(b - a)));
+  } else if (sscanf(spec, "offsets:%lld:%lld", &a, &b) == 2 && n > 0) {
+    // a = TOTAL, b = MAX: n - 1 steps; each step leaves the rest reachable.
+    long long left = a, at = 0;
+    h[0] = 0;
+    for (size_t i = 1; i < n; i++) {
+      long long steps_after = (long long)(n - 1 - i);
+      long long lo = left - steps_after * b, hi = left < b ? left : b;
+      if (lo < 0) lo = 0;
+      long long step = i + 1 == n ? left : lo + (long long)(tlh_next(&s) % (unsigned long long)(hi - lo + 1));
+      at += step;
+      left -= step;
+      h[i] = (double)at;
     }
   }
 }

@@ -82,7 +82,10 @@ static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, c
     TLH_CHECK(cudaMalloc(&mine[(size_t)i], bytes));
     if (t->read) {
       std::vector<double> h((size_t)t->elems);
-      tlh_random(h, t->type, o->seed + 7919ull * (unsigned long long)(index * 64 + i));
+      if (t->data)
+        tlh_fill(h, t->data, o->seed + 7919ull * (unsigned long long)(index * 64 + i));
+      else
+        tlh_random(h, t->type, o->seed + 7919ull * (unsigned long long)(index * 64 + i));
       TLH_CHECK(cudaMemcpy(tmp, h.data(), sizeof(double) * h.size(), cudaMemcpyHostToDevice));
       tlh_convert(t->type, false, mine[(size_t)i], tmp, t->elems);
     } else {
