@@ -220,14 +220,16 @@ static void tables(TlBuf *out, TlArena *a, const TlKernel *k, const TlKernelFact
     for (int dd = 0; dd < b->ndims; dd++)
       tl_buf_printf(out, "%s%lldLL", dd ? ", " : "", (long long)b->shape[dd]);
     const char *spec = data_spec(o, b->name);
-    tl_buf_printf(out, "}, %lldLL, %d, %d, %g, ", (long long)tl_buffer_elems(b), f->read[i],
-                  f->written[i], tl_harness_tolerance(f, b->dtype));
+    tl_buf_printf(out, "}, %lldLL, %d, %d, %g, %g, ", (long long)tl_buffer_elems(b), f->read[i],
+                  f->written[i], tl_harness_tolerance(f, b->dtype),
+                  tl_harness_abs_tolerance(f, b->dtype));
     if (spec)
       tl_buf_printf(out, "\"%s\"},\n", spec); // checked: digits, letters and ':' only
     else
       tl_buf_puts(out, "NULL},\n");
   }
-  if (k->params.len == 0) tl_buf_puts(out, "  {\"(none)\", TLH_I32, 1, {1}, 0, 0, 0, 0, NULL},\n");
+  if (k->params.len == 0)
+    tl_buf_puts(out, "  {\"(none)\", TLH_I32, 1, {1}, 0, 0, 0, 0, 0, NULL},\n");
   tl_buf_puts(out, "};\n");
   thunk(out, k, "run", ref_only ? tl_arena_printf(a, "%s_ref", k->name) : k->name, compiled, o);
   thunk(out, k, "ref", tl_arena_printf(a, "%s_ref", k->name), NULL, o);

@@ -55,6 +55,7 @@ int64_t tl_ref_scratch_bytes(const TlKernel *k);
 typedef struct TlKernelFacts {
   bool read[64], written[64]; // per parameter, from the tile IR itself
   bool has_gemm, has_reduce;
+  int64_t reduce_len; // the longest extent a T.reduce_* sums over (1 when none)
   int ngemm;
   double flops;     // 2*M*N*K per T.gemm execution, summed; < 0 when unknown
   int64_t traffic;  // bytes: each tensor read once and/or written once
@@ -69,6 +70,9 @@ typedef struct TlKernelFacts {
 bool tl_kernel_facts(const TlKernel *k, TlKernelFacts *f, TlDiag *d);
 // Relative-norm tolerance of a written tensor (0: must match exactly).
 double tl_harness_tolerance(const TlKernelFacts *f, TlDtype t);
+// Absolute tolerance: every element within it also passes (an output that
+// cancels to near zero); the relative one, times sqrt(n) for a sum of n.
+double tl_harness_abs_tolerance(const TlKernelFacts *f, TlDtype t);
 
 /* Runtime.c */
 // Lines of text, NULL-terminated (one literal per line: -Wpedantic limits

@@ -49,6 +49,7 @@ struct TlhTensor {
   long long shape[8], elems;
   int read, written; // read: random data; written only: poisoned, then compared
   double tol;        // relative-norm tolerance; 0: must match exactly
+  double atol;       // or every element within this (cancelling outputs)
   const char *data;  // tlc --data: how to fill it instead of random values, or NULL
 };
 
@@ -217,11 +218,11 @@ static TlhStats tlh_compare(const std::vector<double> &x, const std::vector<doub
 }
 
 // Within tol relative to the reference's norm, or every element within
-// tol absolute: an output that cancels to near zero has a relative error
-// of order 1 from rounding order alone (docs/harness.md).
-static bool tlh_pass(const TlhStats &s, double tol) {
+// atol: an output that cancels to near zero has a relative error of order 1
+// from rounding order alone (docs/harness.md).
+static bool tlh_pass(const TlhStats &s, const TlhTensor *t) {
   return s.nonfinite == 0 &&
-         (tol == 0 ? s.max_abs == 0 : s.rel_err <= tol || s.max_abs <= tol);
+         (t->tol == 0 ? s.max_abs == 0 : s.rel_err <= t->tol || s.max_abs <= t->atol);
 }
 
 static void tlh_print_index(const TlhTensor *t, long long flat) {
@@ -238,8 +239,9 @@ static void tlh_print_index(const TlhTensor *t, long long flat) {
 
 static void tlh_explain(const char *what, const TlhTensor *t, const TlhStats &s, const std::vector<double> &x,
                         const std::vector<double> &ref) {
-  printf("  %s %s %s[%lld elements]: rel_err=%.3e max_abs=%.3e nan=%lld tol=%.1e", what, t->name,
-         tlh_type_name[t->type], t->elems, s.rel_err, s.max_abs, s.nonfinite, t->tol);
+  printf("  %s %s %s[%lld elements]: rel_err=%.3e max_abs=%.3e nan=%lld tol=%.1e atol=%.1e", what, t->name,
+         tlh_type_name[t->type], t->elems, s.rel_err, s.max_abs, s.nonfinite, t->tol,
+         t->atol);
   if (s.worst >= 0) {
     printf("; worst ");
     tlh_print_index(t, s.worst);
