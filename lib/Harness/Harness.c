@@ -63,13 +63,22 @@ static bool names_clash(const TlModule *m, TlDiag *d) {
   return false;
 }
 
+// Does the binding NAME=VALUE (a --size or --data) bind `name`?
+static bool binds(const char *binding, const char *name) {
+  size_t len = strcspn(binding, "=");
+  return strlen(name) == len && strncmp(binding, name, len) == 0;
+}
+
+// The VALUE of the binding of `name` among n NAME=VALUE bindings, or NULL.
+static const char *bound_value(const char *const *bindings, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (binds(bindings[i], name)) return bindings[i] + strcspn(bindings[i], "=") + 1;
+  return NULL;
+}
+
 // The value --size NAME=VALUE gives runtime size `name`, or NULL.
 static const char *size_value(const TlHarnessOptions *o, const char *name) {
-  for (int i = 0; i < o->nsizes; i++) {
-    size_t len = strcspn(o->sizes[i], "=");
-    if (strlen(name) == len && strncmp(o->sizes[i], name, len) == 0) return o->sizes[i] + len + 1;
-  }
-  return NULL;
+  return bound_value(o->sizes, o->nsizes, name);
 }
 
 // The harness allocates every tensor at its shape, so each runtime size
@@ -95,7 +104,7 @@ static bool sizes_bound(const TlModule *ref, const TlModule *compiled, const TlH
       const TlKernel *k = TL_VEC_AT(compiled->kernels, TlKernel, j);
       for (int v = 0; v < k->sizes.len; v++) {
         const char *name = TL_VEC_AT(k->sizes, TlVar, v)->name;
-        used = used || (strlen(name) == len && strncmp(o->sizes[i], name, len) == 0);
+        used = used || binds(o->sizes[i], name);
       }
     }
     if (!used) {
@@ -134,11 +143,7 @@ bool tl_harness_data_spec_ok(const char *spec) {
 
 // The --data spec for tensor `name`, or NULL.
 static const char *data_spec(const TlHarnessOptions *o, const char *name) {
-  for (int i = 0; i < o->ndata; i++) {
-    size_t len = strcspn(o->data[i], "=");
-    if (strlen(name) == len && strncmp(o->data[i], name, len) == 0) return o->data[i] + len + 1;
-  }
-  return NULL;
+  return bound_value(o->data, o->ndata, name);
 }
 
 // Every --data must name an integer tensor some kernel reads.
@@ -150,7 +155,7 @@ static bool data_bound(const TlModule *ref, const TlHarnessOptions *o, TlDiag *d
       const TlKernel *k = TL_VEC_AT(ref->kernels, TlKernel, j);
       for (int v = 0; !found && v < k->params.len; v++) {
         const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, v);
-        if (strlen(b->name) == len && strncmp(o->data[i], b->name, len) == 0) found = b;
+        if (binds(o->data[i], b->name)) found = b;
       }
     }
     if (!found) {

@@ -206,7 +206,7 @@ static bool stores_uniform(const Uniform *u, const TlVec *body, const TlBuffer *
   return true;
 }
 
-static void local_arrays(const TlVec *body, Uniform *u, const TlBuffer **out, int *n) {
+static void local_arrays(const TlVec *body, const TlBuffer **out, int *n) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_LOCAL) {
@@ -215,8 +215,8 @@ static void local_arrays(const TlVec *body, Uniform *u, const TlBuffer **out, in
         j++;
       if (j == *n && *n < MAX_UNIFORM_SCALARS) out[(*n)++] = s->buf;
     }
-    local_arrays(&s->body, u, out, n);
-    local_arrays(&s->else_body, u, out, n);
+    local_arrays(&s->body, out, n);
+    local_arrays(&s->else_body, out, n);
   }
 }
 
@@ -230,7 +230,7 @@ static void find_uniform(const TlVec *body, Uniform *u) {
   u->nlocal = 0;
   static const TlBuffer *locals[MAX_UNIFORM_SCALARS];
   int nlocals = 0;
-  local_arrays(body, u, locals, &nlocals);
+  local_arrays(body, locals, &nlocals);
   for (bool grew = true; grew;) {
     grew = false;
     for (int j = 0; j < d.n; j++)

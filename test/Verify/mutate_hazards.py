@@ -135,6 +135,11 @@ def transparent(line):
     return s == "" or s.startswith("//") or s.startswith("#pragma")
 
 
+def calls(line, fs):
+    """Does line call one of the functions fs?"""
+    return any(re.search(r"\b%s\(" % f, line) for f in fs)
+
+
 def wgmma_functions(lines, marker=lambda x: "wgmma.mma_async" in x):
     """Names of the functions that issue wgmma (or whose body has a line
     `marker` accepts), directly or through a call."""
@@ -151,7 +156,7 @@ def wgmma_functions(lines, marker=lambda x: "wgmma.mma_async" in x):
     found = {n for n, b in bodies.items() if any(marker(x) for x in b)}
     while True:
         more = {n for n, b in bodies.items() if n not in found and
-                any(re.search(r"\b%s\(" % f, x) for f in found for x in b)}
+                any(calls(x, found) for x in b)}
         if not more:
             return found
         found |= more
@@ -407,18 +412,16 @@ def mutants(text):
                 # (TMA writes them, wgmma reads them): the fence has no generic
                 # access to order. A TMA store's tile is reused after a
                 # cp.async.bulk.wait_group.read and a barrier, which need no fence.
-                def reads(x, fs):
-                    return any(re.search(r"\b%s\(" % f, x) for f in fs)
                 # The next fence covers this one's writes, but not a write
                 # between the two to a tile wgmma reads (its earlier async
                 # reads must be fenced before that generic write).
                 wg_tiles = {n for n in names for x in lines[first:last + 1]
-                            if reads(x, wg) and re.search(r"\b%s\b" % re.escape(n), x)}
+                            if calls(x, wg) and re.search(r"\b%s\b" % re.escape(n), x)}
 
                 def reads_or_wg_tile(x, fs):
                     code = x.split("//")[0]
-                    return reads(code, fs) or any(re.search(r"\b%s\b" % re.escape(n), code) for n in wg_tiles)
-                harmless = quiet(lines, match, i, 1, first, last, readers, False, reads) or \
+                    return calls(code, fs) or any(re.search(r"\b%s\b" % re.escape(n), code) for n in wg_tiles)
+                harmless = quiet(lines, match, i, 1, first, last, readers, False, calls) or \
                     quiet(lines, match, i, 1, first, last, readers, True, reads_or_wg_tile,
                           "fence.proxy.async") or \
                     fences_nothing(lines, match, i, first, names, wg, readers - wg) or \
@@ -470,8 +473,6 @@ def fences_nothing(lines, match, i, first, names, wg, stores):
     to order (a TMA store's tile is reused after its bulk wait and a
     barrier, not a fence). Leaving the fence's block ends the walk
     unproven."""
-    def calls(x, fs):
-        return any(re.search(r"\b%s\(" % f, x) for f in fs)
     depth = 0
     for j in range(i - 1, first - 1, -1):
         code = lines[j].split("//")[0]
@@ -504,7 +505,7 @@ def async_tiles_only(body, names, wg):
             continue
         if re.search(r"= \(\w+\*\)\(tl_smem \+", code):
             continue  # the view's declaration
-        if not (re.search(r"\btl_tma_load_\w+\(", code) or any(re.search(r"\b%s\(" % f, code) for f in wg)):
+        if not (re.search(r"\btl_tma_load_\w+\(", code) or calls(code, wg)):
             return False
     return bool(tiles)
 

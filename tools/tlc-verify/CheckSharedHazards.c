@@ -412,38 +412,36 @@ static void add_access_to(Hz *h, State *st, Access *a, TvVec *into) {
   }
 }
 
+// Reports a against every access of list it may overlap, for the reason `order`.
+static void report_overlaps(Hz *h, const Access *a, const TvVec *list, const char *order) {
+  for (int i = 0; i < list->len; i++) {
+    const Access *b = TV_AT(*list, Access, i);
+    if (overlap(a, b)) report(h, a, b, order);
+  }
+}
+
 // A read that wgmma makes in the background: it joins the open wgmma group.
 // It goes through the async proxy, so the generic writes it may see must
 // have been followed by a fence.proxy.async.
 static void add_wgmma_read(Hz *h, State *st, Access *a) {
   a->done_seq = LLONG_MAX; // until the wgmma wait that retires its group
-  for (int i = 0; i < st->unfenced.len; i++) {
-    const Access *b = TV_AT(st->unfenced, Access, i);
-    if (overlap(a, b))
-      report(h, a, b,
-             "no fence.proxy.async between them: the write is in the generic proxy, wgmma reads "
-             "through the async proxy");
-  }
+  report_overlaps(h, a, &st->unfenced,
+                  "no fence.proxy.async between them: the write is in the generic proxy, wgmma "
+                  "reads through the async proxy");
   add_access_to(h, st, a, &st->wg_open);
 }
 
 static void add_access(Hz *h, State *st, Access *a) {
-  for (int i = 0; a->kind != ACC_READ && i < h->bulk_reads.len; i++) {
-    const Access *b = TV_AT(h->bulk_reads, Access, i);
-    if (overlap(a, b))
-      report(h, a, b,
-             "the TMA store reading it may still be in flight: no cp.async.bulk.wait_group.read "
-             "between them");
-  }
+  if (a->kind != ACC_READ)
+    report_overlaps(h, a, &h->bulk_reads,
+                    "the TMA store reading it may still be in flight: no "
+                    "cp.async.bulk.wait_group.read between them");
   add_access_to(h, st, a, a->kind == ACC_ASYNC ? &st->open : &st->done);
   if (a->kind == ACC_WRITE && h->wgmma) push_summary(&st->unfenced, a);
-  for (int i = 0; a->kind != ACC_READ && i < st->unfenced_wg.len; i++) {
-    const Access *b = TV_AT(st->unfenced_wg, Access, i);
-    if (overlap(a, b))
-      report(h, a, b,
-             "no fence.proxy.async between them: wgmma read through the async proxy, the write "
-             "is in the generic proxy");
-  }
+  if (a->kind != ACC_READ)
+    report_overlaps(h, a, &st->unfenced_wg,
+                    "no fence.proxy.async between them: wgmma read through the async proxy, the "
+                    "write is in the generic proxy");
 }
 
 // The text of the first `x % s` in e whose x names a variable: the stage.
@@ -1204,13 +1202,9 @@ static bool is_bulk_wait(const TvFunc *f) {
 // A TMA store's read of its tile: the generic writes it may see must have
 // been fenced (fence.proxy.async), and it stays in flight until a bulk wait.
 static void add_tma_store_read(Hz *h, State *st, Access *a) {
-  for (int i = 0; i < st->unfenced.len; i++) {
-    const Access *b = TV_AT(st->unfenced, Access, i);
-    if (overlap(a, b))
-      report(h, a, b,
-             "no fence.proxy.async between them: the write is in the generic proxy, the TMA "
-             "store reads through the async proxy");
-  }
+  report_overlaps(h, a, &st->unfenced,
+                  "no fence.proxy.async between them: the write is in the generic proxy, the TMA "
+                  "store reads through the async proxy");
   tv_push(&h->bulk_reads, a);
 }
 
