@@ -27,7 +27,9 @@ enum { TL_MAX_DIMS = 8 };
   X(TY_FLOAT16, "float16", 16, "half_t", 1, 1)                                                     \
   X(TY_BFLOAT16, "bfloat16", 16, "bfloat16_t", 1, 1)                                               \
   X(TY_FLOAT32, "float32", 32, "float", 1, 1)                                                      \
-  X(TY_FLOAT64, "float64", 64, "double", 1, 1)
+  X(TY_FLOAT64, "float64", 64, "double", 1, 1)                                                    \
+  X(TY_FLOAT8_E4M3, "float8_e4m3", 8, "fp8_e4_t", 1, 1)                                            \
+  X(TY_FLOAT8_E5M2, "float8_e5m2", 8, "fp8_e5_t", 1, 1)
 
 typedef enum {
 #define X(k, n, b, c, f, s) k,
@@ -41,6 +43,9 @@ const char *tl_dtype_cuda(TlDtype t);
 int tl_dtype_bits(TlDtype t);
 bool tl_dtype_is_float(TlDtype t);
 bool tl_dtype_is_signed(TlDtype t);
+// float16, bfloat16 and the fp8 types: storage types whose arithmetic the
+// emitters print through float.
+bool tl_dtype_is_narrow_float(TlDtype t);
 // Parses "float16", "float", "half", "fp32", "bf16"... False if unknown.
 bool tl_dtype_parse(const char *s, TlDtype *out);
 

@@ -229,6 +229,17 @@ static void group_launcher(Emit *e, const TlModule *m, int first) {
 }
 
 // Whether kernel i is the first block of its launcher group.
+// cuda_fp8.h is included only where a tensor or tile holds fp8.
+static bool kernel_uses_fp8(const TlKernel *k) {
+  const TlVec *lists[] = {&k->params, &k->buffers};
+  for (int l = 0; l < 2; l++)
+    for (int i = 0; i < lists[l]->len; i++) {
+      TlDtype t = TL_VEC_AT(*lists[l], TlBuffer, i)->dtype;
+      if (tl_dtype_is_narrow_float(t) && tl_dtype_bits(t) == 8) return true;
+    }
+  return false;
+}
+
 static bool starts_group(const TlModule *m, int i) {
   const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
   if (!k->launcher) return false;
@@ -260,15 +271,22 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
     tl_buf_printf(out, "// Compile with: nvcc -arch=%s -c this_file.cu\n", m->target_name);
   // tlc-verify parses this file with libclang against its own small prelude
   // (it defines TLC_VERIFY_PRELUDE); nvcc sees the real toolkit headers.
-  bool tma = false;
-  for (int i = 0; i < m->kernels.len; i++)
-    tma = tma || TL_VEC_AT(m->kernels, TlKernel, i)->tma_maps.len;
+  bool tma = false, fp8 = false;
+  for (int i = 0; i < m->kernels.len; i++) {
+    const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
+    tma = tma || k->tma_maps.len;
+    fp8 = fp8 || kernel_uses_fp8(k);
+  }
   tl_buf_puts(out, "#ifndef TLC_VERIFY_PRELUDE\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n"
                    "#include <cuda_bf16.h>\n#include <stdint.h>\n");
+  if (fp8) tl_buf_puts(out, "#include <cuda_fp8.h>\n");
   if (tma) // CUtensorMap and the cuTensorMapEncodeTiled prototype (driver API types only)
     tl_buf_puts(out, "#include <cudaTypedefs.h>\n");
   tl_buf_puts(out, "#endif\n\n");
-  tl_buf_puts(out, "typedef __half half_t;\ntypedef __nv_bfloat16 bfloat16_t;\n\n");
+  tl_buf_puts(out, "typedef __half half_t;\ntypedef __nv_bfloat16 bfloat16_t;\n");
+  if (fp8) // TileLang's names; conversions saturate to the largest finite value
+    tl_buf_puts(out, "typedef __nv_fp8_e4m3 fp8_e4_t;\ntypedef __nv_fp8_e5m2 fp8_e5_t;\n");
+  tl_buf_putc(out, '\n');
   if (e.need_floordiv)
     tl_buf_puts(
         out, "// Python's floor division on integers (C's / truncates toward zero).\n"

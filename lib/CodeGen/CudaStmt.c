@@ -16,7 +16,8 @@ static const char *vector_type(TlDtype t, int64_t width) {
   return bytes == 16  ? "uint4"
          : bytes == 8 ? "uint2"
          : bytes == 4 ? "unsigned int"
-                      : "unsigned short";
+         : bytes == 2 ? "unsigned short"
+                      : "unsigned char";
 }
 
 // A vector load or store of more than 16 bytes (a run of 8 fp32 registers)

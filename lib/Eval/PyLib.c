@@ -137,7 +137,8 @@ TlValue *tl_sema_library_attr(Sema *s, const TlNode *n) {
                  {"float32", TY_FLOAT32}, {"float", TY_FLOAT32}, {"float64", TY_FLOAT64},
                  {"double", TY_FLOAT64},  {"int8", TY_INT8},     {"uint8", TY_UINT8},
                  {"int16", TY_INT16},     {"int32", TY_INT32},   {"int", TY_INT32},
-                 {"int64", TY_INT64},     {"long", TY_INT64},    {"bool", TY_BOOL}};
+                 {"int64", TY_INT64},     {"long", TY_INT64},    {"bool", TY_BOOL},
+                 {"float8_e4m3fn", TY_FLOAT8_E4M3}, {"float8_e5m2", TY_FLOAT8_E5M2}};
     for (size_t i = 0; i < sizeof torch / sizeof torch[0]; i++)
       if (strcmp(q + 6, torch[i].name) == 0) {
         TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);

@@ -13,8 +13,9 @@
 #include "HarnessInternal.h"
 #include "tlc/CIdent.h"
 
+// float16, bfloat16 and fp8: arithmetic through float, rounded back.
 static bool is_half(TlDtype t) {
-  return t == TY_FLOAT16 || t == TY_BFLOAT16;
+  return tl_dtype_is_narrow_float(t);
 }
 
 // Integer types narrower than int: C promotes them, so results are cast back.

@@ -31,13 +31,22 @@ bool tl_dtype_is_signed(TlDtype t) {
   return dtypes[t].is_signed;
 }
 
+bool tl_dtype_is_narrow_float(TlDtype t) {
+  return dtypes[t].is_float && dtypes[t].bits < 32;
+}
+
 bool tl_dtype_parse(const char *s, TlDtype *out) {
   static const struct {
     const char *alias;
     TlDtype t;
   } aliases[] = {{"float", TY_FLOAT32}, {"half", TY_FLOAT16}, {"fp16", TY_FLOAT16},
                  {"bf16", TY_BFLOAT16}, {"fp32", TY_FLOAT32}, {"double", TY_FLOAT64},
-                 {"int", TY_INT32},     {"fp64", TY_FLOAT64}};
+                 {"int", TY_INT32},     {"fp64", TY_FLOAT64},
+                 // fp8: TileLang's and torch's spellings of the two OCP formats
+                 // (e4m3 has no infinity, so torch calls it "fn", finite + NaN)
+                 {"float8_e4m3fn", TY_FLOAT8_E4M3}, {"e4m3_float8", TY_FLOAT8_E4M3},
+                 {"fp8_e4m3", TY_FLOAT8_E4M3}, {"e5m2_float8", TY_FLOAT8_E5M2},
+                 {"fp8_e5m2", TY_FLOAT8_E5M2}};
   for (int i = 0; i < TY_COUNT; i++)
     if (strcmp(s, dtypes[i].name) == 0) {
       *out = (TlDtype)i;

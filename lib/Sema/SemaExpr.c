@@ -319,7 +319,9 @@ static TlExpr *extreme_value(Sema *s, TlLoc loc, TlDtype t, int which) {
     if (which == 0)
       v = INFINITY;
     else {
-      double m = t == TY_FLOAT16    ? 65504.0
+      double m = t == TY_FLOAT8_E4M3   ? 448.0
+                 : t == TY_FLOAT8_E5M2 ? 57344.0
+                 : t == TY_FLOAT16    ? 65504.0
                  : t == TY_BFLOAT16 ? 3.3895313892515355e38
                  : t == TY_FLOAT32  ? 3.4028234663852886e38
                                     : 1.7976931348623157e308;

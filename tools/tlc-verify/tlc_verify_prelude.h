@@ -341,6 +341,30 @@ TLC_VERIFY_HALF2(__nv_bfloat162, __nv_bfloat16)
 #undef TLC_VERIFY_HALF2
 typedef struct __half2 half2;
 typedef struct __nv_bfloat162 nv_bfloat162;
+/* ---- __nv_fp8_e4m3 and __nv_fp8_e5m2 (cuda_fp8.h) ----
+ * Every conversion is explicit and there are no operators, as in the
+ * toolkit: tlc prints fp8 arithmetic on floats. */
+#define TLC_VERIFY_FP8(F)                                                                          \
+  struct __align__(1) F {                                                                          \
+    unsigned char __x;                                                                             \
+    F() = default;                                                                                 \
+    explicit __host__ __device__ F(const __half f);                                                \
+    explicit __host__ __device__ F(const __nv_bfloat16 f);                                         \
+    explicit __host__ __device__ F(const float f);                                                 \
+    explicit __host__ __device__ F(const double f);                                                \
+    explicit __host__ __device__ F(const int val);                                                 \
+    explicit __host__ __device__ F(const long long val);                                           \
+    explicit __host__ __device__ operator float() const;                                           \
+    explicit __host__ __device__ operator double() const;                                          \
+    explicit __host__ __device__ operator __half() const;                                          \
+    explicit __host__ __device__ operator __nv_bfloat16() const;                                   \
+    explicit __host__ __device__ operator int() const;                                             \
+    explicit __host__ __device__ operator long long() const;                                       \
+    explicit __host__ __device__ operator bool() const;                                            \
+  };
+TLC_VERIFY_FP8(__nv_fp8_e4m3)
+TLC_VERIFY_FP8(__nv_fp8_e5m2)
+#undef TLC_VERIFY_FP8
 /* cuda_fp16.h / cuda_bf16.h shuffle 16-bit floats too: a register reduction
  * into a float16 or bfloat16 fragment shuffles its accumulator. */
 __device__ __half __shfl_xor_sync(unsigned int mask, __half var, int laneMask, int width = 32);

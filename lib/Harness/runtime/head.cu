@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,10 +39,12 @@
   } while (0)
 #endif
 
-enum { TLH_BOOL, TLH_I8, TLH_U8, TLH_I16, TLH_I32, TLH_U32, TLH_I64, TLH_F16, TLH_BF16, TLH_F32, TLH_F64 };
-static const char *const tlh_type_name[] = {"bool",  "int8",    "uint8",     "int16",   "int32",  "uint32",
-                                            "int64", "float16", "bfloat16", "float32", "float64"};
-static const int tlh_type_bytes[] = {1, 1, 1, 2, 4, 4, 8, 2, 2, 4, 8};
+enum { TLH_BOOL, TLH_I8, TLH_U8, TLH_I16, TLH_I32, TLH_U32, TLH_I64, TLH_F16, TLH_BF16, TLH_F32, TLH_F64,
+       TLH_F8E4, TLH_F8E5 };
+static const char *const tlh_type_name[] = {"bool",  "int8",    "uint8",    "int16",   "int32",
+                                            "uint32", "int64",  "float16",  "bfloat16", "float32",
+                                            "float64", "float8_e4m3", "float8_e5m2"};
+static const int tlh_type_bytes[] = {1, 1, 1, 2, 4, 4, 8, 2, 2, 4, 8, 1, 1};
 
 struct TlhTensor {
   const char *name;
@@ -131,6 +134,13 @@ template <> __device__ __forceinline__ __half tlh_from_double<__half>(double v) 
 template <> __device__ __forceinline__ __nv_bfloat16 tlh_from_double<__nv_bfloat16>(double v) {
   return __float2bfloat16((float)v);
 }
+// fp8: the constructor from float rounds to nearest and saturates.
+template <> __device__ __forceinline__ __nv_fp8_e4m3 tlh_from_double<__nv_fp8_e4m3>(double v) {
+  return __nv_fp8_e4m3((float)v);
+}
+template <> __device__ __forceinline__ __nv_fp8_e5m2 tlh_from_double<__nv_fp8_e5m2>(double v) {
+  return __nv_fp8_e5m2((float)v);
+}
 template <typename T> __device__ __forceinline__ double tlh_to_double(T v) { return (double)v; }
 template <> __device__ __forceinline__ double tlh_to_double<__half>(__half v) { return (double)__half2float(v); }
 template <> __device__ __forceinline__ double tlh_to_double<__nv_bfloat16>(__nv_bfloat16 v) {
@@ -166,6 +176,8 @@ static void tlh_convert(int type, bool to_double, void *t, double *d, long long 
   case TLH_F16: tlh_convert_t<__half>(to_double, t, d, n); break;
   case TLH_BF16: tlh_convert_t<__nv_bfloat16>(to_double, t, d, n); break;
   case TLH_F32: tlh_convert_t<float>(to_double, t, d, n); break;
+  case TLH_F8E4: tlh_convert_t<__nv_fp8_e4m3>(to_double, t, d, n); break;
+  case TLH_F8E5: tlh_convert_t<__nv_fp8_e5m2>(to_double, t, d, n); break;
   default: tlh_convert_t<double>(to_double, t, d, n); break;
   }
 }

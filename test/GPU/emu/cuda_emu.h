@@ -220,6 +220,57 @@ inline float __half2float(__half h) { return (float)h; }
 inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
 inline float __bfloat162float(__nv_bfloat16 h) { return (float)h; }
 
+// ---- fp8 (OCP e4m3 / e5m2): 8-bit storage, round to nearest even, values
+// past the largest finite one saturate to it (the toolkit's __NV_SATFINITE);
+// no operators, as in cuda_fp8.h.
+inline uint8_t emu_float_to_fp8(float f, int mbits, int bias, float maxv) {
+  uint8_t sign = signbit(f) ? 0x80 : 0;
+  if (isnan(f)) return (uint8_t)(sign | 0x7f);
+  float a = fabsf(f);
+  int emin = 1 - bias, e;
+  frexpf(a, &e); // a = m * 2^e, m in [0.5, 1): the leading bit is 2^(e-1)
+  int lead = a > 0 ? e - 1 : emin;
+  if (lead < emin) lead = emin;
+  float quantum = ldexpf(1.0f, lead - mbits);
+  float q = nearbyintf(a / quantum) * quantum; // ties to even
+  if (q > maxv) q = maxv;
+  if (q == 0) return sign;
+  frexpf(q, &e);
+  lead = e - 1;
+  if (lead < emin) // subnormal
+    return (uint8_t)(sign | (uint8_t)(q / ldexpf(1.0f, emin - mbits)));
+  int man = (int)(q / ldexpf(1.0f, lead - mbits)) - (1 << mbits);
+  return (uint8_t)(sign | ((lead + bias) << mbits) | man);
+}
+inline float emu_fp8_to_float(uint8_t b, int mbits, int bias, bool has_inf) {
+  float sign = (b & 0x80) ? -1.0f : 1.0f;
+  int ebits = 7 - mbits, ef = (b & 0x7f) >> mbits, man = b & ((1 << mbits) - 1);
+  if (ef == (1 << ebits) - 1 && (has_inf ? true : man == (1 << mbits) - 1)) {
+    if (has_inf && man == 0) return sign * INFINITY;
+    return NAN;
+  }
+  if (ef == 0) return sign * ldexpf((float)man, 1 - bias - mbits);
+  return sign * ldexpf((float)((1 << mbits) + man), ef - bias - mbits);
+}
+#define EMU_FP8(T, MB, BIAS, MAXV, INF)                                                             \
+  struct T {                                                                                       \
+    uint8_t __x;                                                                                   \
+    T() = default;                                                                                 \
+    explicit T(float f) : __x(emu_float_to_fp8(f, MB, BIAS, MAXV)) {}                              \
+    explicit T(double f) : __x(emu_float_to_fp8((float)f, MB, BIAS, MAXV)) {}                      \
+    explicit T(int f) : __x(emu_float_to_fp8((float)f, MB, BIAS, MAXV)) {}                         \
+    explicit T(__half h) : T((float)h) {}                                                          \
+    explicit T(__nv_bfloat16 h) : T((float)h) {}                                                   \
+    explicit operator float() const { return emu_fp8_to_float(__x, MB, BIAS, INF); }              \
+    explicit operator double() const { return (double)(float)*this; }                              \
+    explicit operator int() const { return (int)(float)*this; }                                    \
+    explicit operator __half() const { return __half((float)*this); }                              \
+    explicit operator __nv_bfloat16() const { return __nv_bfloat16((float)*this); }                \
+  };
+EMU_FP8(__nv_fp8_e4m3, 3, 7, 448.0f, false)
+EMU_FP8(__nv_fp8_e5m2, 2, 15, 57344.0f, true)
+#undef EMU_FP8
+
 struct float4 {
   float x, y, z, w;
 } __attribute__((aligned(16)));
