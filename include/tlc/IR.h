@@ -27,7 +27,7 @@ enum { TL_MAX_DIMS = 8 };
   X(TY_FLOAT16, "float16", 16, "half_t", 1, 1)                                                     \
   X(TY_BFLOAT16, "bfloat16", 16, "bfloat16_t", 1, 1)                                               \
   X(TY_FLOAT32, "float32", 32, "float", 1, 1)                                                      \
-  X(TY_FLOAT64, "float64", 64, "double", 1, 1)                                                    \
+  X(TY_FLOAT64, "float64", 64, "double", 1, 1)                                                     \
   X(TY_FLOAT8_E4M3, "float8_e4m3", 8, "fp8_e4_t", 1, 1)                                            \
   X(TY_FLOAT8_E5M2, "float8_e5m2", 8, "fp8_e5_t", 1, 1)
 

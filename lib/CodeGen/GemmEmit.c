@@ -72,7 +72,7 @@ void tl_emit_wgmma_ptx(TlBuf *out) {
 }
 
 // One operand's descriptor facts. The tile is stored [rows][cols] (cols
-// contiguous) in panels of P = min(cols, 64) columns (lib/Transforms/
+// contiguous) in panels of P = min(cols, 128 bytes) columns (lib/Transforms/
 // Swizzle.c). K-major: cols run along K (A, or B^T); MN-major otherwise.
 typedef struct WgOperand {
   bool k_major;
@@ -83,11 +83,12 @@ typedef struct WgOperand {
 
 static WgOperand wg_operand(const TlBuffer *b, bool k_major) {
   WgOperand o = {0};
+  int64_t eb = tl_dtype_bits(b->dtype) / 8, panel = 128 / eb; // a 128-byte row
   o.k_major = k_major;
   o.cols = b->shape[b->ndims - 1];
   o.rows = tl_buffer_elems(b) / o.cols;
-  o.P = o.cols < 64 ? o.cols : 64;
-  o.RB = o.P * 2;
+  o.P = o.cols < panel ? o.cols : panel;
+  o.RB = o.P * eb;
   o.mode = o.RB == 128 ? 1 : o.RB == 64 ? 2 : 3;
   o.sbo = 8 * o.RB;                        // 8-row swizzle atoms
   o.lbo = k_major ? 16 : o.rows * o.RB; // MN-major: the next panel along M/N
@@ -102,19 +103,26 @@ static WgOperand wg_operand(const TlBuffer *b, bool k_major) {
 static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   const TlFragLayout *L = g->c->layout;
   int64_t M = L->rows, N = L->cols, K = g->trans_a ? g->a->shape[0] : g->a->shape[1];
-  int64_t W = L->wm / 4, MI = M / (64 * W), NC = (N + 255) / 256, NW = N / NC, KS = K / 16;
+  // fp8 (e4m3/e5m2) steps k32, 16-bit types k16: 32 bytes of K per wgmma.
+  int64_t eb = tl_dtype_bits(g->a->dtype) / 8, KW = 32 / eb;
+  int64_t W = L->wm / 4, MI = M / (64 * W), NC = (N + 255) / 256, NW = N / NC, KS = K / KW;
   bool rs = g->a->scope == SCOPE_FRAGMENT; // register A (another wgmma's accumulator)
   WgOperand A = rs ? (WgOperand){.k_major = true} : wg_operand(g->a, !g->trans_a), B = wg_operand(g->b, g->trans_b);
-  const char *T = tl_dtype_cuda(g->a->dtype), *ty = g->a->dtype == TY_FLOAT16 ? "f16" : "bf16";
+  const char *T = tl_dtype_cuda(g->a->dtype);
+  const char *ty = g->a->dtype == TY_FLOAT16       ? "f16"
+                   : g->a->dtype == TY_BFLOAT16    ? "bf16"
+                   : g->a->dtype == TY_FLOAT8_E4M3 ? "e4m3"
+                                                   : "e5m2";
   int id = g->gemm_id;
   static const char *const modes[] = {"none", "128B", "64B", "32B"};
   tl_buf_printf(out,
                 "// T.gemm at line %d: C[%lldx%lld] += A[%lldx%lld]%s @ B[%lldx%lld]%s on wgmma: %lld warpgroup%s,\n"
-                "// each %lld slab%s of 64 rows; per k16 step %lld wgmma.m64n%lldk16 per slab (A %s, %s swizzle;\n"
+                "// each %lld slab%s of 64 rows; per k%lld step %lld wgmma.m64n%lldk%lld per slab (A %s, %s swizzle;\n"
                 "// B %s, %s swizzle), one commit group per call.\n",
                 g->loc.line, (long long)M, (long long)N, (long long)g->a->shape[0], (long long)g->a->shape[1],
                 g->trans_a ? "^T" : "", (long long)g->b->shape[0], (long long)g->b->shape[1], g->trans_b ? "^T" : "",
-                (long long)W, W > 1 ? "s" : "", (long long)MI, MI > 1 ? "s" : "", (long long)NC, (long long)NW,
+                (long long)W, W > 1 ? "s" : "", (long long)MI, MI > 1 ? "s" : "", (long long)KW, (long long)NC,
+                (long long)NW, (long long)KW,
                 rs ? "in registers" : A.k_major ? "K-major" : "MN-major", rs ? "no" : modes[A.mode],
                 B.k_major ? "K-major" : "MN-major", modes[B.mode]);
   // The instruction, with its NW/2 accumulator registers; A is a shared
@@ -123,7 +131,8 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   tl_buf_printf(out, "__device__ __forceinline__ void tl_gemm_%d_mma(float *d, %s, uint64_t db) {\n", id,
                 rs ? "const unsigned *a" : "uint64_t da");
   tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%lld, 0;\\n\"\n", (long long)(D + (rs ? 5 : 2)));
-  tl_buf_printf(out, "               \"wgmma.mma_async.sync.aligned.m64n%lldk16.f32.%s.%s {\"\n", (long long)NW, ty, ty);
+  tl_buf_printf(out, "               \"wgmma.mma_async.sync.aligned.m64n%lldk%lld.f32.%s.%s {\"\n", (long long)NW,
+                (long long)KW, ty, ty);
   for (int64_t r = 0; r < D; r++)
     tl_buf_printf(out, "%s\"%%%lld%s\"", r == 0 ? "               " : r % 8 == 0 ? "\n               " : " ",
                   (long long)r, r + 1 < D ? "," : "}, ");
@@ -132,6 +141,9 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
     tl_buf_printf(out, "               \"{%%%lld, %%%lld, %%%lld, %%%lld}, %%%lld, p, 1, 1, %d;\\n}\\n\"\n               : ",
                   (long long)D, (long long)(D + 1), (long long)(D + 2), (long long)(D + 3), (long long)(D + 4),
                   B.k_major ? 0 : 1);
+  else if (eb == 1) // 8-bit operands are always K-major: no transpose immediates
+    tl_buf_printf(out, "               \"%%%lld, %%%lld, p, 1, 1;\\n}\\n\"\n               : ", (long long)D,
+                  (long long)(D + 1));
   else
     tl_buf_printf(out, "               \"%%%lld, %%%lld, p, 1, 1, %d, %d;\\n}\\n\"\n               : ", (long long)D,
                   (long long)(D + 1), A.k_major ? 0 : 1, B.k_major ? 0 : 1);
@@ -178,19 +190,19 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   tl_buf_printf(out, "  #pragma unroll\n  for (int ks = 0; ks < %lld; ++ks)\n", (long long)KS);
   tl_buf_printf(out, "    #pragma unroll\n    for (int mi = 0; mi < %lld; ++mi)\n", (long long)MI);
   tl_buf_printf(out, "      #pragma unroll\n      for (int nc = 0; nc < %lld; ++nc) {\n", (long long)NC);
-  tl_buf_printf(out, "        const unsigned m0 = mi * %lld + wg * 64, n0 = nc * %lld, kk = ks * 16;\n",
-                (long long)(64 * W), (long long)NW);
+  tl_buf_printf(out, "        const unsigned m0 = mi * %lld + wg * 64, n0 = nc * %lld, kk = ks * %lld;\n",
+                (long long)(64 * W), (long long)NW, (long long)KW);
   if (rs)
     tl_buf_puts(out, "        (void)m0; // A is in registers\n");
   else if (A.k_major)
-    tl_buf_printf(out, "        const unsigned oa = (kk / %lld) * %lld + m0 * %lld + (kk %% %lld) * 2;\n", (long long)A.P,
-                  (long long)(A.rows * A.RB), (long long)A.RB, (long long)A.P);
+    tl_buf_printf(out, "        const unsigned oa = (kk / %lld) * %lld + m0 * %lld + (kk %% %lld) * %lld;\n", (long long)A.P,
+                  (long long)(A.rows * A.RB), (long long)A.RB, (long long)A.P, (long long)eb);
   else
     tl_buf_printf(out, "        const unsigned oa = (m0 / %lld) * %lld + kk * %lld;\n", (long long)A.P,
                   (long long)(A.rows * A.RB), (long long)A.RB);
   if (B.k_major)
-    tl_buf_printf(out, "        const unsigned ob = (kk / %lld) * %lld + n0 * %lld + (kk %% %lld) * 2;\n", (long long)B.P,
-                  (long long)(B.rows * B.RB), (long long)B.RB, (long long)B.P);
+    tl_buf_printf(out, "        const unsigned ob = (kk / %lld) * %lld + n0 * %lld + (kk %% %lld) * %lld;\n", (long long)B.P,
+                  (long long)(B.rows * B.RB), (long long)B.RB, (long long)B.P, (long long)eb);
   else
     tl_buf_printf(out, "        const unsigned ob = (n0 / %lld) * %lld + kk * %lld;\n", (long long)B.P,
                   (long long)(B.rows * B.RB), (long long)B.RB);
@@ -334,7 +346,7 @@ static void cuda_core_helper(TlBuf *out, TlArena *a, const TlStmt *g,
   const TlFragLayout *L = g->c->layout;
   int64_t M = L->rows, N = L->cols, K = g->trans_a ? g->a->shape[0] : g->a->shape[1];
   const char *TA = tl_dtype_cuda(g->a->dtype), *TC = tl_dtype_cuda(g->c->dtype);
-  bool half_in = g->a->dtype == TY_FLOAT16 || g->a->dtype == TY_BFLOAT16;
+  bool half_in = tl_dtype_is_narrow_float(g->a->dtype); // 16-bit and fp8: through float
   const char *acc = half_in ? "float" : TC;
   tl_buf_printf(out,
                 "// T.gemm at line %d: C[%lldx%lld] (%s) += A @ B on CUDA cores; each thread owns the\n"

@@ -145,9 +145,16 @@ TlValue *tl_sema_library_attr(Sema *s, const TlNode *n) {
         v->dtype = torch[i].dtype;
         return v;
       }
-    return NULL;
+    if (strcmp(n->name, "bits") != 0 && strcmp(n->name, "itemsize") != 0) return NULL;
   }
-  if (q || (strcmp(n->name, "bits") != 0 && strcmp(n->name, "itemsize") != 0)) return NULL;
+  if (strcmp(n->name, "bits") != 0 && strcmp(n->name, "itemsize") != 0) return NULL;
+  if (q) { // T.float16.bits, torch.float8_e4m3fn.itemsize: a library dtype's size
+    const char *dot = strrchr(q, '.'),
+               *base_q = tl_arena_printf(s->arena, "%.*s", (int)(dot - q), q);
+    const char *leaf = strrchr(base_q, '.');
+    TlDtype lt;
+    if (!leaf || !tl_dtype_parse(leaf + 1, &lt)) return NULL;
+  }
   TlSym *y = n->a->kind == ND_NAME ? tl_scope_lookup(s, n->a->name) : NULL;
   if (y && y->kind != SYM_VALUE) return NULL; // a buffer or kernel variable: not a Python value
   TlValue *base = tl_sema_eval_const(s, n->a);

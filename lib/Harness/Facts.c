@@ -226,10 +226,12 @@ double tl_harness_abs_tolerance(const TlKernelFacts *f, TlDtype t) {
 
 double tl_harness_tolerance(const TlKernelFacts *f, TlDtype t) {
   if (!tl_dtype_is_float(t)) return 0; // integers and bools: exact
-  // fp8: one ulp is 2^-3 (e4m3) or 2^-2 (e5m2) of the value; a result that
-  // lands near a rounding boundary may round either way.
-  if (t == TY_FLOAT8_E4M3) return 6.25e-2;
-  if (t == TY_FLOAT8_E5M2) return 1.25e-1;
+  // fp8: one ulp is up to 2^-3 (e4m3) or 2^-2 (e5m2) of the value. The
+  // float result before the cast matches the reference's to a few float
+  // ulps, so only the elements within those ulps of a rounding boundary may
+  // round the other way; a dropped mantissa bit everywhere measures 6e-2.
+  if (t == TY_FLOAT8_E4M3) return 1e-2;
+  if (t == TY_FLOAT8_E5M2) return 2e-2;
   if (t == TY_BFLOAT16) return 2e-2;
   if (t == TY_FLOAT16 || f->has_gemm)
     return 1e-2;                  // half rounding, or tensor-core accumulation order / tf32

@@ -532,6 +532,87 @@ static bool int_list(Sema *s, const TlNode *n, const char *what, TlVec *out) {
   return true;
 }
 
+// group= of T.Pipelined (TileLang): order= and stage= then give one entry
+// per group of the loop's statements. Each statement takes its group's
+// entries, and the order becomes one of statements (groups in their order,
+// each group's statements in source order). An entry of -1 marks the groups
+// TileLang's warp-specialized schedule hands to its producer warps; tlc's
+// warp-specialize pass makes that split itself, so such annotations are not
+// followed (a warning says so). False (after reporting) on a malformed group=.
+static bool expand_groups(Sema *s, const TlNode *group, TlStmt *st) {
+  TlVec *lists[] = {&st->order, &st->stage};
+  const char *names[] = {"order=", "stage="};
+  bool producer_marks = false;
+  for (int l = 0; l < 2; l++)
+    for (int g = 0; g < lists[l]->len; g++)
+      producer_marks = producer_marks || (int64_t)(intptr_t)lists[l]->items[g] < 0;
+  if (producer_marks) { // (its groups may count statements as TileLang's lowering does: unused)
+    tl_warning(s->diag, group->loc,
+               "order=/stage= with -1 entries (TileLang's warp-specialized schedule) are not "
+               "followed; tlc's warp-specialize pass schedules this loop");
+    st->order = (TlVec){0};
+    st->stage = (TlVec){0};
+    return true;
+  }
+  TlValue *v = tl_sema_eval_const(s, group);
+  if (v->kind == VAL_ERROR) return false;
+  int n = st->body.len, ng = v->kind == VAL_TUPLE ? v->items.len : 0;
+  int owner[256], pos[256];
+  if (v->kind != VAL_TUPLE || n > 256) {
+    tl_error(s->diag, group->loc, "group= must be a list of lists of statement indices");
+    return false;
+  }
+  for (int i = 0; i < n; i++) owner[i] = -1;
+  for (int g = 0; g < ng; g++) {
+    TlValue *l = TL_VEC_AT(v->items, TlValue, g);
+    if (l->kind != VAL_TUPLE) {
+      tl_error(s->diag, group->loc, "group= must be a list of lists of statement indices");
+      return false;
+    }
+    for (int k = 0; k < l->items.len; k++) {
+      TlValue *x = TL_VEC_AT(l->items, TlValue, k);
+      if (x->kind != VAL_INT || x->i < 0 || x->i >= n || owner[x->i] >= 0) {
+        tl_error(s->diag, group->loc,
+                 "group= must put each of the loop's %d statements (0..%d) in exactly one group", n,
+                 n - 1);
+        return false;
+      }
+      owner[x->i] = g;
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (owner[i] < 0) {
+      tl_error(s->diag, group->loc, "group= leaves statement %d of the pipelined loop in no group",
+               i);
+      return false;
+    }
+  for (int l = 0; l < 2; l++)
+    if (lists[l]->len && lists[l]->len != ng) {
+      tl_error(s->diag, group->loc, "%s has %d entries but group= has %d groups", names[l],
+               lists[l]->len, ng);
+      return false;
+    }
+  TlVec order = {0}, stage = {0};
+  int rank = 0;
+  for (int want = 0; st->order.len && want < ng; want++) // groups by their order= value
+    for (int g = 0; g < ng; g++)
+      if ((int64_t)(intptr_t)st->order.items[g] == want)
+        for (int i = 0; i < n; i++)
+          if (owner[i] == g) pos[i] = rank++;
+  if (st->order.len && rank != n) {
+    tl_error(s->diag, group->loc, "order= must be a permutation of 0..%d (one entry per group)",
+             ng - 1);
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    if (st->order.len) tl_vec_push(s->arena, &order, (void *)(intptr_t)pos[i]);
+    if (st->stage.len) tl_vec_push(s->arena, &stage, st->stage.items[owner[i]]);
+  }
+  st->order = order;
+  st->stage = stage;
+  return true;
+}
+
 // for v in T.Pipelined / T.serial / range / T.unroll / T.vectorized
 static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const char *kind, TlVec *out) {
   bool pipelined = strcmp(kind, "Pipelined") == 0;
@@ -620,6 +701,8 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
     st->var->extent = hi > 0 ? hi : 0;
   tl_sema_body(s, &n->list, &st->body);
   tl_scope_pop(s);
+  const TlNode *group = pipelined ? tl_sema_kwarg(call, "group") : NULL;
+  if (group && !expand_groups(s, group, st)) return;
   tl_vec_push(s->arena, out, st);
 }
 

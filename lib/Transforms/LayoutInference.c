@@ -173,23 +173,29 @@ static bool reduced_later(const TlVec *body, const TlBuffer *b) {
 // modes), and its rows come in whole 8-row swizzle atoms.
 static bool wgmma_operand_ok(const TlBuffer *b) {
   int64_t cols = b->shape[b->ndims - 1], rows = tl_buffer_elems(b) / cols;
+  int64_t row_bytes = cols * tl_dtype_bits(b->dtype) / 8;
   if (b->wgmma_operand)
     return true;
   if (b->swizzle) // already an ldmatrix operand of an mma.sync gemm
     return false;
-  return rows % 8 == 0 && (cols == 16 || cols == 32 || cols % 64 == 0);
+  return rows % 8 == 0 && (row_bytes == 32 || row_bytes == 64 || row_bytes % 128 == 0);
 }
 
 // A shared operand read by wgmma: stored in wgmma's canonical layout, panels
-// of min(cols, 64) 16-bit columns; swizzle = 16-byte chunks per panel row.
+// of min(row, 128 bytes); swizzle = 16-byte chunks per panel row.
 static void mark_wgmma_operand(TlBuffer *b) {
-  int64_t cols = b->shape[b->ndims - 1];
+  int64_t row_bytes = b->shape[b->ndims - 1] * tl_dtype_bits(b->dtype) / 8;
   b->wgmma_operand = true;
-  b->swizzle = (int)((cols < 64 ? cols : 64) / 8);
+  b->swizzle = (int)((row_bytes < 128 ? row_bytes : 128) / 16);
+}
+
+static bool is_fp8(TlDtype t) {
+  return tl_dtype_is_narrow_float(t) && tl_dtype_bits(t) == 8;
 }
 
 // The rule for T.gemm on wgmma (shown by --emit=plan and docs/passes.md):
-// a target with wgmma; fp16/bf16 shared operands into an fp32 fragment;
+// a target with wgmma; fp16/bf16 shared operands (fp8 ones K-major, K a
+// multiple of 32) into an fp32 fragment;
 // whole warpgroups, each taking 64-row slabs of C (M a multiple of 64 per
 // warpgroup); K a multiple of 16; N a multiple of 8 (split into wgmma of at
 // most 256 columns); operands whose rows fit the swizzle modes; and an
@@ -199,15 +205,20 @@ static const char *wgmma_refusal(const Ctx *c, const TlStmt *s) {
   int64_t K = s->trans_a ? s->a->shape[0] : s->a->shape[1];
   if (!c->has_wgmma)
     return "the target has no wgmma";
-  if (!mma_dtypes(s) || s->a->dtype != s->b->dtype)
-    return "wgmma takes float16/bfloat16 shared operands into a float32 fragment";
+  bool fp8 = is_fp8(s->a->dtype) && s->c->dtype == TY_FLOAT32 && s->a->scope == SCOPE_SHARED &&
+             s->b->scope == SCOPE_SHARED;
+  if ((!mma_dtypes(s) && !fp8) || s->a->dtype != s->b->dtype)
+    return "wgmma takes float16/bfloat16/float8 shared operands into a float32 fragment";
+  // PTX ISA, wgmma: only 16-bit operands may be MN-major (transposed).
+  if (fp8 && (s->trans_a || !s->trans_b))
+    return "wgmma reads float8 operands K-major only (A[M, K], and B[N, K] with transpose_B=True)";
   if (c->threads % 128 != 0)
     return "the block is not whole warpgroups (128 threads)";
   if (M % (64 * (c->threads / 128)) != 0)
     return "M is not a multiple of 64 per warpgroup";
   int64_t chunks = (N + 255) / 256;
-  if (K % 16 != 0 || N % (8 * chunks) != 0)
-    return "K is not a multiple of 16 or N of 8";
+  if (K % (fp8 ? 32 : 16) != 0 || N % (8 * chunks) != 0)
+    return fp8 ? "K is not a multiple of 32 (float8) or N of 8" : "K is not a multiple of 16 or N of 8";
   if (!wgmma_operand_ok(s->a) || !wgmma_operand_ok(s->b))
     return "an operand's rows do not fit the wgmma swizzle modes";
   if (!s->trans_b && chunks > 1 && (N / chunks) % 64 != 0)

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <stdint.h>
@@ -58,6 +59,18 @@ __device__ float math(float x, double d) {
   float mf = min(1.0f, 2.0f) + max(1.0f, 2.0f);
   double md = min(1.0, 2.0) + max(1.0, 2.0);
   return f + (float)g + (float)(i + u + l + ul + ll + ull) + mf + (float)md;
+}
+
+// fp8: explicit conversions only, in and out (tlc prints fp8 math on floats).
+__device__ float fp8s(const __nv_fp8_e4m3* ap, __nv_fp8_e5m2* bp, __half h, __nv_bfloat16 b) {
+  __nv_fp8_e4m3 a = ap[threadIdx.x], a1 = (__nv_fp8_e4m3)(1.0f), a2 = (__nv_fp8_e4m3)(2.0);
+  __nv_fp8_e4m3 a3 = (__nv_fp8_e4m3)(h), a4 = (__nv_fp8_e4m3)(b), a5 = (__nv_fp8_e4m3)(5), a6 = (__nv_fp8_e4m3)(6LL);
+  __nv_fp8_e5m2 e = (__nv_fp8_e5m2)((float)a * (float)a1);
+  bp[threadIdx.x] = e;
+  __half h2 = (__half)a2;
+  __nv_bfloat16 b2 = (__nv_bfloat16)a3;
+  return (float)e + (float)(double)a4 + (float)(int)a5 + (float)(long long)a6 + (float)h2 + (float)b2 +
+         ((bool)a ? 1.0f : 0.0f);
 }
 
 __device__ float halves(const __half* hp, const __nv_bfloat16* bp) {
