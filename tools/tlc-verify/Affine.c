@@ -10,14 +10,39 @@
 #include <stdio.h>
 #include <string.h>
 
-static TvVec atoms; // interned by key
+// Interned atoms, by key: an open-addressing hash table (a linear scan made
+// a TileLang attention file take minutes: every opaque sub-term is an atom).
+static Atom **atom_table;
+static size_t atom_cap, atom_count;
+
+static size_t key_hash(const char *k) {
+  size_t h = 1469598103934665603ull;
+  for (; *k; k++) h = (h ^ (unsigned char)*k) * 1099511628211ull;
+  return h;
+}
+
+static void atom_put(Atom *n) {
+  size_t i = key_hash(n->key) & (atom_cap - 1);
+  while (atom_table[i]) i = (i + 1) & (atom_cap - 1);
+  atom_table[i] = n;
+}
 
 static Atom *intern(Atom a) {
-  for (int i = 0; i < atoms.len; i++)
-    if (!strcmp(TV_AT(atoms, Atom, i)->key, a.key)) return TV_AT(atoms, Atom, i);
+  if (2 * (atom_count + 1) > atom_cap) { // keep the table at most half full
+    Atom **old = atom_table;
+    size_t old_cap = atom_cap;
+    atom_cap = atom_cap ? 2 * atom_cap : 256;
+    atom_table = tv_alloc(atom_cap * sizeof *atom_table);
+    memset(atom_table, 0, atom_cap * sizeof *atom_table);
+    for (size_t i = 0; i < old_cap; i++)
+      if (old[i]) atom_put(old[i]);
+  }
+  for (size_t i = key_hash(a.key) & (atom_cap - 1); atom_table[i]; i = (i + 1) & (atom_cap - 1))
+    if (!strcmp(atom_table[i]->key, a.key)) return atom_table[i];
   Atom *n = tv_alloc(sizeof *n);
   *n = a;
-  tv_push(&atoms, n);
+  atom_put(n);
+  atom_count++;
   return n;
 }
 

@@ -9,24 +9,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Blocks of 1 MB carved by a bump pointer (one calloc per allocation spent
+// most of a long run in the allocator); a larger request gets its own block.
 typedef struct Chunk {
   struct Chunk *next;
 } Chunk;
 static Chunk *chunks;
+static char *bump, *bump_end;
 
-void *tv_alloc(size_t n) {
-  Chunk *c = calloc(1, sizeof(Chunk) + n + 16);
+enum { BLOCK_BYTES = 1 << 20 };
+
+static Chunk *new_chunk(size_t payload) {
+  Chunk *c = calloc(1, sizeof(Chunk) + payload + 16);
   if (!c) {
     fputs("tlc-verify: out of memory\n", stderr);
     exit(2);
   }
   c->next = chunks;
   chunks = c;
+  return c;
+}
+
+static char *payload_of(Chunk *c) {
   // Keep the payload 16-byte aligned whatever sizeof(Chunk) is.
   return (char *)c + ((sizeof(Chunk) + 15) & ~(size_t)15);
 }
 
+void *tv_alloc(size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  if (n > BLOCK_BYTES / 4) return payload_of(new_chunk(n));
+  if (!bump || (size_t)(bump_end - bump) < n) {
+    bump = payload_of(new_chunk(BLOCK_BYTES));
+    bump_end = bump + BLOCK_BYTES;
+  }
+  void *p = bump;
+  bump += n;
+  return p; // zeroed: blocks come from calloc and are never reused
+}
+
 void tv_free_all(void) {
+  bump = bump_end = NULL;
   while (chunks) {
     Chunk *next = chunks->next;
     free(chunks);
