@@ -46,6 +46,8 @@ bool tl_dtype_is_signed(TlDtype t);
 // float16, bfloat16 and the fp8 types: storage types whose arithmetic the
 // emitters print through float.
 bool tl_dtype_is_narrow_float(TlDtype t);
+// float8_e4m3 / float8_e5m2: conversions only in cuda_fp8.h, wgmma k32.
+bool tl_dtype_is_fp8(TlDtype t);
 // Parses "float16", "float", "half", "fp32", "bf16"... False if unknown.
 bool tl_dtype_parse(const char *s, TlDtype *out);
 

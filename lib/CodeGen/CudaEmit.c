@@ -234,8 +234,7 @@ static bool kernel_uses_fp8(const TlKernel *k) {
   const TlVec *lists[] = {&k->params, &k->buffers};
   for (int l = 0; l < 2; l++)
     for (int i = 0; i < lists[l]->len; i++) {
-      TlDtype t = TL_VEC_AT(*lists[l], TlBuffer, i)->dtype;
-      if (tl_dtype_is_narrow_float(t) && tl_dtype_bits(t) == 8) return true;
+      if (tl_dtype_is_fp8(TL_VEC_AT(*lists[l], TlBuffer, i)->dtype)) return true;
     }
   return false;
 }

@@ -18,11 +18,6 @@ static bool is_half(TlDtype t) {
   return tl_dtype_is_narrow_float(t);
 }
 
-// fp8 (cuda_fp8.h) has conversions only, no operators: + - * / and the
-// comparisons are printed on floats, and arithmetic rounds back.
-static bool is_fp8(TlDtype t) {
-  return tl_dtype_is_narrow_float(t) && tl_dtype_bits(t) == 8;
-}
 
 static void float_literal(Emit *e, double v, TlDtype t) {
   TlBuf *o = &e->body;
@@ -197,7 +192,7 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
     float_call(e, t == TY_FLOAT64 ? "pow" : "powf", l, r);
     return;
   case OP_MUL:
-    if (is_half(t) && !is_fp8(t) && is_half(r->dtype)) {
+    if (is_half(t) && !tl_dtype_is_fp8(t) && is_half(r->dtype)) {
       // nvcc contracts a 16-bit multiply and the add or subtract after it
       // into one fma (one rounding, found by tlc-smith on the H200); the
       // reference lowering, TileLang's half_t and the CPU emulator round the
@@ -219,7 +214,9 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
 #undef X
   };
   const char *op = x->op == OP_AND ? "&&" : x->op == OP_OR ? "||" : ops[x->op];
-  if (is_fp8(t) && x->op != OP_AND && x->op != OP_OR) {
+  // fp8 (cuda_fp8.h) has conversions only, no operators: + - * / and the
+  // comparisons are printed on floats, and arithmetic rounds back.
+  if (tl_dtype_is_fp8(t) && x->op != OP_AND && x->op != OP_OR) {
     bool cmp = x->dtype == TY_BOOL;
     if (!cmp) tl_buf_printf(o, "(%s)(", tl_dtype_cuda(t));
     else if (c_precedence(x->op) < min_prec) tl_buf_putc(o, '(');
@@ -332,7 +329,7 @@ void tl_cuda_expr_p(Emit *e, const TlExpr *x, int min_prec) {
     binary(e, x, min_prec);
     return;
   case EX_UNARY: {
-    if (x->op != OP_NOT && is_fp8(x->dtype)) {
+    if (x->op != OP_NOT && tl_dtype_is_fp8(x->dtype)) {
       tl_buf_printf(o, "(%s)(-", tl_dtype_cuda(x->dtype));
       as_float(e, x->args[0]);
       tl_buf_putc(o, ')');

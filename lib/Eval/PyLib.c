@@ -145,7 +145,6 @@ TlValue *tl_sema_library_attr(Sema *s, const TlNode *n) {
         v->dtype = torch[i].dtype;
         return v;
       }
-    if (strcmp(n->name, "bits") != 0 && strcmp(n->name, "itemsize") != 0) return NULL;
   }
   if (strcmp(n->name, "bits") != 0 && strcmp(n->name, "itemsize") != 0) return NULL;
   if (q) { // T.float16.bits, torch.float8_e4m3fn.itemsize: a library dtype's size

@@ -34,6 +34,9 @@ bool tl_dtype_is_signed(TlDtype t) {
 bool tl_dtype_is_narrow_float(TlDtype t) {
   return dtypes[t].is_float && dtypes[t].bits < 32;
 }
+bool tl_dtype_is_fp8(TlDtype t) {
+  return dtypes[t].is_float && dtypes[t].bits == 8;
+}
 
 bool tl_dtype_parse(const char *s, TlDtype *out) {
   static const struct {

@@ -353,9 +353,8 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
     return;
   }
   TlDtype in = st->a->dtype, acc = st->c->dtype;
-  bool fp8 = tl_dtype_is_narrow_float(in) && tl_dtype_bits(in) == 8;
   bool ok = ((in == TY_FLOAT16 || in == TY_BFLOAT16) && (acc == TY_FLOAT32 || acc == in)) ||
-            (fp8 && acc == TY_FLOAT32) || (in == TY_FLOAT32 && acc == TY_FLOAT32) ||
+            (tl_dtype_is_fp8(in) && acc == TY_FLOAT32) || (in == TY_FLOAT32 && acc == TY_FLOAT32) ||
             (in == TY_INT8 && acc == TY_INT32) || (in == TY_FLOAT64 && acc == TY_FLOAT64);
   if (!ok) {
     tl_error(s->diag, call->loc, "T.gemm does not support %s inputs with %s %s accumulator",

@@ -189,10 +189,6 @@ static void mark_wgmma_operand(TlBuffer *b) {
   b->swizzle = (int)((row_bytes < 128 ? row_bytes : 128) / 16);
 }
 
-static bool is_fp8(TlDtype t) {
-  return tl_dtype_is_narrow_float(t) && tl_dtype_bits(t) == 8;
-}
-
 // The rule for T.gemm on wgmma (shown by --emit=plan and docs/passes.md):
 // a target with wgmma; fp16/bf16 shared operands (fp8 ones K-major, K a
 // multiple of 32) into an fp32 fragment;
@@ -205,8 +201,8 @@ static const char *wgmma_refusal(const Ctx *c, const TlStmt *s) {
   int64_t K = s->trans_a ? s->a->shape[0] : s->a->shape[1];
   if (!c->has_wgmma)
     return "the target has no wgmma";
-  bool fp8 = is_fp8(s->a->dtype) && s->c->dtype == TY_FLOAT32 && s->a->scope == SCOPE_SHARED &&
-             s->b->scope == SCOPE_SHARED;
+  bool fp8 = tl_dtype_is_fp8(s->a->dtype) && s->c->dtype == TY_FLOAT32 &&
+             s->a->scope == SCOPE_SHARED && s->b->scope == SCOPE_SHARED;
   if ((!mma_dtypes(s) && !fp8) || s->a->dtype != s->b->dtype)
     return "wgmma takes float16/bfloat16/float8 shared operands into a float32 fragment";
   // PTX ISA, wgmma: only 16-bit operands may be MN-major (transposed).
