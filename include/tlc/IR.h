@@ -29,7 +29,9 @@ enum { TL_MAX_DIMS = 8 };
   X(TY_FLOAT32, "float32", 32, "float", 1, 1)                                                      \
   X(TY_FLOAT64, "float64", 64, "double", 1, 1)                                                     \
   X(TY_FLOAT8_E4M3, "float8_e4m3", 8, "fp8_e4_t", 1, 1)                                            \
-  X(TY_FLOAT8_E5M2, "float8_e5m2", 8, "fp8_e5_t", 1, 1)
+  X(TY_FLOAT8_E5M2, "float8_e5m2", 8, "fp8_e5_t", 1, 1)                                            \
+  X(TY_UINT16, "uint16", 16, "unsigned short", 0, 0)                                               \
+  X(TY_UINT64, "uint64", 64, "unsigned long long", 0, 0)
 
 typedef enum {
 #define X(k, n, b, c, f, s) k,
@@ -155,16 +157,16 @@ typedef enum {
 } TlExprKind;
 
 #define TL_BINOPS(X)                                                                               \
-  X(OP_ADD, "+", 4)                                                                                \
-  X(OP_SUB, "-", 4)                                                                                \
-  X(OP_MUL, "*", 5)                                                                                \
-  X(OP_DIV, "/", 5)       /* true division (floats) */                                             \
-  X(OP_FLOORDIV, "//", 5) /* Python floor division (integers) */                                   \
-  X(OP_FLOORMOD, "%", 5)  /* Python modulo, sign of the divisor (integers) */                      \
-  X(OP_FMOD, "fmod", 5)   /* float % */                                                            \
-  X(OP_POW, "**", 6)                                                                               \
-  X(OP_MIN, "min", 9)                                                                              \
-  X(OP_MAX, "max", 9)                                                                              \
+  X(OP_ADD, "+", 8)                                                                                \
+  X(OP_SUB, "-", 8)                                                                                \
+  X(OP_MUL, "*", 9)                                                                                \
+  X(OP_DIV, "/", 9)       /* true division (floats) */                                             \
+  X(OP_FLOORDIV, "//", 9) /* Python floor division (integers) */                                   \
+  X(OP_FLOORMOD, "%", 9)  /* Python modulo, sign of the divisor (integers) */                      \
+  X(OP_FMOD, "fmod", 9)   /* float % */                                                            \
+  X(OP_POW, "**", 10)                                                                              \
+  X(OP_MIN, "min", 13)                                                                             \
+  X(OP_MAX, "max", 13)                                                                             \
   X(OP_EQ, "==", 2)                                                                                \
   X(OP_NE, "!=", 2)                                                                                \
   X(OP_LT, "<", 3)                                                                                 \
@@ -173,9 +175,14 @@ typedef enum {
   X(OP_GE, ">=", 3)                                                                                \
   X(OP_AND, "and", 1)                                                                              \
   X(OP_OR, "or", 0)                                                                                \
-  X(OP_XOR, "^", 4)                                                                                \
-  X(OP_NEG, "-", 7)                                                                                \
-  X(OP_NOT, "not", 7)
+  X(OP_XOR, "^", 5)    /* bitwise, integers (as the three below) */                                \
+  X(OP_BITAND, "&", 6)                                                                             \
+  X(OP_BITOR, "|", 4)                                                                              \
+  X(OP_SHL, "<<", 7)                                                                               \
+  X(OP_SHR, ">>", 7)   /* arithmetic for signed types, as Python and nvcc */                       \
+  X(OP_NEG, "-", 11)                                                                               \
+  X(OP_NOT, "not", 11)                                                                             \
+  X(OP_BITNOT, "~", 11)
 
 typedef enum {
 #define X(k, s, p) k,

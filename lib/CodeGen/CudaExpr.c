@@ -104,6 +104,9 @@ static int c_precedence(TlOp op) {
   case OP_ADD:
   case OP_SUB:
     return 12;
+  case OP_SHL:
+  case OP_SHR:
+    return 11;
   case OP_LT:
   case OP_LE:
   case OP_GT:
@@ -112,6 +115,12 @@ static int c_precedence(TlOp op) {
   case OP_EQ:
   case OP_NE:
     return 9;
+  case OP_BITAND:
+    return 8;
+  case OP_XOR:
+    return 7;
+  case OP_BITOR:
+    return 6;
   case OP_AND:
     return 5;
   case OP_OR:
@@ -191,6 +200,22 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
     if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
     float_call(e, t == TY_FLOAT64 ? "pow" : "powf", l, r);
     return;
+  case OP_BITAND:
+  case OP_BITOR:
+  case OP_XOR:
+  case OP_SHL:
+  case OP_SHR:
+    if (tl_dtype_bits(t) < 32 && t != TY_BOOL) {
+      // C computes on int: a uint16 shifted left keeps its high bits, so
+      // the result is cast back to the operands' type (TVM's semantics).
+      tl_buf_printf(o, "((%s)(", tl_dtype_cuda(t));
+      tl_cuda_expr_p(e, l, c_precedence(x->op));
+      tl_buf_printf(o, " %s ", tl_op_name(x->op));
+      tl_cuda_expr_p(e, r, c_precedence(x->op) + 1);
+      tl_buf_puts(o, "))");
+      return;
+    }
+    break;
   case OP_MUL:
     if (is_half(t) && !tl_dtype_is_fp8(t) && is_half(r->dtype)) {
       // nvcc contracts a 16-bit multiply and the add or subtract after it
@@ -302,6 +327,8 @@ void tl_cuda_expr_p(Emit *e, const TlExpr *x, int min_prec) {
   case EX_INT:
     if (x->dtype == TY_BOOL)
       tl_buf_puts(o, x->ival ? "true" : "false");
+    else if (x->dtype == TY_UINT64)
+      tl_buf_printf(o, "%lluull", (unsigned long long)x->ival);
     else if (x->ival > INT32_MAX || x->ival < INT32_MIN || x->dtype == TY_INT64)
       tl_buf_printf(o, "%lldLL", (long long)x->ival);
     else if (x->dtype == TY_UINT32)
@@ -333,6 +360,14 @@ void tl_cuda_expr_p(Emit *e, const TlExpr *x, int min_prec) {
       tl_buf_printf(o, "(%s)(-", tl_dtype_cuda(x->dtype));
       as_float(e, x->args[0]);
       tl_buf_putc(o, ')');
+      return;
+    }
+    if (x->op == OP_BITNOT) { // cast back from C's int for types narrower than it
+      bool narrow = tl_dtype_bits(x->dtype) < 32;
+      if (narrow) tl_buf_printf(o, "((%s)", tl_dtype_cuda(x->dtype));
+      tl_buf_putc(o, '~');
+      tl_cuda_expr_p(e, x->args[0], 14);
+      if (narrow) tl_buf_putc(o, ')');
       return;
     }
     tl_buf_puts(o, x->op == OP_NOT ? "!" : "-");

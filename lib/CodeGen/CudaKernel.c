@@ -342,7 +342,10 @@ static const char *tma_dtype(TlDtype t) {
   case TY_INT64:
     return "CU_TENSOR_MAP_DATA_TYPE_INT64";
   case TY_INT16:
+  case TY_UINT16:
     return "CU_TENSOR_MAP_DATA_TYPE_UINT16";
+  case TY_UINT64:
+    return "CU_TENSOR_MAP_DATA_TYPE_UINT64";
   default:
     return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
   }

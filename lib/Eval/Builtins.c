@@ -1,6 +1,8 @@
 // Python's builtins on compile-time values (range, len, min, max, round,
 // ...), the math module, dict methods, itertools.product, and T.dynamic
 // runtime sizes.
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,41 +122,41 @@ TlValue *tl_eval_product(Sema *s, const TlNode *n) {
   return v;
 }
 
-// Methods on compile-time values: dict.items/keys/values/get.
-TlValue *tl_eval_method(Sema *s, const TlNode *n, TlValue *self) {
-  const char *m = n->a->name;
-  TlVec args = {0};
-  TlValue *bad = tl_eval_args(s, n, &args);
-  if (bad) return bad;
-  if (self->kind == VAL_DICT && args.len == 0 &&
-      (strcmp(m, "items") == 0 || strcmp(m, "keys") == 0 || strcmp(m, "values") == 0)) {
-    TlValue *v = tl_eval_tuple_value(s, n->loc, true);
-    for (int i = 0; i < self->items.len; i++) {
-      TlValue *k = TL_VEC_AT(self->items, TlValue, i), *x = TL_VEC_AT(self->values, TlValue, i);
-      if (m[0] == 'i') {
-        TlValue *pair = tl_eval_tuple_value(s, n->loc, false);
-        tl_vec_push(s->arena, &pair->items, k);
-        tl_vec_push(s->arena, &pair->items, x);
-        tl_vec_push(s->arena, &v->items, pair);
-      } else {
-        tl_vec_push(s->arena, &v->items, m[0] == 'k' ? k : x);
-      }
-    }
-    return v;
-  }
-  if (self->kind == VAL_DICT && strcmp(m, "get") == 0 && (args.len == 1 || args.len == 2)) {
-    TlValue *x = tl_value_dict_get(self, TL_VEC_AT(args, TlValue, 0));
-    return x ? x : args.len == 2 ? TL_VEC_AT(args, TlValue, 1) : tl_value_new(s, VAL_NONE, n->loc);
-  }
-  tl_error(s->diag, n->loc, "tlc cannot call '.%s' on %s %s at compile time", m,
-           tl_value_kind_article(self->kind), tl_value_kind_name(self->kind));
-  return tl_eval_error_value(s, n->loc);
-}
-
 // Python builtins and math functions on compile-time values; NULL when
 // fname is not one of them.
 TlValue *tl_eval_builtin(Sema *s, const TlNode *n, const char *fname, bool math, int nargs,
                          TlValue **args) {
+  if (math && (strcmp(fname, "gcd") == 0 || strcmp(fname, "lcm") == 0)) {
+    int64_t acc = fname[0] == 'g' ? 0 : 1;
+    for (int i = 0; i < nargs; i++) {
+      if (args[i]->kind != VAL_INT && args[i]->kind != VAL_BOOL) {
+        tl_error(s->diag, n->loc, "'math.%s' takes integers", fname);
+        return tl_eval_error_value(s, n->loc);
+      }
+      int64_t a = acc < 0 ? -acc : acc, b = args[i]->i, g;
+      if (b == INT64_MIN || a == INT64_MIN) {
+        tl_error(s->diag, n->loc, "integer overflow in math.%s", fname);
+        return tl_eval_error_value(s, n->loc);
+      }
+      b = b < 0 ? -b : b;
+      int64_t x = a, y = b;
+      while (y) {
+        int64_t r = x % y;
+        x = y;
+        y = r;
+      }
+      g = x;
+      if (fname[0] == 'g') {
+        acc = g;
+      } else if (a == 0 || b == 0) {
+        acc = 0;
+      } else if (tl_mul_overflows(a / g, b, &acc)) {
+        tl_error(s->diag, n->loc, "integer overflow in math.lcm");
+        return tl_eval_error_value(s, n->loc);
+      }
+    }
+    return tl_eval_int_value(s, n->loc, acc);
+  }
   if (math) {
     static const char *const fns[] = {"sqrt", "log2", "log", "exp", "ceil", "floor", "log10", NULL};
     for (int i = 0; fns[i]; i++)
@@ -327,4 +329,61 @@ TlValue *tl_eval_runtime_size(Sema *s, const TlNode *n, const char *form, const 
     }
   }
   return v;
+}
+
+// isinstance(x, int) / isinstance(x, (int, float)): the classes are read
+// from the call's text (tlc has no class values), so only builtin type
+// names are known.
+TlValue *tl_eval_isinstance(Sema *s, const TlNode *n) {
+  if (n->list.len != 2 || n->list2.len) {
+    tl_error(s->diag, n->loc, "'isinstance' takes 2 arguments");
+    return tl_eval_error_value(s, n->loc);
+  }
+  TlValue *x = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, 0));
+  if (x->kind == VAL_ERROR) return x;
+  const TlNode *cls = TL_VEC_AT(n->list, TlNode, 1);
+  int count = cls->kind == ND_TUPLE ? cls->list.len : 1;
+  bool match = false;
+  for (int i = 0; i < count; i++) {
+    const TlNode *c = cls->kind == ND_TUPLE ? TL_VEC_AT(cls->list, TlNode, i) : cls;
+    static const char *const names[] = {"int", "float", "bool", "str", "tuple", "list", "dict",
+                                        NULL};
+    int k = 0;
+    while (c->kind == ND_NAME && !tl_scope_lookup(s, c->name) && names[k] &&
+           strcmp(names[k], c->name) != 0)
+      k++;
+    if (c->kind != ND_NAME || tl_scope_lookup(s, c->name) || !names[k]) {
+      tl_error(s->diag, c->loc, "tlc's isinstance knows the classes int, float, bool, str, "
+                                "tuple, list and dict");
+      return tl_eval_error_value(s, n->loc);
+    }
+    switch (k) {
+    case 0: match |= x->kind == VAL_INT || x->kind == VAL_BOOL; break; // bool is an int
+    case 1: match |= x->kind == VAL_FLOAT; break;
+    case 2: match |= x->kind == VAL_BOOL; break;
+    case 3: match |= x->kind == VAL_STR; break;
+    case 4: match |= x->kind == VAL_TUPLE && !x->is_list; break;
+    case 5: match |= x->kind == VAL_TUPLE && x->is_list; break;
+    default: match |= x->kind == VAL_DICT; break;
+    }
+  }
+  return tl_eval_bool_value(s, n->loc, match);
+}
+
+// int("8") / float("-inf"): Python's literal forms for the two; NULL when
+// str is not one.
+TlValue *tl_eval_number_from_str(Sema *s, TlLoc loc, const char *str, bool is_float) {
+  while (isspace((unsigned char)*str)) str++;
+  char *end;
+  errno = 0;
+  if (is_float) {
+    double d = strtod(str, &end);
+    while (end != str && isspace((unsigned char)*end)) end++;
+    if (end == str || *end) return NULL;
+    return tl_eval_float_value(s, loc, d);
+  }
+  long long v = strtoll(str, &end, 10);
+  while (end != str && isspace((unsigned char)*end)) end++;
+  if (end == str || *end || errno == ERANGE) return NULL;
+  return tl_eval_int_value(s, loc, v);
 }

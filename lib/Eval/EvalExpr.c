@@ -104,6 +104,8 @@ TlValue *tl_eval_call(Sema *s, const TlNode *n) {
     tl_error(s->diag, n->loc, "this call cannot be evaluated at compile time");
     return tl_eval_error_value(s, n->loc);
   }
+  if (!t && !qualified && strcmp(fname, "isinstance") == 0 && n->a->kind == ND_NAME)
+    return tl_eval_isinstance(s, n);
   if (t && strcmp(t, "const") == 0) // M, N = T.const("M, N") in an eager function
     return tl_sema_eager_const(s, n);
   if (t && (strcmp(t, "dynamic") == 0 || strcmp(t, "symbolic") == 0)) {
@@ -205,6 +207,12 @@ TlValue *tl_eval_call(Sema *s, const TlNode *n) {
         return tl_eval_error_value(s, n->loc);
       }
       return tl_eval_int_value(s, n->loc, x->i < 0 ? -x->i : x->i);
+    }
+    if (x->kind == VAL_STR && fname[0] != 'a' && fname[0] != 'l') { // float("-inf"), int("8")
+      TlValue *r = tl_eval_number_from_str(s, n->loc, x->s, fname[0] == 'f');
+      if (r) return r;
+      tl_error(s->diag, n->loc, "invalid literal for %s(): '%s'", fname, x->s);
+      return tl_eval_error_value(s, n->loc);
     }
     tl_error(s->diag, n->loc, "'%s' cannot take a %s", fname, tl_value_kind_name(x->kind));
     return tl_eval_error_value(s, n->loc);

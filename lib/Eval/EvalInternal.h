@@ -50,7 +50,13 @@ TlValue *tl_eval_builtin(Sema *s, const TlNode *n, const char *fname, bool math,
                          TlValue **args);
 // Evaluates a call's positional arguments into out; VAL_ERROR after reporting, else NULL.
 TlValue *tl_eval_args(Sema *s, const TlNode *n, TlVec *out);
-// dict.items/keys/values/get on a compile-time dict.
+// isinstance(x, int | (int, float) | ...) with builtin class names.
+TlValue *tl_eval_isinstance(Sema *s, const TlNode *n);
+// int("8") / float("-inf"); NULL when str is not such a literal.
+TlValue *tl_eval_number_from_str(Sema *s, TlLoc loc, const char *str, bool is_float);
+
+/* Methods.c */
+// dict.items/keys/values/get, list.append/extend, int.bit_length, str methods.
 TlValue *tl_eval_method(Sema *s, const TlNode *n, TlValue *self);
 // itertools.product(...) as a list of tuples.
 TlValue *tl_eval_product(Sema *s, const TlNode *n);

@@ -138,7 +138,8 @@ TlValue *tl_sema_library_attr(Sema *s, const TlNode *n) {
                  {"double", TY_FLOAT64},  {"int8", TY_INT8},     {"uint8", TY_UINT8},
                  {"int16", TY_INT16},     {"int32", TY_INT32},   {"int", TY_INT32},
                  {"int64", TY_INT64},     {"long", TY_INT64},    {"bool", TY_BOOL},
-                 {"float8_e4m3fn", TY_FLOAT8_E4M3}, {"float8_e5m2", TY_FLOAT8_E5M2}};
+                 {"float8_e4m3fn", TY_FLOAT8_E4M3}, {"float8_e5m2", TY_FLOAT8_E5M2},
+                 {"uint16", TY_UINT16}, {"uint32", TY_UINT32}, {"uint64", TY_UINT64}};
     for (size_t i = 0; i < sizeof torch / sizeof torch[0]; i++)
       if (strcmp(q + 6, torch[i].name) == 0) {
         TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);

@@ -56,8 +56,8 @@ bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out) {
     if (tl_dtype_parse(v->s, out)) return true;
     tl_error(s->diag, v->loc, "unknown dtype '%s'", v->s);
     tl_note(s->diag, v->loc,
-            "dtypes are float16, bfloat16, float32, float64, int8, uint8, int16, int32, "
-            "uint32, int64, bool");
+            "dtypes are float16, bfloat16, float32, float64, float8_e4m3, float8_e5m2, int8, "
+            "uint8, int16, uint16, int32, uint32, int64, uint64, bool");
     return false;
   }
   if (v->kind != VAL_ERROR)

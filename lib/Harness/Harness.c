@@ -28,7 +28,7 @@ static const char *type_code(TlDtype t) {
   static const char *const codes[] = {"TLH_BOOL", "TLH_I8",  "TLH_U8",  "TLH_I16",
                                       "TLH_I32",  "TLH_U32", "TLH_I64", "TLH_F16",
                                       "TLH_BF16", "TLH_F32", "TLH_F64", "TLH_F8E4",
-                                      "TLH_F8E5"};
+                                      "TLH_F8E5", "TLH_U16", "TLH_U64"};
   return codes[t];
 }
 

@@ -66,6 +66,8 @@ static const char *int_literal(TlRef *r, int64_t v, TlDtype t) {
     return tl_arena_printf(r->arena, "%lldLL", (long long)v);
   case TY_UINT32:
     return tl_arena_printf(r->arena, "%lluu", (unsigned long long)(uint32_t)v);
+  case TY_UINT64:
+    return tl_arena_printf(r->arena, "%lluull", (unsigned long long)v);
   case TY_INT32:
     if (v > INT32_MIN && v <= INT32_MAX)
       return tl_arena_printf(r->arena, "%lld", (long long)v);
@@ -144,6 +146,11 @@ static const char *c_op(TlOp op) {
   case OP_GT: return ">";
   case OP_GE: return ">=";
   case OP_AND: return "&&";
+  case OP_BITAND: return "&";
+  case OP_BITOR: return "|";
+  case OP_XOR: return "^";
+  case OP_SHL: return "<<";
+  case OP_SHR: return ">>";
   case OP_OR: return "||";
   default: return NULL;
   }
@@ -175,6 +182,14 @@ const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char
     return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
   case OP_AND:
   case OP_OR:
+    return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
+  case OP_BITAND:
+  case OP_BITOR:
+  case OP_XOR:
+  case OP_SHL:
+  case OP_SHR:
+    if (is_narrow(t) || t == TY_BOOL) // computed on int, cast back (TVM keeps the type)
+      return tl_arena_printf(a, "((%s)(%s %s %s))", ctype(t), P(l), c_op(op), P(rhs));
     return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
   case OP_FLOORDIV:
     if (fl)
@@ -268,6 +283,9 @@ const char *tl_ref_expr(TlRef *r, const TlExpr *x) {
     TlDtype t = x->dtype;
     if (x->op == OP_NOT)
       return tl_arena_printf(a, "(!%s)", P(v));
+    if (x->op == OP_BITNOT)
+      return is_narrow(t) ? tl_arena_printf(a, "((%s)(~%s))", ctype(t), P(v))
+                          : tl_arena_printf(a, "(~%s)", P(v));
     if (is_half(t))
       return tl_arena_printf(a, "((%s)(-(float)%s))", ctype(t), P(v));
     if (is_narrow(t))

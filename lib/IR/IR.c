@@ -363,6 +363,12 @@ bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, 
   case EX_UNARY:
     if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a))
       return false;
+    if (e->op == OP_BITNOT) { // ~a of a signed type in 64 bits is ~a in its own width
+      if (!tl_dtype_is_signed(e->dtype)) return false;
+      *out = ~a;
+      return true;
+    }
+    if (e->op == OP_NEG && a == INT64_MIN) return false;
     *out = e->op == OP_NEG ? -a : !a;
     return true;
   case EX_SELECT:
@@ -392,7 +398,25 @@ bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, 
     case OP_GE: *out = a >= b; return true;
     case OP_AND: *out = a && b; return true;
     case OP_OR: *out = a || b; return true;
-    case OP_XOR: *out = a ^ b; return true;
+    case OP_XOR:
+    case OP_BITAND:
+    case OP_BITOR:
+      if (!tl_dtype_is_signed(e->dtype) && e->dtype != TY_BOOL && (a < 0 || b < 0)) return false;
+      *out = e->op == OP_XOR ? a ^ b : e->op == OP_BITAND ? a & b : a | b;
+      return true;
+    case OP_SHR: // arithmetic on signed values; the operand is non-negative otherwise
+      if (b < 0 || b >= tl_dtype_bits(e->dtype) || (!tl_dtype_is_signed(e->dtype) && a < 0))
+        return false;
+      *out = a >> b;
+      return true;
+    case OP_SHL: { // only where the result fits the type (no wrap-around modelled)
+      int bits = tl_dtype_bits(e->dtype);
+      if (a < 0 || b < 0 || b >= bits || bits > 62) return false;
+      int64_t limit = tl_dtype_is_signed(e->dtype) ? INT64_C(1) << (bits - 1) : INT64_C(1) << bits;
+      if (a >= limit >> b) return false;
+      *out = a << b;
+      return true;
+    }
     default: return false;
     }
   default:

@@ -139,10 +139,10 @@ static TlExpr *unary(Parser *p) {
   if (++p->depth > MAX_DEPTH)
     tl_irp_error_at(p, tl_irp_peek(p), "expression nested more than %d deep", MAX_DEPTH);
   TlExpr *e = NULL;
-  if (tl_irp_accept(p, "-") || tl_irp_accept_word(p, "not")) {
-    bool neg = !tl_irp_is_word(&p->toks[p->pos - 1], "not");
+  if (tl_irp_accept(p, "-") || tl_irp_accept(p, "~") || tl_irp_accept_word(p, "not")) {
+    const Tok *op = &p->toks[p->pos - 1];
     e = new_expr(p, EX_UNARY, 1);
-    e->op = neg ? OP_NEG : OP_NOT;
+    e->op = tl_irp_is_word(op, "not") ? OP_NOT : tl_irp_is_punct(op, "~") ? OP_BITNOT : OP_NEG;
     e->args[0] = unary(p);
     e->dtype = tl_irtext_implied_dtype(e);
   } else {
@@ -158,10 +158,11 @@ static bool infix(const Tok *t, TlOp *op, int *prec) {
     const char *s;
     TlOp op;
     int prec;
-  } ops[] = {{"+", OP_ADD, 4},       {"-", OP_SUB, 4},      {"*", OP_MUL, 5},   {"/", OP_DIV, 5},
-             {"//", OP_FLOORDIV, 5}, {"%", OP_FLOORMOD, 5}, {"**", OP_POW, 6},  {"==", OP_EQ, 2},
+  } ops[] = {{"+", OP_ADD, 8},       {"-", OP_SUB, 8},      {"*", OP_MUL, 9},   {"/", OP_DIV, 9},
+             {"//", OP_FLOORDIV, 9}, {"%", OP_FLOORMOD, 9}, {"**", OP_POW, 10}, {"==", OP_EQ, 2},
              {"!=", OP_NE, 2},       {"<", OP_LT, 3},       {"<=", OP_LE, 3},   {">", OP_GT, 3},
-             {">=", OP_GE, 3},       {"^", OP_XOR, 4},      {"and", OP_AND, 1}, {"or", OP_OR, 0}};
+             {">=", OP_GE, 3},       {"^", OP_XOR, 5},      {"&", OP_BITAND, 6}, {"|", OP_BITOR, 4},
+             {"<<", OP_SHL, 7},      {">>", OP_SHR, 7},     {"and", OP_AND, 1}, {"or", OP_OR, 0}};
   if (t->kind != TK_PUNCT && t->kind != TK_IDENT) return false;
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (strcmp(t->text, ops[i].s) == 0) {

@@ -139,6 +139,10 @@ static void print_double(TlBuf *out, double x) {
   if (!strpbrk(num, ".eEni")) tl_buf_puts(out, ".0");
 }
 
+// Precedences of TL_BINOPS (Python's order); unary operators bind tighter,
+// calls and primaries tightest.
+enum { UNARY = 11, PRIMARY = 14 };
+
 static int precedence(const TlExpr *e) {
   if (e->kind == EX_BINARY) {
     static const int prec[] = {
@@ -146,10 +150,10 @@ static int precedence(const TlExpr *e) {
         TL_BINOPS(X)
 #undef X
     };
-    return (e->op == OP_MIN || e->op == OP_MAX || e->op == OP_FMOD) ? 10 : prec[e->op];
+    return (e->op == OP_MIN || e->op == OP_MAX || e->op == OP_FMOD) ? PRIMARY : prec[e->op];
   }
-  if (e->kind == EX_UNARY) return 7;
-  return 10;
+  if (e->kind == EX_UNARY) return UNARY;
+  return PRIMARY;
 }
 
 static void print_expr_prec(const P *p, const TlExpr *e, int min_prec);
@@ -166,7 +170,7 @@ static void print_expr_prec(const P *p, const TlExpr *e, int min_prec) {
   // A dtype other than the implied one (or an untyped literal) is written
   // as a `:dtype` suffix, which binds to a primary: operators get parentheses.
   bool annotate = e->kind != EX_CAST && (e->dtype != tl_irtext_implied_dtype(e) || e->untyped);
-  bool paren = precedence(e) < min_prec || (annotate && precedence(e) < 10);
+  bool paren = precedence(e) < min_prec || (annotate && precedence(e) < PRIMARY);
   if (paren) tl_buf_putc(out, '(');
   switch (e->kind) {
   case EX_INT:
@@ -201,14 +205,14 @@ static void print_expr_prec(const P *p, const TlExpr *e, int min_prec) {
     }
     break;
   case EX_UNARY:
-    tl_buf_puts(out, e->op == OP_NOT ? "not " : "-");
+    tl_buf_puts(out, e->op == OP_NOT ? "not " : e->op == OP_BITNOT ? "~" : "-");
     // -(1) is a negation of a literal; -1 is a negative literal.
     if (e->op != OP_NOT && (e->args[0]->kind == EX_INT || e->args[0]->kind == EX_FLOAT)) {
       tl_buf_putc(out, '(');
       print_expr_prec(p, e->args[0], 0);
       tl_buf_putc(out, ')');
     } else {
-      print_expr_prec(p, e->args[0], 7);
+      print_expr_prec(p, e->args[0], UNARY);
     }
     break;
   case EX_CALL:

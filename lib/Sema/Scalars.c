@@ -124,7 +124,8 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
 
 // Statement calls. T.func_attr and the two register-allocation switches
 // steer TileLang's own code generation (function attributes, the setmaxnreg
-// of warp-specialized kernels, which tlc does not emit): nothing to do.
+// of warp-specialized kernels, which tlc does not emit): nothing to do;
+// neither for T.wait_wgmma (below).
 bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out) {
   if (strcmp(name, "sync_threads") == 0) {
     if (s->in_parallel)
@@ -138,6 +139,17 @@ bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *o
   if (strcmp(name, "func_attr") == 0 || strcmp(name, "disable_warp_group_reg_alloc") == 0 ||
       strcmp(name, "no_set_max_nreg") == 0)
     return true;
+  // T.wait_wgmma(n) waits until at most n wgmma groups are in flight, after
+  // T.gemm(..., wg_wait=-1) left them running. tlc ignores wg_wait=: each of
+  // its T.gemm has waited for what the code after it reads, so there is
+  // nothing left to wait for.
+  if (strcmp(name, "wait_wgmma") == 0) {
+    if (arity(s, call, "T.wait_wgmma", 1, 1)) {
+      int64_t groups;
+      (void)tl_sema_const_int(s, TL_VEC_AT(call->list, TlNode, 0), "T.wait_wgmma", &groups);
+    }
+    return true;
+  }
   if (strcmp(name, "annotate_layout") == 0) {
     tl_sema_annotate_layout(s, call);
     return true;

@@ -136,6 +136,13 @@ static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
   }
   TlDtype t;
   if (!unify(s, loc, name, l, r, &t)) return error_expr(s, loc);
+  bool bitwise = op == OP_BITAND || op == OP_BITOR || op == OP_XOR || op == OP_SHL || op == OP_SHR;
+  if (bitwise && (tl_dtype_is_float(t) || (t == TY_BOOL && (op == OP_SHL || op == OP_SHR)))) {
+    tl_error(s->diag, loc, "operator '%s' needs integer operands, not %s", name,
+             tl_dtype_name(t));
+    tl_note(s->diag, loc, "convert the operand first, e.g. T.cast(x, \"int32\")");
+    return error_expr(s, loc);
+  }
   bool untyped = l->untyped && r->untyped;
   if (op == OP_DIV && is_int(t)) // Python: / on integers is true division
     t = TY_FLOAT32, untyped = false;
@@ -215,6 +222,16 @@ static TlOp binop_of(TlTokenKind k) {
     return OP_LE;
   case TK_GT:
     return OP_GT;
+  case TK_AMP:
+    return OP_BITAND;
+  case TK_PIPE:
+    return OP_BITOR;
+  case TK_CARET:
+    return OP_XOR;
+  case TK_LSHIFT:
+    return OP_SHL;
+  case TK_RSHIFT:
+    return OP_SHR;
   default:
     return OP_GE;
   }
@@ -419,6 +436,14 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
     }
     return make_binary(s, n->loc, name[5] == 'd' ? OP_FLOORDIV : OP_FLOORMOD, args[0], args[1]);
   }
+  // x.astype(dtype): TVM's method spelling of T.cast(x, dtype)
+  if (!t && n->a->kind == ND_ATTR && strcmp(n->a->name, "astype") == 0) {
+    if (!check_arity(s, n, "astype", 1, 1)) return error_expr(s, n->loc);
+    TlDtype dt;
+    TlExpr *x = tl_sema_expr(s, n->a->a);
+    if (!dtype_arg(s, TL_VEC_AT(n->list, TlNode, 0), &dt)) return error_expr(s, n->loc);
+    return tl_sema_convert(s, x, dt);
+  }
   if (t && strcmp(name, "cast") == 0) {
     if (!check_arity(s, n, full, 2, 2)) return error_expr(s, n->loc);
     TlDtype dt;
@@ -493,15 +518,21 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
 // Python evaluated at compile time inside a kernel expression: builtins
 // (len(shape)), user functions on constants, list items (shape[0]).
 static bool is_python_only_op(const TlNode *n) {
+  return n->kind == ND_COMPARE && (n->op == TK_IN || n->op == TK_IS);
+}
+
+// & | ^ << >> ~ on integers: kernel operators, folded by the evaluator
+// (with Python's unbounded integers) when both sides are constants.
+static bool is_bitwise_op(const TlNode *n) {
   TlTokenKind k = n->op;
-  return ((n->kind == ND_BINOP || n->kind == ND_AUGASSIGN) &&
+  return (n->kind == ND_BINOP &&
           (k == TK_AMP || k == TK_PIPE || k == TK_CARET || k == TK_LSHIFT || k == TK_RSHIFT)) ||
-         (n->kind == ND_UNARY && k == TK_TILDE) ||
-         (n->kind == ND_COMPARE && (k == TK_IN || k == TK_IS));
+         (n->kind == ND_UNARY && k == TK_TILDE);
 }
 
 static bool compile_time_python(Sema *s, const TlNode *n) {
   if (is_python_only_op(n)) return true; // folded, or reported by the evaluator when not constant
+  if (is_bitwise_op(n)) return tl_sema_is_constant_expr(s, n);
   if (n->kind == ND_SUBSCRIPT || (n->kind == ND_ATTR && !tl_sema_t_attr(s, n)))
     return tl_sema_is_constant_expr(s, n);
   return n->kind == ND_CALL && !tl_sema_t_attr(s, n->a) && tl_sema_is_constant_expr(s, n);
@@ -542,8 +573,8 @@ static TlExpr *lower_expr(Sema *s, const TlNode *n) {
   if (is_python_only_op(n) && !tl_sema_is_constant_expr(s, n)) {
     tl_error(s->diag, n->loc,
              "operator '%s' works on compile-time values only; tlc kernels have "
-             "no bitwise or membership operators yet",
-             n->kind == ND_COMPARE ? (n->op == TK_IN ? "in" : "is") : tl_token_kind_name(n->op));
+             "no membership or identity operators",
+             n->op == TK_IN ? "in" : "is");
     return error_expr(s, n->loc);
   }
   if (compile_time_python(s, n)) return value_expr(s, n, tl_sema_eval_const(s, n));
@@ -589,6 +620,15 @@ static TlExpr *lower_expr(Sema *s, const TlNode *n) {
   case ND_UNARY: {
     TlExpr *x = tl_sema_expr(s, n->a);
     if (n->op == TK_PLUS) return x;
+    if (n->op == TK_TILDE) { // constants were folded by the evaluator
+      if (!is_int(x->dtype)) {
+        tl_error(s->diag, n->loc, "operator '~' needs an integer operand, not %s",
+                 tl_dtype_name(x->dtype));
+        return error_expr(s, n->loc);
+      }
+      if (x->untyped) x = tl_sema_convert(s, x, x->dtype);
+      return tl_expr_unary(s->arena, n->loc, OP_BITNOT, x, x->dtype);
+    }
     if (n->op == TK_NOT) {
       if (x->kind == EX_INT) return tl_expr_int(s->arena, n->loc, !x->ival, TY_BOOL);
       return tl_expr_unary(s->arena, n->loc, OP_NOT, tl_sema_convert(s, x, TY_BOOL), TY_BOOL);

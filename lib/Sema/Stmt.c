@@ -706,6 +706,47 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
   tl_vec_push(s->arena, out, st);
 }
 
+// for i, j in T.grid(a, b): TVM's nest of serial loops, the first variable
+// outermost, each from 0 to its extent.
+static void grid_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
+  static const char *const no_kws[] = {NULL};
+  if (!tl_sema_check_keywords(s, call, "T.grid", no_kws)) return;
+  int ne = call->list.len;
+  if (ne == 0 || ne > TL_MAX_NEST) {
+    tl_error(s->diag, call->loc, "T.grid takes 1 to %d extents, %d given", TL_MAX_NEST, ne);
+    return;
+  }
+  if (n->list2.len != ne) {
+    tl_error(s->diag, n->loc, "T.grid has %d extent%s but the loop binds %d variable%s", ne,
+             ne == 1 ? "" : "s", n->list2.len, n->list2.len == 1 ? "" : "s");
+    return;
+  }
+  TlVec *into = out;
+  TlStmt *outer = NULL;
+  tl_scope_push(s);
+  for (int i = 0; i < ne; i++) {
+    const TlNode *ext = TL_VEC_AT(call->list, TlNode, i);
+    TlStmt *st = tl_stmt_new(s->arena, ST_FOR, n->loc);
+    st->loop_kind = LOOP_SERIAL;
+    st->start = tl_expr_int(s->arena, ext->loc, 0, s->index_dtype);
+    st->stop = tl_sema_convert(s, tl_sema_expr(s, ext), s->index_dtype);
+    st->step = tl_expr_int(s->arena, ext->loc, 1, s->index_dtype);
+    st->var = loop_var(s, TL_VEC_AT(n->list2, TlNode, i), "T.grid");
+    if (!st->var) {
+      tl_scope_pop(s);
+      return;
+    }
+    int64_t hi;
+    if (tl_expr_is_const(st->stop, &hi)) st->var->extent = hi > 0 ? hi : 0;
+    if (!outer) outer = st;
+    else tl_vec_push(s->arena, into, st);
+    into = &st->body;
+  }
+  tl_sema_body(s, &n->list, into);
+  tl_scope_pop(s);
+  tl_vec_push(s->arena, out, outer);
+}
+
 static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
   if (n->params.len > 0) {
     tl_error(s->diag, TL_VEC_AT(n->params, TlNode, 0)->loc,
@@ -719,7 +760,7 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
   if (t && strcmp(t, "Serial") == 0) t = "serial"; // TileLang exports both spellings
   if (!t) {
     tl_error(s->diag, it->loc, "a kernel loop iterates over T.Parallel, T.Pipelined, T.serial, "
-                               "T.unroll, T.vectorized, T.Persistent or range");
+                               "T.unroll, T.vectorized, T.grid, T.Persistent or range");
     return;
   }
   if (strcmp(t, "Parallel") == 0)
@@ -729,9 +770,11 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
     counted_loop(s, n, it, t, out);
   else if (strcmp(t, "Persistent") == 0)
     tl_sema_persistent_loop(s, n, it, out);
+  else if (strcmp(t, "grid") == 0)
+    grid_loop(s, n, it, out);
   else
     tl_error(s->diag, it->loc, "'T.%s' is not a loop; use T.Parallel, T.Pipelined, T.serial, "
-                               "T.unroll, T.vectorized or T.Persistent", t);
+                               "T.unroll, T.vectorized, T.grid or T.Persistent", t);
 }
 
 // Branches of one if/elif chain in a kernel. Each elif is an if nested in the

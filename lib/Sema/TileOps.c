@@ -209,20 +209,32 @@ static TlStmt *copy_regions(Sema *s, const TlNode *call, TlStmt *st, const char 
 }
 
 static void copy(Sema *s, const TlNode *call, TlVec *out) {
-  if (call->list.len != 2) {
-    tl_error(s->diag, call->loc, "T.copy takes 2 arguments (src, dst), %d given", call->list.len);
-    return;
-  }
+  // src and dst by position or by name: T.copy(frag, dst=shared)
+  const TlNode *operand[2] = {NULL, NULL};
+  for (int i = 0; i < call->list.len && i < 2; i++)
+    operand[i] = TL_VEC_AT(call->list, TlNode, i);
   for (int i = 0; i < call->list2.len; i++) {
     TlNode *kw = TL_VEC_AT(call->list2, TlNode, i);
-    if (strcmp(kw->name, "coalesced_width") != 0 && strcmp(kw->name, "disable_tma") != 0) {
-      tl_error(s->diag, kw->loc, "unexpected keyword argument '%s' to T.copy", kw->name);
+    int which = strcmp(kw->name, "src") == 0 ? 0 : strcmp(kw->name, "dst") == 0 ? 1 : -1;
+    if (which >= 0 && !operand[which] && call->list.len <= which) {
+      operand[which] = kw->a;
+      continue;
+    }
+    if (which >= 0 || (strcmp(kw->name, "coalesced_width") != 0 &&
+                       strcmp(kw->name, "disable_tma") != 0)) {
+      tl_error(s->diag, kw->loc, "%s keyword argument '%s' to T.copy",
+               which >= 0 ? "repeated" : "unexpected", kw->name);
       return;
     }
   }
+  if (call->list.len > 2 || !operand[0] || !operand[1]) {
+    int given = call->list.len + (call->list.len < 2 && operand[1] ? 1 : 0) +
+                (call->list.len < 1 && operand[0] ? 1 : 0);
+    tl_error(s->diag, call->loc, "T.copy takes 2 arguments (src, dst), %d given", given);
+    return;
+  }
   TlStmt *st = tl_stmt_new(s->arena, ST_COPY, call->loc);
-  if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src) ||
-      !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst))
+  if (!region(s, operand[0], &st->src) || !region(s, operand[1], &st->dst))
     return;
   if (!copy_regions(s, call, st, "T.copy")) return;
   const TlNode *cw = tl_sema_kwarg(call, "coalesced_width");

@@ -40,11 +40,12 @@
 #endif
 
 enum { TLH_BOOL, TLH_I8, TLH_U8, TLH_I16, TLH_I32, TLH_U32, TLH_I64, TLH_F16, TLH_BF16, TLH_F32, TLH_F64,
-       TLH_F8E4, TLH_F8E5 };
+       TLH_F8E4, TLH_F8E5, TLH_U16, TLH_U64 };
 static const char *const tlh_type_name[] = {"bool",  "int8",    "uint8",    "int16",   "int32",
                                             "uint32", "int64",  "float16",  "bfloat16", "float32",
-                                            "float64", "float8_e4m3", "float8_e5m2"};
-static const int tlh_type_bytes[] = {1, 1, 1, 2, 4, 4, 8, 2, 2, 4, 8, 1, 1};
+                                            "float64", "float8_e4m3", "float8_e5m2", "uint16",
+                                            "uint64"};
+static const int tlh_type_bytes[] = {1, 1, 1, 2, 4, 4, 8, 2, 2, 4, 8, 1, 1, 2, 8};
 
 struct TlhTensor {
   const char *name;
@@ -92,7 +93,7 @@ static void tlh_random(std::vector<double> &h, int type, unsigned long long seed
     unsigned long long r = tlh_next(&s);
     switch (type) {
     case TLH_BOOL: h[i] = (double)(r & 1); break;
-    case TLH_U8: case TLH_U32: h[i] = (double)(r % 17); break;
+    case TLH_U8: case TLH_U16: case TLH_U32: case TLH_U64: h[i] = (double)(r % 17); break;
     case TLH_I8: case TLH_I16: case TLH_I32: case TLH_I64: h[i] = (double)(long long)(r % 17) - 8.0; break;
     default: h[i] = (double)(float)((double)(r >> 11) * (2.0 / 9007199254740992.0) - 1.0); break;
     }
@@ -172,6 +173,8 @@ static void tlh_convert(int type, bool to_double, void *t, double *d, long long 
   case TLH_I16: tlh_convert_t<short>(to_double, t, d, n); break;
   case TLH_I32: tlh_convert_t<int>(to_double, t, d, n); break;
   case TLH_U32: tlh_convert_t<unsigned int>(to_double, t, d, n); break;
+  case TLH_U16: tlh_convert_t<unsigned short>(to_double, t, d, n); break;
+  case TLH_U64: tlh_convert_t<unsigned long long>(to_double, t, d, n); break;
   case TLH_I64: tlh_convert_t<long long>(to_double, t, d, n); break;
   case TLH_F16: tlh_convert_t<__half>(to_double, t, d, n); break;
   case TLH_BF16: tlh_convert_t<__nv_bfloat16>(to_double, t, d, n); break;
