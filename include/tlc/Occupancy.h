@@ -11,4 +11,13 @@
 // two-block register cap; 1 otherwise.
 int tl_kernel_min_blocks(const TlKernel *k);
 
+// 32-bit registers per thread that the kernel's fragments hold together
+// (each fragment counted once; TileLang kernels allocate them at the top and
+// keep them across the main loop, so this is what is live in it).
+int64_t tl_kernel_fragment_registers(const TlKernel *k);
+// Warns, at the largest fragment, when the fragments alone leave no room
+// under the 255 registers a thread can have: ptxas then spills to local
+// memory. The warning names each fragment's share and the ways out.
+void tl_check_fragment_registers(const TlKernel *k, TlDiag *d);
+
 #endif

@@ -36,6 +36,52 @@ static bool body_has_gemm(const TlVec *body) {
   return false;
 }
 
+int64_t tl_kernel_fragment_registers(const TlKernel *k) {
+  int64_t total = 0;
+  for (int i = 0; i < k->buffers.len; i++)
+    total += fragment_registers(TL_VEC_AT(k->buffers, TlBuffer, i));
+  return total;
+}
+
+// The sum counts every fragment as live at once, which overestimates
+// kernels whose fragments are not: ptxas -v on TileLang's attention files
+// (bench/RESULTS.md part 9): at 128 threads with 128 x 128 fp32 score and
+// output tiles, head dim 128, the fragments sum to 340-342 registers and
+// ptxas spills 2.0-2.8 KB per thread; the split-KV combine kernel of
+// example_mha_inference sums to 260 and takes 253 registers without
+// spilling (some of its fragments are dead in between). So the warning
+// fires only when the sum is well past what a thread has.
+enum { THREAD_REGISTERS = 255, OVERESTIMATE = 32 };
+
+void tl_check_fragment_registers(const TlKernel *k, TlDiag *d) {
+  int64_t total = tl_kernel_fragment_registers(k);
+  if (total <= THREAD_REGISTERS + OVERESTIMATE) return;
+  const TlBuffer *largest = NULL;
+  for (int i = 0; i < k->buffers.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    if (fragment_registers(b) && (!largest || fragment_registers(b) > fragment_registers(largest)))
+      largest = b;
+  }
+  char parts[256];
+  size_t used = 0;
+  parts[0] = 0;
+  for (int i = 0; i < k->buffers.len && used + 48 < sizeof parts; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    int64_t r = fragment_registers(b);
+    if (r >= 8)
+      used += (size_t)snprintf(parts + used, sizeof parts - used, "%s%s %lld", used ? ", " : "",
+                               b->name, (long long)r);
+  }
+  int64_t threads = k->threads[0] * k->threads[1] * k->threads[2];
+  tl_warning(d, largest->loc,
+             "the fragments of kernel '%s' hold %lld registers per thread (%s) over %lld "
+             "threads; a thread has %d, so ptxas will spill to local memory",
+             k->name, (long long)total, parts, (long long)threads, THREAD_REGISTERS);
+  tl_note(d, largest->loc, "more threads spread the same tiles thinner (threads=%lld halves "
+                           "each share); smaller tiles (block_M, block_N) shrink them",
+          (long long)threads * 2);
+}
+
 int tl_kernel_min_blocks(const TlKernel *k) {
   if (k->ring_stages) // warp-specialize chose, with its setmaxnreg split
     return k->blocks_per_sm > 1 ? k->blocks_per_sm : 1;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tlc/FragLayout.h"
+#include "tlc/Occupancy.h"
 #include "tlc/Passes.h"
 
 typedef struct Ctx {
@@ -609,6 +610,7 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
       check_reduces(&c, &c.kernel->body);
     if (c.ok)
       check_nests(&c, &c.kernel->body);
+    if (c.ok) tl_check_fragment_registers(c.kernel, d);
   }
   return c.ok;
 }
