@@ -298,6 +298,9 @@ TlValue *tl_eval_builtin(Sema *s, const TlNode *n, const char *fname, bool math,
   return NULL;
 }
 
+static TlValue *runtime_size_named(Sema *s, const TlNode *n, const char *name,
+                                   const TlNode *dtype);
+
 // T.dynamic("m"[, dtype]), T.symbolic("m") and T.dyn["m"]: a size known only
 // at run time. Kernels take it as an int parameter (Kernel.c); at compile
 // time it is a value that only shapes and kernel expressions can use.
@@ -309,14 +312,43 @@ TlValue *tl_eval_runtime_size(Sema *s, const TlNode *n, const char *form, const 
     tl_error(s->diag, n->loc, "%s takes the size's name, e.g. %s(\"m\")", form, form);
     return tl_eval_error_value(s, n->loc);
   }
+  // T.dynamic("batch, seq_len"): one size per name, as a tuple (as T.const)
+  const char *names[TL_MAX_DIMS * 4];
+  int count = tl_eval_split_names(s, nv->s, names, TL_MAX_DIMS * 4);
+  if (count != 1 || strcmp(names[0], nv->s) != 0) {
+    if (count <= 0) {
+      if (count) tl_error(s->diag, nv->loc, "%s declares at most %d names at once", form,
+                          TL_MAX_DIMS * 4);
+      else tl_error(s->diag, nv->loc, "%s needs at least one name", form);
+      return tl_eval_error_value(s, n->loc);
+    }
+    TlValue *tuple = tl_eval_tuple_value(s, n->loc, false);
+    for (int i = 0; i < count; i++) {
+      if (!tl_eval_is_identifier(names[i])) {
+        tl_error(s->diag, nv->loc, "'%s' in %s is not a name", names[i], form);
+        return tl_eval_error_value(s, n->loc);
+      }
+      TlValue *one = runtime_size_named(s, n, names[i], dtype);
+      if (one->kind == VAL_ERROR) return one;
+      tl_vec_push(s->arena, &tuple->items, one);
+    }
+    return count == 1 ? TL_VEC_AT(tuple->items, TlValue, 0) : tuple;
+  }
+  return runtime_size_named(s, n, nv->s, dtype);
+}
+
+// One runtime size: its --size binding (the harness's reference lowering),
+// else a VAL_SIZE of dtype int32 or int64.
+static TlValue *runtime_size_named(Sema *s, const TlNode *n, const char *name,
+                                   const TlNode *dtype) {
   for (int i = 0; s->opts && i < s->opts->nsizes; i++) { // --size NAME=VALUE (harness reference)
     const char *b = s->opts->sizes[i];
     size_t len = strcspn(b, "=");
-    if (strlen(nv->s) == len && strncmp(b, nv->s, len) == 0)
+    if (strlen(name) == len && strncmp(b, name, len) == 0)
       return tl_eval_int_value(s, n->loc, strtoll(b + len + 1, NULL, 10));
   }
   TlValue *v = tl_value_new(s, VAL_SIZE, n->loc);
-  v->s = nv->s;
+  v->s = name;
   v->dtype = TY_INT32;
   if (dtype) {
     TlValue *dv = tl_sema_eval_const(s, dtype);

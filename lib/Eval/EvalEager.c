@@ -192,7 +192,7 @@ TlValue *tl_sema_compile_method(Sema *s, const TlNode *call, TlValue *target) {
 }
 
 // The names of T.const("M, N, K"): separated by commas and/or spaces.
-static int const_names(Sema *s, const char *text, const char **out, int max) {
+int tl_eval_split_names(Sema *s, const char *text, const char **out, int max) {
   int n = 0;
   for (const char *p = text; *p;) {
     while (*p == ',' || isspace((unsigned char)*p))
@@ -208,7 +208,7 @@ static int const_names(Sema *s, const char *text, const char **out, int max) {
   return n;
 }
 
-static bool is_identifier(const char *name) {
+bool tl_eval_is_identifier(const char *name) {
   if (!isalpha((unsigned char)name[0]) && name[0] != '_') return false;
   for (const char *p = name; *p; p++)
     if (!isalnum((unsigned char)*p) && *p != '_') return false;
@@ -250,7 +250,7 @@ TlValue *tl_sema_eager_const(Sema *s, const TlNode *call) {
   }
   enum { MAX_CONSTS = 64 };
   const char *names[MAX_CONSTS];
-  int n = const_names(s, arg->str, names, MAX_CONSTS);
+  int n = tl_eval_split_names(s, arg->str, names, MAX_CONSTS);
   if (n <= 0) {
     tl_error(s->diag, arg->loc,
              n == 0 ? "T.const needs at least one name" : "T.const declares at most 64 names");
@@ -258,7 +258,7 @@ TlValue *tl_sema_eager_const(Sema *s, const TlNode *call) {
   }
   TlValue *tuple = tl_value_new(s, VAL_TUPLE, call->loc);
   for (int i = 0; i < n; i++) {
-    if (!is_identifier(names[i])) {
+    if (!tl_eval_is_identifier(names[i])) {
       tl_error(s->diag, arg->loc, "'%s' in T.const is not a name", names[i]);
       return error_value(s, call->loc);
     }

@@ -64,6 +64,12 @@ TlValue *tl_eval_product(Sema *s, const TlNode *n);
 TlValue *tl_eval_runtime_size(Sema *s, const TlNode *n, const char *form, const TlNode *name,
                               const TlNode *dtype);
 
+/* EvalEager.c */
+// The names of "M, N, K" (commas and/or spaces between them) into out;
+// how many, or -1 past max.
+int tl_eval_split_names(Sema *s, const char *text, const char **out, int max);
+bool tl_eval_is_identifier(const char *name);
+
 /* EvalExpr.c */
 // A call node: user functions, library functions, builtins, T.* values.
 TlValue *tl_eval_call(Sema *s, const TlNode *n);

@@ -339,6 +339,21 @@ static void assign(Sema *s, const TlNode *n, TlVec *out) {
       return;
     }
   }
+  TlSym *src = target->kind == ND_NAME && value->kind == ND_NAME
+                   ? tl_scope_lookup(s, value->name)
+                   : NULL;
+  if (src && src->kind == SYM_BUFFER) { // O_shared = Q_shared: a second name, one buffer
+    TlSym *y = tl_scope_lookup(s, target->name);
+    if (y && y->kind != SYM_VALUE) {
+      tl_error(s->diag, target->loc, "'%s' is already declared in this kernel; a buffer alias "
+                                     "needs a new name", target->name);
+      tl_note(s->diag, y->loc, "'%s' declared here", target->name);
+      return;
+    }
+    TlSym *alias = tl_scope_define(s, s->scope, target->name, SYM_BUFFER, target->loc);
+    alias->buf = src->buf;
+    return;
+  }
   if (target->kind == ND_SUBSCRIPT)
     store(s, target, TK_ASSIGN, value, n->loc, out);
   else if (target->kind == ND_NAME)
