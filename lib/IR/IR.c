@@ -49,7 +49,10 @@ bool tl_dtype_parse(const char *s, TlDtype *out) {
                  // (e4m3 has no infinity, so torch calls it "fn", finite + NaN)
                  {"float8_e4m3fn", TY_FLOAT8_E4M3}, {"e4m3_float8", TY_FLOAT8_E4M3},
                  {"fp8_e4m3", TY_FLOAT8_E4M3}, {"e5m2_float8", TY_FLOAT8_E5M2},
-                 {"fp8_e5m2", TY_FLOAT8_E5M2}};
+                 {"fp8_e5m2", TY_FLOAT8_E5M2},
+                 // TF32 is a float32 in memory; tlc computes on it in float32
+                 // (no TF32 tensor-core path: T.gemm on it runs on CUDA cores)
+                 {"tfloat32", TY_FLOAT32}};
   for (int i = 0; i < TY_COUNT; i++)
     if (strcmp(s, dtypes[i].name) == 0) {
       *out = (TlDtype)i;

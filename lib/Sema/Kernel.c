@@ -27,13 +27,14 @@ TlVar *tl_sema_size_var(Sema *s, const TlValue *v, TlLoc loc) {
 }
 
 // A shape: a tuple/list of positive compile-time integers, or one integer;
-// a global tensor's dimensions may also be runtime sizes (T.dynamic).
+// a global tensor's dimensions may also be runtime sizes (T.dynamic), and
+// one runtime size alone is a 1-D shape, as one integer is.
 static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
   TlValue *v = tl_sema_eval_const(s, n);
   if (v->kind == VAL_ERROR) return false;
   TlValue *dims[TL_MAX_DIMS];
   int nd;
-  if (v->kind == VAL_INT) {
+  if (v->kind == VAL_INT || v->kind == VAL_SIZE) { // (n) is n in Python: one dimension
     dims[0] = v;
     nd = 1;
   } else if (v->kind == VAL_TUPLE) {

@@ -6,8 +6,10 @@
 // bias[bx * block_N + j] when N is not a multiple of block_N.
 //
 // "May leave" is decided from the index's interval over the loop and block
-// indices (tl_expr_bounds). An index whose interval is unknown (a gather
-// through another buffer, a runtime size) is left as written, as are
+// indices (tl_expr_bounds). Along a dimension whose extent is a runtime size
+// every index is tested against it (idx < n). An index whose interval is
+// unknown along a static dimension (a gather through another buffer) is
+// left as written, as are
 // on-chip buffers (an index outside them is the user's bug, which the
 // harness's reference reports). A bound the user already tests in an
 // enclosing `if idx < n` (n within the tensor) needs no second guard.
@@ -59,6 +61,34 @@ static bool tested_nonneg(const Conds *cs, const TlExpr *idx) {
   return false;
 }
 
+// True when an enclosing condition says idx < size (the runtime size var).
+static bool tested_below_size(const Conds *cs, const TlExpr *idx, const TlVar *size) {
+  for (int i = 0; i < cs->n; i++) {
+    const TlExpr *c = cs->c[i];
+    if (c->kind != EX_BINARY || c->op != OP_LT || !tl_expr_equal(c->args[0], idx)) continue;
+    const TlExpr *k = c->args[1];
+    while (k->kind == EX_CAST) k = k->args[0];
+    if (k->kind == EX_VAR && k->var == size) return true;
+  }
+  return false;
+}
+
+// idx < size for a dimension whose extent is a runtime size (TileLang's
+// guard against the symbolic shape), unless an enclosing `if` tests it.
+static TlExpr *runtime_guard(TlArena *a, const Conds *cs, TlVar *size, TlExpr *idx, TlLoc loc) {
+  TlExpr *ok = NULL;
+  if (!tl_expr_nonneg(idx) && !tested_nonneg(cs, idx))
+    ok = tl_expr_binary(a, loc, OP_GE, tl_expr_clone(a, idx), tl_expr_int(a, loc, 0, idx->dtype),
+                        TY_BOOL);
+  if (!tested_below_size(cs, idx, size)) {
+    TlExpr *n = tl_expr_var(a, loc, size);
+    if (n->dtype != idx->dtype) n = tl_expr_cast(a, loc, n, idx->dtype);
+    TlExpr *lt = tl_expr_binary(a, loc, OP_LT, tl_expr_clone(a, idx), n, TY_BOOL);
+    ok = ok ? tl_expr_binary(a, loc, OP_AND, ok, lt, TY_BOOL) : lt;
+  }
+  return ok;
+}
+
 // The condition that keeps the access inside the tensor, or NULL.
 static TlExpr *crossing_guard(TlArena *a, const Conds *cs, TlBuffer *b, TlExpr **idx, int n, TlLoc loc) {
   if (b->scope != SCOPE_GLOBAL)
@@ -66,7 +96,12 @@ static TlExpr *crossing_guard(TlArena *a, const Conds *cs, TlBuffer *b, TlExpr *
   TlExpr *cond = NULL;
   for (int d = 0; d < n && d < b->ndims; d++) {
     int64_t lo, hi;
-    if (b->dyn[d] || !tl_expr_bounds(idx[d], &lo, &hi))
+    if (b->dyn[d]) {
+      TlExpr *ok = runtime_guard(a, cs, b->dyn[d], idx[d], loc);
+      if (ok) cond = cond ? tl_expr_binary(a, loc, OP_AND, cond, ok, TY_BOOL) : ok;
+      continue;
+    }
+    if (!tl_expr_bounds(idx[d], &lo, &hi))
       continue;
     bool below = hi < b->shape[d] || tested_below(cs, idx[d], b->shape[d]);
     bool above = lo >= 0 || tested_nonneg(cs, idx[d]);
