@@ -191,6 +191,10 @@ typedef enum {
 } TlOp;
 
 const char *tl_op_name(TlOp op);
+// & | ^ << >>: the integer-only binary operators.
+static inline bool tl_bitwise_op(TlOp op) {
+  return op == OP_BITAND || op == OP_BITOR || op == OP_XOR || op == OP_SHL || op == OP_SHR;
+}
 
 #define TL_INTRINSICS(X)                                                                           \
   X(FN_EXP, "exp")                                                                                 \

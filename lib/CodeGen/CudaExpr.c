@@ -252,12 +252,19 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
     return;
   }
   int p = c_precedence(x->op);
-  bool paren = p < min_prec;
+  // + - * on integers narrower than int compute on int in C; TVM (and the
+  // reference lowering) keep the type, so the result is cast back: a uint8
+  // 200 + 100 is 44 before a >> reads it, not 300.
+  bool narrow = (x->op == OP_ADD || x->op == OP_SUB || x->op == OP_MUL) && !fl && t != TY_BOOL &&
+                tl_dtype_bits(t) < 32;
+  bool paren = p < min_prec && !narrow;
+  if (narrow) tl_buf_printf(o, "((%s)(", tl_dtype_cuda(t));
   if (paren) tl_buf_putc(o, '(');
   tl_cuda_expr_p(e, l, p);
   tl_buf_printf(o, " %s ", op);
   tl_cuda_expr_p(e, r, p + 1);
   if (paren) tl_buf_putc(o, ')');
+  if (narrow) tl_buf_puts(o, "))");
 }
 
 static void call(Emit *e, const TlExpr *x) {
@@ -329,10 +336,10 @@ void tl_cuda_expr_p(Emit *e, const TlExpr *x, int min_prec) {
       tl_buf_puts(o, x->ival ? "true" : "false");
     else if (x->dtype == TY_UINT64)
       tl_buf_printf(o, "%lluull", (unsigned long long)x->ival);
+    else if (x->dtype == TY_UINT32) // before the range test: 0x9E3779B1 is a uint32
+      tl_buf_printf(o, "%lluu", (unsigned long long)(uint32_t)x->ival);
     else if (x->ival > INT32_MAX || x->ival < INT32_MIN || x->dtype == TY_INT64)
       tl_buf_printf(o, "%lldLL", (long long)x->ival);
-    else if (x->dtype == TY_UINT32)
-      tl_buf_printf(o, "%lldu", (long long)x->ival);
     else
       tl_buf_printf(o, "%lld", (long long)x->ival);
     return;
@@ -370,6 +377,9 @@ void tl_cuda_expr_p(Emit *e, const TlExpr *x, int min_prec) {
       if (narrow) tl_buf_putc(o, ')');
       return;
     }
+    bool narrow_neg = x->op == OP_NEG && !tl_dtype_is_float(x->dtype) && x->dtype != TY_BOOL &&
+                      tl_dtype_bits(x->dtype) < 32; // cast back from C's int, as + - * are
+    if (narrow_neg) tl_buf_printf(o, "((%s)(", tl_dtype_cuda(x->dtype));
     tl_buf_puts(o, x->op == OP_NOT ? "!" : "-");
     size_t operand = o->len;
     tl_cuda_expr_p(e, x->args[0], 14);
@@ -380,6 +390,7 @@ void tl_cuda_expr_p(Emit *e, const TlExpr *x, int min_prec) {
       memmove(o->data + operand + 1, o->data + operand, o->len - 1 - operand);
       o->data[operand] = ' ';
     }
+    if (narrow_neg) tl_buf_puts(o, "))");
     return;
   }
   case EX_CALL:

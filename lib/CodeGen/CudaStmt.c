@@ -72,6 +72,11 @@ static void update(Emit *e, const TlStmt *s, const char *target) {
   case OP_SUB:
   case OP_MUL:
   case OP_DIV:
+  case OP_BITAND: // C's compound assignment converts back to the target's type
+  case OP_BITOR:
+  case OP_XOR:
+  case OP_SHL:
+  case OP_SHR:
     tl_buf_printf(o, "%s %s= ", target, tl_op_name(s->update_op));
     tl_cuda_expr(e, s->value);
     break;

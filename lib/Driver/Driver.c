@@ -408,6 +408,21 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     tl_emit_signature(m, &out);
     break;
   default:
+    // IR text resumed without the passes that lower it: a located refusal,
+    // not the emitter's internal error on tile-level statements.
+    for (int i = 0; i < m->kernels.len; i++) {
+      const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
+      if (!k->thread_level) {
+        tl_error(d, k->loc, "kernel '%s' is still tile-level IR; CUDA is emitted from the IR "
+                            "after partition", k->name);
+        TlBuf all;
+        tl_buf_init(&all, a);
+        for (int p = 0; p < tl_pipeline_npasses; p++)
+          tl_buf_printf(&all, "%s%s", p ? "," : "", tl_pipeline_passes[p].name);
+        tl_note(d, k->loc, "run the passes it has not been through, from --passes=%s", all.data);
+        return 1;
+      }
+    }
     tl_emit_cuda(a, m, &out);
     break;
   }

@@ -350,6 +350,8 @@ TlStmt *tl_stmt_clone(TlArena *a, const TlStmt *s) {
 
 bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, int n, int64_t *out) {
   int64_t a = 0, b = 0;
+  // uint64 values past 2^63 are negative int64s here: not evaluated
+  if (e->dtype == TY_UINT64 || (e->nargs > 0 && e->args[0]->dtype == TY_UINT64)) return false;
   switch (e->kind) {
   case EX_INT:
     *out = e->ival;

@@ -27,7 +27,8 @@ typedef struct Conds {
 } Conds;
 
 static void push_conjuncts(Conds *cs, const TlExpr *e) {
-  if (e->kind == EX_BINARY && e->op == OP_AND) {
+  // `(i < n) & (j < m)`, TileLang's usual spelling, is a conjunction too
+  if (e->kind == EX_BINARY && (e->op == OP_AND || (e->op == OP_BITAND && e->dtype == TY_BOOL))) {
     push_conjuncts(cs, e->args[0]);
     push_conjuncts(cs, e->args[1]);
   } else if (cs->n < MAX_CONDS) {

@@ -38,6 +38,14 @@ TlExpr *tl_sema_convert(Sema *s, TlExpr *e, TlDtype t) {
   return tl_expr_cast(s->arena, e->loc, e, t);
 }
 
+// Whether v is a value of the integer type t.
+static bool fits(int64_t v, TlDtype t) {
+  int bits = tl_dtype_bits(t);
+  if (bits >= 64) return tl_dtype_is_signed(t) || v >= 0;
+  if (!tl_dtype_is_signed(t)) return v >= 0 && v < (INT64_C(1) << bits);
+  return v >= -(INT64_C(1) << (bits - 1)) && v < (INT64_C(1) << (bits - 1));
+}
+
 // The dtype two operands meet at; false (after reporting) when they cannot.
 static bool unify(Sema *s, TlLoc loc, const char *op, TlExpr *l, TlExpr *r, TlDtype *out) {
   if (l->untyped && r->untyped) {
@@ -47,6 +55,15 @@ static bool unify(Sema *s, TlLoc loc, const char *op, TlExpr *l, TlExpr *r, TlDt
   }
   if (l->untyped || r->untyped) {
     TlExpr *typed = l->untyped ? r : l, *lit = l->untyped ? l : r;
+    if (lit->kind == EX_INT && is_int(typed->dtype) && !fits(lit->ival, typed->dtype)) {
+      // TVM refuses such a literal too; C would widen the operation silently
+      tl_error(s->diag, lit->loc, "the literal %lld does not fit in %s, the type of the other "
+                                  "operand of '%s'", (long long)lit->ival,
+               tl_dtype_name(typed->dtype), op);
+      tl_note(s->diag, lit->loc, "cast the other operand to a wider type first, e.g. "
+                                 "T.cast(x, \"int64\")");
+      return false;
+    }
     // An untyped float meeting a typed integer makes the result float32.
     *out = (tl_dtype_is_float(lit->dtype) && !tl_dtype_is_float(typed->dtype)) ? TY_FLOAT32
                                                                                : typed->dtype;
@@ -120,7 +137,7 @@ static TlExpr *fold_int(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r, TlDty
 
 TlExpr *tl_sema_fold(Sema *s, TlExpr *e) {
   if (e->kind == EX_BINARY && e->args[0]->kind == EX_INT && e->args[1]->kind == EX_INT &&
-      is_int(e->dtype)) {
+      is_int(e->dtype) && e->dtype != TY_UINT64) {
     TlExpr *f = fold_int(s, e->loc, e->op, e->args[0], e->args[1], e->dtype);
     if (f) return f;
   }
@@ -155,7 +172,7 @@ static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
   }
   bool cmp = op == OP_EQ || op == OP_NE || op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
   TlExpr *e = tl_expr_binary(s->arena, loc, op, a, b, cmp ? TY_BOOL : t);
-  if (a->kind == EX_INT && b->kind == EX_INT && !cmp) {
+  if (a->kind == EX_INT && b->kind == EX_INT && !cmp && t != TY_UINT64) {
     a->untyped = l->untyped;
     b->untyped = r->untyped;
     TlExpr *f = fold_int(s, loc, op, a, b, t);
@@ -357,7 +374,7 @@ static TlExpr *extreme_value(Sema *s, TlLoc loc, TlDtype t, int which) {
   else if (tl_dtype_is_signed(t))
     v = which == 1 ? (int64_t)((~0ULL) >> (65 - bits)) : -(int64_t)((~0ULL) >> (65 - bits)) - 1;
   else
-    v = which == 1 ? (bits == 64 ? INT64_MAX : (int64_t)((1ULL << bits) - 1)) : 0;
+    v = which == 1 ? (bits == 64 ? -1 /* all ones */ : (int64_t)((1ULL << bits) - 1)) : 0;
   return tl_expr_int(s->arena, loc, v, t);
 }
 
@@ -677,7 +694,8 @@ static TlExpr *lower_expr(Sema *s, const TlNode *n) {
   case ND_COMPARE: {
     TlExpr *l = tl_sema_expr(s, n->a), *r = tl_sema_expr(s, n->b);
     TlExpr *e = make_binary(s, n->loc, binop_of(n->op), l, r);
-    if (l->kind == EX_INT && r->kind == EX_INT && e->kind == EX_BINARY) {
+    if (l->kind == EX_INT && r->kind == EX_INT && e->kind == EX_BINARY &&
+        e->args[0]->dtype != TY_UINT64) {
       int64_t a = l->ival, b = r->ival;
       bool v = e->op == OP_EQ   ? a == b
                : e->op == OP_NE ? a != b

@@ -177,6 +177,23 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   return fits;
 }
 
+// The operation of an augmented assignment x op= v.
+static TlOp aug_op(TlTokenKind op) {
+  switch (op) {
+  case TK_PLUS: return OP_ADD;
+  case TK_MINUS: return OP_SUB;
+  case TK_STAR: return OP_MUL;
+  case TK_SLASH: return OP_DIV;
+  case TK_PERCENT: return OP_FLOORMOD;
+  case TK_AMP: return OP_BITAND;
+  case TK_PIPE: return OP_BITOR;
+  case TK_CARET: return OP_XOR;
+  case TK_LSHIFT: return OP_SHL;
+  case TK_RSHIFT: return OP_SHR;
+  default: return OP_FLOORDIV;
+  }
+}
+
 static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *value_node,
                   TlLoc loc, TlVec *out) {
   // The target goes through the expression lowering (bounds and index
@@ -194,13 +211,12 @@ static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *v
   st->buf = b;
   st->indices = lhs->args;
   st->nindices = lhs->nargs;
-  st->update_op = op == TK_PLUS     ? OP_ADD
-                  : op == TK_MINUS  ? OP_SUB
-                  : op == TK_STAR   ? OP_MUL
-                  : op == TK_SLASH  ? OP_DIV
-                  : op == TK_PERCENT ? OP_FLOORMOD
-                  : op == TK_SLASHSLASH ? OP_FLOORDIV
-                                     : OP_EQ;
+  st->update_op = op == TK_ASSIGN ? OP_EQ : aug_op(op);
+  if (st->update_op != OP_EQ && tl_bitwise_op(st->update_op) && tl_dtype_is_float(b->dtype)) {
+    tl_error(s->diag, loc, "'%s=' on float buffer '%s'; bitwise operators need integers",
+             tl_token_kind_name(op), b->name);
+    return;
+  }
   if (!tl_dtype_is_float(b->dtype) && st->update_op == OP_DIV) {
     tl_error(s->diag, loc, "'/=' on integer buffer '%s'; use '//='", b->name);
     return;
@@ -238,8 +254,12 @@ static void scalar_assign_value(Sema *s, const TlNode *target, TlTokenKind op, T
     st->var = y->var;
     if (op != TK_ASSIGN) {
       TlExpr *cur = tl_expr_var(s->arena, loc, y->var);
-      TlOp bop = op == TK_PLUS ? OP_ADD : op == TK_MINUS ? OP_SUB : op == TK_STAR ? OP_MUL
-                 : op == TK_SLASH ? OP_DIV : op == TK_PERCENT ? OP_FLOORMOD : OP_FLOORDIV;
+      TlOp bop = aug_op(op);
+      if (tl_bitwise_op(bop) && tl_dtype_is_float(y->var->dtype)) {
+        tl_error(s->diag, loc, "'%s=' on float '%s'; bitwise operators need integers",
+                 tl_token_kind_name(op), target->name);
+        return;
+      }
       if (bop == OP_FLOORMOD && tl_dtype_is_float(y->var->dtype))
         bop = OP_FMOD;
       value = tl_expr_binary(s->arena, loc, bop, cur, tl_sema_convert(s, value, y->var->dtype),
@@ -736,6 +756,12 @@ static void grid_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) 
              ne == 1 ? "" : "s", n->list2.len, n->list2.len == 1 ? "" : "s");
     return;
   }
+  // Every extent is evaluated before any variable is bound (TVM's order):
+  // T.grid(n, i) reads an outer i, not the new loop variable.
+  TlExpr *stops[TL_MAX_NEST];
+  for (int i = 0; i < ne; i++)
+    stops[i] = tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, i)),
+                               s->index_dtype);
   TlVec *into = out;
   TlStmt *outer = NULL;
   tl_scope_push(s);
@@ -744,7 +770,7 @@ static void grid_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) 
     TlStmt *st = tl_stmt_new(s->arena, ST_FOR, n->loc);
     st->loop_kind = LOOP_SERIAL;
     st->start = tl_expr_int(s->arena, ext->loc, 0, s->index_dtype);
-    st->stop = tl_sema_convert(s, tl_sema_expr(s, ext), s->index_dtype);
+    st->stop = stops[i];
     st->step = tl_expr_int(s->arena, ext->loc, 1, s->index_dtype);
     st->var = loop_var(s, TL_VEC_AT(n->list2, TlNode, i), "T.grid");
     if (!st->var) {
@@ -958,7 +984,8 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
     return;
   case ND_AUGASSIGN:
     if (n->op != TK_PLUS && n->op != TK_MINUS && n->op != TK_STAR && n->op != TK_SLASH &&
-        n->op != TK_SLASHSLASH && n->op != TK_PERCENT) {
+        n->op != TK_SLASHSLASH && n->op != TK_PERCENT && n->op != TK_AMP && n->op != TK_PIPE &&
+        n->op != TK_CARET && n->op != TK_LSHIFT && n->op != TK_RSHIFT) {
       tl_error(s->diag, n->loc, "'%s=' is not supported in a kernel; use x = x %s y",
                tl_token_kind_name(n->op), tl_token_kind_name(n->op));
       return;

@@ -59,7 +59,7 @@ TlExpr *tl_reduce_init(TlArena *a, TlReduceKind kind, TlDtype t, TlLoc loc) {
   int bits = tl_dtype_bits(t);
   int64_t lo = tl_dtype_is_signed(t) ? -(int64_t)((~0ULL) >> (65 - bits)) - 1 : 0;
   int64_t hi = tl_dtype_is_signed(t) ? (int64_t)((~0ULL) >> (65 - bits))
-                                     : (bits == 64 ? INT64_MAX : (int64_t)((1ULL << bits) - 1));
+                                     : (bits == 64 ? -1 /* all ones */ : (int64_t)((1ULL << bits) - 1));
   return tl_expr_int(a, loc, mx ? lo : hi, t);
 }
 
