@@ -200,22 +200,6 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
     if (is_half(t)) tl_buf_printf(o, "(%s)", tl_dtype_cuda(t));
     float_call(e, t == TY_FLOAT64 ? "pow" : "powf", l, r);
     return;
-  case OP_BITAND:
-  case OP_BITOR:
-  case OP_XOR:
-  case OP_SHL:
-  case OP_SHR:
-    if (tl_dtype_bits(t) < 32 && t != TY_BOOL) {
-      // C computes on int: a uint16 shifted left keeps its high bits, so
-      // the result is cast back to the operands' type (TVM's semantics).
-      tl_buf_printf(o, "((%s)(", tl_dtype_cuda(t));
-      tl_cuda_expr_p(e, l, c_precedence(x->op));
-      tl_buf_printf(o, " %s ", tl_op_name(x->op));
-      tl_cuda_expr_p(e, r, c_precedence(x->op) + 1);
-      tl_buf_puts(o, "))");
-      return;
-    }
-    break;
   case OP_MUL:
     if (is_half(t) && !tl_dtype_is_fp8(t) && is_half(r->dtype)) {
       // nvcc contracts a 16-bit multiply and the add or subtract after it
@@ -252,11 +236,12 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
     return;
   }
   int p = c_precedence(x->op);
-  // + - * on integers narrower than int compute on int in C; TVM (and the
-  // reference lowering) keep the type, so the result is cast back: a uint8
-  // 200 + 100 is 44 before a >> reads it, not 300.
-  bool narrow = (x->op == OP_ADD || x->op == OP_SUB || x->op == OP_MUL) && !fl && t != TY_BOOL &&
-                tl_dtype_bits(t) < 32;
+  // + - * and the bitwise operators on integers narrower than int compute
+  // on int in C; TVM (and the reference lowering) keep the type, so the
+  // result is cast back: a uint8 200 + 100 is 44 before a >> reads it, and a
+  // uint16 shifted left drops its high bits.
+  bool narrow = (x->op == OP_ADD || x->op == OP_SUB || x->op == OP_MUL || tl_bitwise_op(x->op)) &&
+                !fl && t != TY_BOOL && tl_dtype_bits(t) < 32;
   bool paren = p < min_prec && !narrow;
   if (narrow) tl_buf_printf(o, "((%s)(", tl_dtype_cuda(t));
   if (paren) tl_buf_putc(o, '(');

@@ -166,6 +166,11 @@ const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char
   case OP_SUB:
   case OP_MUL:
   case OP_DIV:
+  case OP_BITAND: // integers only: computed on int, narrow types cast back (TVM keeps the type)
+  case OP_BITOR:
+  case OP_XOR:
+  case OP_SHL:
+  case OP_SHR:
     if (is_half(t))
       return tl_arena_printf(a, "((%s)((float)%s %s (float)%s))", ctype(t), P(l), c_op(op), P(rhs));
     if (is_narrow(t) || t == TY_BOOL)
@@ -182,14 +187,6 @@ const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char
     return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
   case OP_AND:
   case OP_OR:
-    return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
-  case OP_BITAND:
-  case OP_BITOR:
-  case OP_XOR:
-  case OP_SHL:
-  case OP_SHR:
-    if (is_narrow(t) || t == TY_BOOL) // computed on int, cast back (TVM keeps the type)
-      return tl_arena_printf(a, "((%s)(%s %s %s))", ctype(t), P(l), c_op(op), P(rhs));
     return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
   case OP_FLOORDIV:
     if (fl)

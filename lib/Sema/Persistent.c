@@ -67,15 +67,7 @@ void tl_sema_persistent_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec
     return;
   }
   int nd = domain->list.len;
-  if (nd < 1 || nd > TL_MAX_DIMS) {
-    tl_error(s->diag, domain->loc, "T.Persistent takes 1 to %d extents, %d given", TL_MAX_DIMS, nd);
-    return;
-  }
-  if (n->list2.len != nd) {
-    tl_error(s->diag, n->loc, "T.Persistent has %d extent%s but the loop binds %d variable%s", nd,
-             nd == 1 ? "" : "s", n->list2.len, n->list2.len == 1 ? "" : "s");
-    return;
-  }
+  if (!tl_sema_nest_arity(s, n, domain->loc, nd, TL_MAX_DIMS, "T.Persistent")) return;
   for (int i = 0; i < nd; i++) {
     const TlNode *t = TL_VEC_AT(n->list2, TlNode, i);
     if (t->kind != ND_NAME) {

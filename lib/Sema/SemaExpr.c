@@ -153,7 +153,7 @@ static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
   }
   TlDtype t;
   if (!unify(s, loc, name, l, r, &t)) return error_expr(s, loc);
-  bool bitwise = op == OP_BITAND || op == OP_BITOR || op == OP_XOR || op == OP_SHL || op == OP_SHR;
+  bool bitwise = tl_bitwise_op(op);
   if (bitwise && (tl_dtype_is_float(t) || (t == TY_BOOL && (op == OP_SHL || op == OP_SHR)))) {
     tl_error(s->diag, loc, "operator '%s' needs integer operands, not %s", name,
              tl_dtype_name(t));

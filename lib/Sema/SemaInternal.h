@@ -108,6 +108,10 @@ bool tl_sema_annotate_layout(Sema *s, const TlNode *call);
 // TileLang's persistent tile loop, as a serial loop over waves whose body
 // binds the tile's coordinates and skips tiles past the domain.
 void tl_sema_persistent_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec *out);
+// A loop over ne extents (T.Parallel, T.grid, T.Persistent) binds 1..max of
+// them and one variable each; false after reporting at extents_loc / n.
+bool tl_sema_nest_arity(Sema *s, const TlNode *n, TlLoc extents_loc, int ne, int max,
+                        const char *what);
 
 /* Stmt.c */
 void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out);

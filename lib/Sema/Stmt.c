@@ -471,20 +471,27 @@ static TlVar *loop_var(Sema *s, const TlNode *target, const char *what) {
   return v;
 }
 
+bool tl_sema_nest_arity(Sema *s, const TlNode *n, TlLoc extents_loc, int ne, int max,
+                        const char *what) {
+  if (ne == 0 || ne > max) {
+    tl_error(s->diag, extents_loc, "%s takes 1 to %d extents, %d given", what, max, ne);
+    return false;
+  }
+  if (n->list2.len != ne) {
+    tl_error(s->diag, n->loc, "%s has %d extent%s but the loop binds %d variable%s", what, ne,
+             ne == 1 ? "" : "s", n->list2.len, n->list2.len == 1 ? "" : "s");
+    return false;
+  }
+  return true;
+}
+
 static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
   static const char *const kws[] = {"loop_layout", "coalesced_width", NULL};
   if (!tl_sema_check_keywords(s, call, "T.Parallel", kws))
     return;
   int ne = call->list.len;
-  if (ne == 0 || ne > TL_MAX_NEST) {
-    tl_error(s->diag, call->loc, "T.Parallel takes 1 to %d extents, %d given", TL_MAX_NEST, ne);
+  if (!tl_sema_nest_arity(s, n, call->loc, ne, TL_MAX_NEST, "T.Parallel"))
     return;
-  }
-  if (n->list2.len != ne) {
-    tl_error(s->diag, n->loc, "T.Parallel has %d extent%s but the loop binds %d variable%s", ne,
-             ne == 1 ? "" : "s", n->list2.len, n->list2.len == 1 ? "" : "s");
-    return;
-  }
   if (s->in_parallel) {
     tl_error(s->diag, n->loc, "T.Parallel nested inside T.Parallel; list all extents in one "
                               "T.Parallel(e0, e1, ...)");
@@ -747,15 +754,7 @@ static void grid_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) 
   static const char *const no_kws[] = {NULL};
   if (!tl_sema_check_keywords(s, call, "T.grid", no_kws)) return;
   int ne = call->list.len;
-  if (ne == 0 || ne > TL_MAX_NEST) {
-    tl_error(s->diag, call->loc, "T.grid takes 1 to %d extents, %d given", TL_MAX_NEST, ne);
-    return;
-  }
-  if (n->list2.len != ne) {
-    tl_error(s->diag, n->loc, "T.grid has %d extent%s but the loop binds %d variable%s", ne,
-             ne == 1 ? "" : "s", n->list2.len, n->list2.len == 1 ? "" : "s");
-    return;
-  }
+  if (!tl_sema_nest_arity(s, n, call->loc, ne, TL_MAX_NEST, "T.grid")) return;
   // Every extent is evaluated before any variable is bound (TVM's order):
   // T.grid(n, i) reads an outer i, not the new loop variable.
   TlExpr *stops[TL_MAX_NEST];
