@@ -82,6 +82,11 @@ typedef struct TlSym {
   TlBuffer *buf;
   TlVar *var;
   TlLoc loc;
+  // A kernel scalar's value while it has been assigned once (x = expr and
+  // never again so far); slice extents see through it (lib/Sema/TileOps.c).
+  TlExpr *let_value;
+  bool pinned;    // let_value fixed a slice extent: a later assignment is an error
+  TlLoc pinned_at;
   struct TlSym *next;
 } TlSym;
 

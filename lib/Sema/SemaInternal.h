@@ -87,6 +87,8 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
 /* TileOps.c */
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);
 bool tl_sema_is_tile_op(const char *name);
+// A kernel scalar assigned a second time (Stmt.c); false after an error.
+bool tl_sema_scalar_reassigned(Sema *s, TlSym *y, TlLoc loc);
 
 /* Scalars.c: scalar builtins (T.clamp, T.Cast, T.float32(x), T.alloc_var, ...) */
 // A T.<name>(...) value call handled here: *handled, and the expression or

@@ -250,6 +250,7 @@ static void scalar_assign_value(Sema *s, const TlNode *target, TlTokenKind op, T
                                 TlLoc loc, TlVec *out) {
   TlSym *y = tl_scope_lookup(s, target->name);
   if (y && y->kind == SYM_VAR) {
+    if (!tl_sema_scalar_reassigned(s, y, loc)) return;
     TlStmt *st = tl_stmt_new(s->arena, ST_SET, loc);
     st->var = y->var;
     if (op != TK_ASSIGN) {
@@ -288,7 +289,23 @@ static void scalar_assign_value(Sema *s, const TlNode *target, TlTokenKind op, T
   TlStmt *st = tl_stmt_new(s->arena, ST_LET, loc);
   st->var = v;
   st->value = tl_sema_convert(s, value, t);
+  sym->let_value = st->value;
   tl_vec_push(s->arena, out, st);
+}
+
+// A second assignment to a kernel scalar: its first value no longer stands
+// for it. False (after the error) when that value already fixed a slice's
+// extent, which the new value would silently change.
+bool tl_sema_scalar_reassigned(Sema *s, TlSym *y, TlLoc loc) {
+  if (y->pinned) {
+    tl_error(s->diag, loc, "'%s' is assigned again after its value fixed the extent of a slice",
+             y->name);
+    tl_note(s->diag, y->pinned_at, "the slice whose extent uses '%s'; give the new value a new name",
+            y->name);
+    return false;
+  }
+  y->let_value = NULL;
+  return true;
 }
 
 static void scalar_assign(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *value_node,

@@ -35,6 +35,102 @@ static TlBuffer *buffer_named(Sema *s, const TlNode *n) {
   return y->buf;
 }
 
+// The symbol of a kernel scalar whose single value so far may stand for it:
+// an expression of constants, indices, sizes and such scalars, no loads or
+// calls (a buffer element may change between the assignment and the use).
+static TlSym *let_symbol(Sema *s, const TlExpr *e);
+
+static bool pure_value(Sema *s, const TlExpr *e, int depth) {
+  if (depth > 64) return false;
+  switch (e->kind) {
+  case EX_INT:
+  case EX_FLOAT:
+    return true;
+  case EX_VAR:
+    return e->var->kind != VAR_SCALAR || let_symbol(s, e) != NULL;
+  case EX_BINARY:
+  case EX_UNARY:
+  case EX_CAST:
+  case EX_SELECT:
+    for (int i = 0; i < e->nargs; i++)
+      if (!pure_value(s, e->args[i], depth + 1)) return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+static TlSym *let_symbol(Sema *s, const TlExpr *e) {
+  if (e->kind != EX_VAR || e->var->kind != VAR_SCALAR) return NULL;
+  TlSym *y = tl_scope_lookup(s, e->var->name);
+  if (!y || y->kind != SYM_VAR || y->var != e->var || !y->let_value) return NULL;
+  return y;
+}
+
+static void collect_lets(Sema *s, const TlExpr *e, TlSym **syms, int *n, int cap, int depth) {
+  if (depth > 64) return;
+  TlSym *y = let_symbol(s, e);
+  if (y && pure_value(s, y->let_value, 0)) {
+    for (int i = 0; i < *n; i++)
+      if (syms[i] == y) return;
+    if (*n < cap) syms[(*n)++] = y;
+    return;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    collect_lets(s, e->args[i], syms, n, cap, depth + 1);
+}
+
+enum { MAX_LETS = 16 };
+
+// e with the values of single-assignment scalars put in (repeatedly: one
+// value may name another); the scalars seen through are added to syms.
+static TlExpr *expand_lets(Sema *s, TlExpr *e, TlSym **syms, int *nsyms) {
+  for (int round = 0; round < 8; round++) {
+    TlSym *found[MAX_LETS];
+    int n = 0;
+    collect_lets(s, e, found, &n, MAX_LETS, 0);
+    if (n == 0) break;
+    TlVar *vars[MAX_LETS];
+    TlExpr *with[MAX_LETS];
+    for (int i = 0; i < n; i++) {
+      vars[i] = found[i]->var;
+      with[i] = found[i]->let_value;
+      bool seen = false;
+      for (int j = 0; j < *nsyms; j++)
+        seen = seen || syms[j] == found[i];
+      if (!seen && *nsyms < 4 * MAX_LETS) syms[(*nsyms)++] = found[i];
+    }
+    e = tl_expr_substitute(s->arena, e, n, vars, with);
+  }
+  return e;
+}
+
+// The extent hi - lo of a slice. When it is not constant as written, the
+// values of single-assignment scalars are put in, so that `st = bx * 64`,
+// `ed = (bx + 1) * 64`, A[st:ed] has TileLang's extent 64; then *lo becomes
+// its value too (bx * 64: the same number at this point, and one the
+// bounds and vector analyses can read). Every scalar seen through is pinned
+// at the slice: assigning it again later is an error (Stmt.c).
+static TlExpr *slice_extent(Sema *s, TlExpr *hi, TlExpr **lo, TlLoc loc) {
+  TlExpr *ext =
+      tl_simplify(s->arena, tl_expr_binary(s->arena, loc, OP_SUB, hi, *lo, s->index_dtype));
+  if (ext->kind == EX_INT) return ext;
+  TlSym *syms[4 * MAX_LETS];
+  int n = 0;
+  TlExpr *hi_value = expand_lets(s, hi, syms, &n);
+  TlExpr *lo_value = expand_lets(s, *lo, syms, &n);
+  TlExpr *value = tl_simplify(
+      s->arena, tl_expr_binary(s->arena, loc, OP_SUB, hi_value, lo_value, s->index_dtype));
+  if (value->kind != EX_INT) return ext;
+  for (int i = 0; i < n; i++)
+    if (!syms[i]->pinned) {
+      syms[i]->pinned = true;
+      syms[i]->pinned_at = loc;
+    }
+  *lo = tl_simplify(s->arena, lo_value);
+  return value;
+}
+
 // operand = NAME | NAME "[" (expr | expr? ":" expr?) ("," ...)* "]"
 static bool region(Sema *s, const TlNode *n, TlRegion *r) {
   memset(r, 0, sizeof *r);
@@ -87,8 +183,7 @@ static bool region(Sema *s, const TlNode *n, TlRegion *r) {
           in->b ? tl_sema_expr(s, in->b) : tl_buffer_dim(s->arena, b, i, s->index_dtype, in->loc);
       lo = tl_sema_convert(s, lo, s->index_dtype);
       hi = tl_sema_convert(s, hi, s->index_dtype);
-      TlExpr *ext =
-          tl_simplify(s->arena, tl_expr_binary(s->arena, in->loc, OP_SUB, hi, lo, s->index_dtype));
+      TlExpr *ext = slice_extent(s, hi, &lo, in->loc);
       if (ext->kind != EX_INT) {
         tl_error(s->diag, in->loc, "the extent of this slice is not a compile-time constant");
         tl_note(s->diag, in->loc, "write it as start:start+N with a constant N");
@@ -258,6 +353,7 @@ static void fill(Sema *s, const TlNode *call, bool clear, TlVec *out) {
     TlExpr *v = !clear                 ? tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 1))
                 : tl_dtype_is_float(t) ? tl_expr_float(s->arena, call->loc, 0.0, t)
                                        : tl_expr_int(s->arena, call->loc, 0, t);
+    if (!tl_sema_scalar_reassigned(s, y, call->loc)) return;
     TlStmt *set = tl_stmt_new(s->arena, ST_SET, call->loc);
     set->var = y->var;
     set->value = tl_sema_convert(s, v, t);
