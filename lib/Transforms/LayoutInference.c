@@ -545,7 +545,8 @@ static void check_reduces(Ctx *c, TlVec *body) {
       return;
     }
     // The register path needs the destination to hold the source's rows
-    // and each row in one warp, or in whole warps of a rows layout (shuffles,
+    // and each row in one warp, in whole warps of a rows layout, or in the
+    // wn warps of an mma accumulator's warp row (shuffles,
     // then a step through shared memory across the row's warps); otherwise
     // the reduction goes through shared memory (ViaShared.c), whose nests
     // follow the layouts as they are. Its lane shuffles name all 32 lanes,
@@ -559,6 +560,8 @@ static void check_reduces(Ctx *c, TlVec *body) {
       in_warp = in_warp && (c->threads % 32 == 0 || shuffles == 0);
       if (src->kind == LAYOUT_ROWS && src->g > 32) // whole warps per row
         in_warp = true;
+      if (src->kind == LAYOUT_GEMM_C && !src->wgmma && src->wn > 1 && c->threads % 32 == 0)
+        in_warp = true; // quad shuffles, then the warps of a row through shared memory
     }
     if (!in_warp) {
       TlVec two = {0};

@@ -384,6 +384,71 @@ static void cross_warp_step(TlArena *a, TlKernel *k, const TlStmt *red, TlVar *a
   tl_vec_push(a, out, get);
 }
 
+// The cross-warp half of a row reduction over an mma accumulator tiled
+// wm x wn warps with wn > 1 (a row is held by the same quad lanes of wn
+// warps): after the quad shuffles, lane 0 of each quad leaves its warp's
+// share of each of its rows in a shared tile of rows x wn values,
+//   if (lane % 4 == 0) for lr: W[row(lr) * wn + wj] = acc[lr]
+// and after the barrier every thread folds the wn shares of its rows in the
+// same order (so the replicas of a row agree bit for bit):
+//   for lr: acc[lr] = op(W[row(lr) * wn], W[row(lr) * wn + 1], ...)
+// A tree of one level: wn is at most the block's warps, no serial loop
+// over outputs.
+static void cross_warp_columns(TlArena *a, TlKernel *k, const TlStmt *red, TlVar *acc,
+                               const TlFragLayout *R, TlVec *out, TlLoc loc) {
+  const TlFragLayout *P = R->parent;
+  int64_t wn = P->wn;
+  TlBuffer *W = TL_NEW(a, TlBuffer);
+  W->name = tl_arena_printf(a, "%s_warps%d", red->src.buf->name, k->buffers.len);
+  W->loc = loc;
+  W->scope = SCOPE_SHARED;
+  W->dtype = acc->dtype;
+  W->stages = 1;
+  W->ndims = 1;
+  W->shape[0] = P->rows * wn;
+  W->read = W->written = true;
+  tl_vec_push(a, &k->buffers, W);
+  TlExpr *tid = tl_partition_thread_id(a, k, loc);
+  TlExpr *wj = ibin(a, loc, OP_FLOORMOD, ibin(a, loc, OP_FLOORDIV, tid, I32(a, loc, 32)),
+                    I32(a, loc, wn));
+
+  TlStmt *quad0 = tl_stmt_new(a, ST_IF, loc);
+  quad0->cond = tl_expr_binary(a, loc, OP_EQ, ibin(a, loc, OP_FLOORMOD, tid, I32(a, loc, 4)),
+                               I32(a, loc, 0), TY_BOOL);
+  TlVar *lr;
+  TlStmt *put = unrolled_loop(a, k, "r", R->locals, loc, &lr);
+  TlExpr *row, *guard;
+  tl_layout_coords(a, R, tid, tl_expr_var(a, loc, lr), &row, &guard, loc);
+  TlExpr *at = tl_simplify(a, ibin(a, loc, OP_ADD, ibin(a, loc, OP_MUL, row, I32(a, loc, wn)), wj));
+  TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
+  st->buf = W;
+  st->indices = TL_NEW_ARRAY(a, TlExpr *, 1);
+  st->indices[0] = at;
+  st->nindices = 1;
+  st->value = elem(a, acc, tl_expr_var(a, loc, lr), loc);
+  tl_vec_push(a, &put->body, st);
+  tl_vec_push(a, &quad0->body, put);
+  tl_vec_push(a, out, quad0);
+  // Every thread reaches this barrier (see cross_warp_step).
+  tl_vec_push(a, out, tl_stmt_new(a, ST_SYNC, loc));
+
+  TlStmt *get = unrolled_loop(a, k, "r", R->locals, loc, &lr);
+  tl_layout_coords(a, R, tid, tl_expr_var(a, loc, lr), &row, &guard, loc);
+  TlExpr *sum = NULL;
+  for (int64_t c = 0; c < wn; c++) {
+    TlExpr *idx =
+        tl_simplify(a, ibin(a, loc, OP_ADD, ibin(a, loc, OP_MUL, row, I32(a, loc, wn)), I32(a, loc, c)));
+    TlExpr *x = tl_expr_load(a, loc, W, &idx, 1);
+    sum = sum ? tl_reduce_combine(a, red->reduce == REDUCE_ABSSUM   ? REDUCE_SUM
+                                     : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX
+                                                                    : red->reduce,
+                                  sum, x, loc)
+              : x;
+  }
+  tl_vec_push(a, &get->body, set_elem(a, acc, tl_expr_var(a, loc, lr), sum, loc));
+  tl_vec_push(a, out, get);
+}
+
 TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   TlLoc loc = red->loc;
   TlBuffer *src = red->src.buf, *dst = red->dst.buf;
@@ -399,6 +464,9 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
                       P->kind == LAYOUT_ROWS && P->g > 32
                           ? tl_arena_printf(a, ", then across %lld warps through shared memory",
                                             (long long)(P->g / 32))
+                      : P->kind == LAYOUT_GEMM_C && P->wn > 1
+                          ? tl_arena_printf(a, ", then across %lld warps through shared memory",
+                                            (long long)P->wn)
                           : "");
   tl_vec_push(a, &seq->body, note);
   TlVar *acc = tl_var_new(a, k, "acc", VAR_ARRAY, t, loc);
@@ -449,6 +517,12 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
     for (int64_t o = P->g / 32 / 2; o >= 1; o /= 2)
       offs2[n2++] = o;
     add_shuffles(a, red->reduce, acc, lr2, offs2, n2, &shuf->body, loc);
+  }
+  if (P->kind == LAYOUT_GEMM_C && P->wn > 1) {
+    tl_vec_push(a, &seq->body, shuf);
+    cross_warp_columns(a, k, red, acc, R, &seq->body, loc);
+    seq->per_thread = false; // it holds a barrier
+    shuf = unrolled_loop(a, k, "r", R->locals, loc, &lr2);
   }
   // dst[lr] = acc[lr] (clear) or op(dst[lr], acc[lr])
   TlExpr *res = elem(a, acc, tl_expr_var(a, loc, lr2), loc);

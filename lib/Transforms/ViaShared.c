@@ -9,10 +9,10 @@
 //
 // The general T.reduce_* lowering, through shared memory. The fast path
 // (PartitionFragment.c) reduces a 2-D fragment along dim=1 in registers,
-// lane shuffles and, for rows over several warps, one value per warp in
+// lane shuffles and, for rows over several warps (a rows layout, or an mma
+// accumulator tiled with wn > 1 warps along N), one value per warp in
 // shared memory. Every other reduction (along dim 0, of a shared or 1-D
-// tile, of a gemm accumulator whose rows span warps, in a block with a
-// partial last warp) becomes ordinary T.Parallel nests around shared
+// tile, in a block with a partial last warp) becomes ordinary T.Parallel nests around shared
 // scratch tiles:
 //
 //   S_red = shared tile of the source's extents (a shared source is read
