@@ -206,6 +206,7 @@ static inline bool tl_bitwise_op(TlOp op) {
   X(FN_TANH, "tanh")                                                                               \
   X(FN_SIGMOID, "sigmoid")                                                                         \
   X(FN_ABS, "abs")                                                                                 \
+  X(FN_REINTERPRET, "reinterpret") /* the bits of args[0] read as dtype (same size) */           \
   X(FN_SHFL_XOR, "shfl_xor") /* thread IR: value exchanged with lane ^ offset */              \
   X(FN_SWIZZLE, "swizzle")   /* thread IR: physical offset of (row, col) in buf's swizzle */
 

@@ -302,6 +302,12 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
                      "  return a - floorf(a / b) * b;\n}\n"
                      "__device__ __forceinline__ double tl_pymod(double a, double b) {\n"
                      "  return a - floor(a / b) * b;\n}\n\n");
+  if (e.need_bitcast)
+    tl_buf_puts(out, "// T.reinterpret: the same bits read as another type of the same size.\n"
+                     "template <typename To, typename From>\n"
+                     "__device__ __forceinline__ To tl_bitcast(From x) {\n"
+                     "  static_assert(sizeof(To) == sizeof(From), \"tl_bitcast: sizes differ\");\n"
+                     "  To y;\n  __builtin_memcpy(&y, &x, sizeof y);\n  return y;\n}\n\n");
   if (e.need_swz)
     tl_buf_puts(out,
                 "// The XOR swizzle of shared tiles read by ldmatrix: 16-byte chunk c of row r\n"

@@ -12,7 +12,7 @@ typedef struct Emit {
   TlBuf body; // the kernels, printed before the prelude is known
   const TlModule *m;
   const TlKernel *k;
-  bool need_floordiv, need_floormod, need_fmod, need_swz, need_mma, need_cp_async;
+  bool need_floordiv, need_floormod, need_fmod, need_swz, need_mma, need_cp_async, need_bitcast;
   bool need_swz_wg, need_wgmma;
   bool kernel_wgmma; // this kernel's shared tiles are read by wgmma (the async proxy)
   bool need_mbar, need_tma_host;

@@ -282,6 +282,13 @@ static void call(Emit *e, const TlExpr *x) {
     tl_buf_putc(o, ')');
     return;
   }
+  if (x->fn == FN_REINTERPRET) {
+    e->need_bitcast = true;
+    tl_buf_printf(o, "tl_bitcast<%s>(", tl_dtype_cuda(t));
+    tl_cuda_expr(e, a);
+    tl_buf_putc(o, ')');
+    return;
+  }
   if (x->fn == FN_ABS && !tl_dtype_is_float(t)) {
     tl_buf_puts(o, t == TY_INT64 ? "llabs(" : "abs(");
     tl_cuda_expr(e, a);

@@ -214,6 +214,8 @@ const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char
 static const char *call(TlRef *r, const TlExpr *x) {
   TlDtype t = x->dtype;
   const char *v = tl_ref_expr(r, x->args[0]);
+  if (x->fn == FN_REINTERPRET)
+    return tl_arena_printf(r->arena, "tlr_bitcast<%s, %s>(%s)", ctype(t), ctype(x->args[0]->dtype), v);
   if (!tl_dtype_is_float(t)) {
     if (x->fn == FN_ABS)
       return tl_arena_printf(r->arena, "tlr_abs<%s>(%s)", ctype(t), v);

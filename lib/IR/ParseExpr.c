@@ -83,6 +83,15 @@ static TlExpr *primary(Parser *p) {
     e->buf = tl_irp_buffer(p);
     tl_irp_expect(p, ">");
     call_args(p, e, 2, "swizzle");
+  } else if (tl_irp_is_word(t, "reinterpret") && tl_irp_is_punct(tl_irp_peek_at(p, 1), "<")) {
+    tl_irp_next(p);
+    tl_irp_next(p);
+    e = new_expr(p, EX_CALL, 1);
+    e->fn = FN_REINTERPRET;
+    e->dtype = tl_irp_dtype(p);
+    tl_irp_expect(p, ">");
+    call_args(p, e, 1, "reinterpret");
+    return e; // it states its dtype: no suffix
   } else if (tl_irp_is_word(t, "select") && tl_irp_is_punct(tl_irp_peek_at(p, 1), "(")) {
     tl_irp_next(p);
     e = new_expr(p, EX_SELECT, 3);
@@ -93,7 +102,7 @@ static TlExpr *primary(Parser *p) {
     e = new_expr(p, EX_BINARY, 2);
     e->op = tl_irp_is_word(t, "min") ? OP_MIN : tl_irp_is_word(t, "max") ? OP_MAX : OP_FMOD;
     call_args(p, e, 2, t->text);
-  } else if (intrinsic(t->text, &fn) && fn != FN_SWIZZLE &&
+  } else if (intrinsic(t->text, &fn) && fn != FN_SWIZZLE && fn != FN_REINTERPRET &&
              tl_irp_is_punct(tl_irp_peek_at(p, 1), "(")) {
     tl_irp_next(p);
     e = new_expr(p, EX_CALL, fn == FN_SHFL_XOR ? 2 : 1);

@@ -169,7 +169,8 @@ static void print_expr_prec(const P *p, const TlExpr *e, int min_prec) {
   TlBuf *out = p->out;
   // A dtype other than the implied one (or an untyped literal) is written
   // as a `:dtype` suffix, which binds to a primary: operators get parentheses.
-  bool annotate = e->kind != EX_CAST && (e->dtype != tl_irtext_implied_dtype(e) || e->untyped);
+  bool annotate = e->kind != EX_CAST && !(e->kind == EX_CALL && e->fn == FN_REINTERPRET) &&
+                  (e->dtype != tl_irtext_implied_dtype(e) || e->untyped);
   bool paren = precedence(e) < min_prec || (annotate && precedence(e) < PRIMARY);
   if (paren) tl_buf_putc(out, '(');
   switch (e->kind) {
@@ -218,6 +219,8 @@ static void print_expr_prec(const P *p, const TlExpr *e, int min_prec) {
   case EX_CALL:
     if (e->fn == FN_SWIZZLE)
       tl_buf_printf(out, "swizzle<%s>(", e->buf->name);
+    else if (e->fn == FN_REINTERPRET)
+      tl_buf_printf(out, "reinterpret<%s>(", tl_dtype_name(e->dtype));
     else
       tl_buf_printf(out, "%s(", tl_intrinsic_name(e->fn));
     print_args(p, e, 0);

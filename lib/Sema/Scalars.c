@@ -46,6 +46,42 @@ static TlExpr *clamp(Sema *s, const TlNode *n) {
   return tl_expr_binary(s->arena, n->loc, OP_MIN, low, tl_sema_convert(s, hi, t), t);
 }
 
+// Does n name a dtype (a string, T.float16, a name bound to a dtype)?
+static bool names_dtype(Sema *s, const TlNode *n) {
+  TlDtype d;
+  if (n->kind == ND_STR) return true;
+  const char *t = tl_sema_t_attr(s, n);
+  if (t) return tl_dtype_parse(t, &d);
+  if (n->kind != ND_NAME) return false;
+  TlSym *y = tl_scope_lookup(s, n->name);
+  return y && y->kind == SYM_VALUE && (y->value->kind == VAL_DTYPE || y->value->kind == VAL_STR);
+}
+
+// T.reinterpret(x, dtype) (TileLang) or T.reinterpret(dtype, x) (TVM's
+// order): the bits of x read as dtype, which must have x's size.
+static TlExpr *reinterpret(Sema *s, const TlNode *n) {
+  int di = names_dtype(s, TL_VEC_AT(n->list, TlNode, 0)) ? 0 : 1;
+  TlDtype t;
+  if (!dtype_of(s, TL_VEC_AT(n->list, TlNode, di), &t)) return NULL;
+  TlExpr *x = arg(s, n, 1 - di);
+  if (x->untyped) {
+    tl_error(s->diag, x->loc, "T.reinterpret of a literal: its size is not known");
+    tl_note(s->diag, x->loc, "give it a dtype first, e.g. T.reinterpret(T.float32(1.5), T.uint32)");
+    return NULL;
+  }
+  int from = tl_dtype_bits(x->dtype), to = tl_dtype_bits(t);
+  if (from != to || t == TY_BOOL || x->dtype == TY_BOOL) {
+    tl_error(s->diag, n->loc, "T.reinterpret from %s (%d bits) to %s (%d bits): the sizes must match",
+             tl_dtype_name(x->dtype), from, tl_dtype_name(t), to);
+    return NULL;
+  }
+  if (x->dtype == t) return x;
+  TlExpr *e = tl_expr_new(s->arena, EX_CALL, n->loc, t, 1);
+  e->fn = FN_REINTERPRET;
+  e->args[0] = x;
+  return e;
+}
+
 // T.get_thread_binding(dim=0): threadIdx.{x,y,z}, the kernel's thread var.
 static TlExpr *thread_binding(Sema *s, const TlNode *n) {
   int64_t dim = 0;
@@ -77,6 +113,10 @@ TlExpr *tl_sema_scalar_call(Sema *s, const TlNode *n, const char *name, bool *ha
   if (strcmp(name, "Cast") == 0) {
     if (!arity(s, n, what, 2, 2) || !dtype_of(s, TL_VEC_AT(n->list, TlNode, 0), &t)) return NULL;
     return tl_sema_convert(s, arg(s, n, 1), t);
+  }
+  if (strcmp(name, "reinterpret") == 0) {
+    if (!arity(s, n, what, 2, 2)) return NULL;
+    return reinterpret(s, n);
   }
   if (strcmp(name, "get_thread_binding") == 0) {
     if (!arity(s, n, what, 0, 1)) return NULL;

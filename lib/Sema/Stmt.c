@@ -509,6 +509,29 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
   int ne = call->list.len;
   if (!tl_sema_nest_arity(s, n, call->loc, ne, TL_MAX_NEST, "T.Parallel"))
     return;
+  // A perfect nest of parallel loops (`for i in T.Parallel(a):` holding only
+  // `for j in T.Parallel(b):`, or TIR's T.parallel) is one nest of extents
+  // (a, b), as TileLang's layout inference takes it.
+  const TlNode *extent_nodes[TL_MAX_NEST], *var_nodes[TL_MAX_NEST];
+  for (int i = 0; i < ne; i++) {
+    extent_nodes[i] = TL_VEC_AT(call->list, TlNode, i);
+    var_nodes[i] = TL_VEC_AT(n->list2, TlNode, i);
+  }
+  const TlNode *body_of = n;
+  while (body_of->list.len == 1) {
+    const TlNode *inner = TL_VEC_AT(body_of->list, TlNode, 0);
+    const TlNode *ic = inner->kind == ND_FOR ? inner->a : NULL;
+    const char *it = ic && ic->kind == ND_CALL ? tl_sema_t_attr(s, ic->a) : NULL;
+    if (!it || (strcmp(it, "Parallel") && strcmp(it, "parallel")) || ic->list2.len ||
+        inner->params.len || ic->list.len != inner->list2.len ||
+        ne + ic->list.len > TL_MAX_NEST)
+      break;
+    for (int i = 0; i < ic->list.len; i++) {
+      extent_nodes[ne] = TL_VEC_AT(ic->list, TlNode, i);
+      var_nodes[ne++] = TL_VEC_AT(inner->list2, TlNode, i);
+    }
+    body_of = inner;
+  }
   if (s->in_parallel) {
     tl_error(s->diag, n->loc, "T.Parallel nested inside T.Parallel; list all extents in one "
                               "T.Parallel(e0, e1, ...)");
@@ -518,7 +541,7 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
   st->nvars = ne;
   int64_t total = 1;
   for (int i = 0; i < ne; i++) {
-    TlNode *e = TL_VEC_AT(call->list, TlNode, i);
+    const TlNode *e = extent_nodes[i];
     int64_t v;
     if (!tl_sema_const_int(s, e, "a T.Parallel extent", &v))
       return;
@@ -534,7 +557,7 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
   }
   tl_scope_push(s);
   for (int i = 0; i < ne; i++) {
-    st->vars[i] = loop_var(s, TL_VEC_AT(n->list2, TlNode, i), "T.Parallel");
+    st->vars[i] = loop_var(s, var_nodes[i], "T.Parallel");
     if (!st->vars[i]) {
       tl_scope_pop(s);
       return;
@@ -565,7 +588,7 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
   }
   s->in_parallel = true;
   s->parallel = st;
-  tl_sema_body(s, &n->list, &st->body);
+  tl_sema_body(s, &body_of->list, &st->body);
   s->in_parallel = false;
   s->parallel = NULL;
   tl_scope_pop(s);
@@ -820,7 +843,12 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
                                "T.unroll, T.vectorized, T.grid, T.Persistent or range");
     return;
   }
-  if (strcmp(t, "Parallel") == 0)
+  if (strcmp(t, "parallel") == 0 && it->list.len != 1) {
+    tl_error(s->diag, it->loc, "T.parallel takes one extent here (T.parallel(n)); for a start "
+                               "and a stop, loop over T.Parallel(stop - start) and add start");
+    return;
+  }
+  if (strcmp(t, "Parallel") == 0 || strcmp(t, "parallel") == 0) // TIR's parallel loop is T.Parallel's
     parallel(s, n, it, out);
   else if (strcmp(t, "Pipelined") == 0 || strcmp(t, "serial") == 0 || strcmp(t, "range") == 0 ||
            strcmp(t, "unroll") == 0 || strcmp(t, "vectorized") == 0)

@@ -363,9 +363,11 @@ static void fill(Sema *s, const TlNode *call, bool clear, TlVec *out) {
   TlStmt *st = tl_stmt_new(s->arena, ST_FILL, call->loc);
   if (!region(s, target, &st->dst)) return;
   if (st->dst.point) {
-    tl_error(s->diag, call->loc, "T.%s needs a buffer or a slice, not a single element",
-             clear ? "clear" : "fill");
-    return;
+    // TileLang fills the one-element region a single element names
+    // (T.fill(count[0], 0)).
+    for (int i = 0; i < st->dst.ndims; i++)
+      st->dst.extent[i] = 1;
+    st->dst.point = false;
   }
   TlExpr *v = clear ? tl_expr_int(s->arena, call->loc, 0, s->index_dtype)
                     : tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 1));
@@ -520,7 +522,7 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
     }
   }
   if (call->list.len < 2 || call->list.len > 4) {
-    tl_error(s->diag, call->loc, "T.%s takes (src, dst, dim=1, clear=True)", op);
+    tl_error(s->diag, call->loc, "T.%s takes (src, dst, dim=-1, clear=True)", op);
     return;
   }
   TlStmt *st = tl_stmt_new(s->arena, ST_REDUCE, call->loc);
@@ -534,7 +536,7 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
     return;
   const TlNode *dn =
       call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : tl_sema_kwarg(call, "dim");
-  int64_t dim = 1;
+  int64_t dim = -1; // TileLang's default: the last dimension
   if (dn && !tl_sema_const_int(s, dn, "dim=", &dim)) return;
   bool clear;
   if (!flag(s, call, "clear", 3, true, &clear)) return;
