@@ -513,6 +513,7 @@ TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const T
   s.opts = opts;
   s.python = src->python;
   tl_sema_run_module(&s, module);
+  if (d->nerrors == 0) tl_sema_drop_unread_lets(&s);
   if (d->nerrors == 0)
     tl_sema_safe_accesses(a, s.module);
   int nkernels = s.module->kernels.len;

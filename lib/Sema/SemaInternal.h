@@ -41,6 +41,7 @@ typedef struct Sema {
   int sm_count;            // the target's SMs, for driver.get_num_sms() (PyLib.c)
   bool launch_pending;     // a macro called in a prim_func body: its `with T.Kernel`
                            // is the kernel's launch (Kernel.c)
+  TlVec seen_through;      // TlVar*: kernel scalars whose value a slice extent used (TileOps.c)
 } Sema;
 
 /* Kernel.c */
@@ -87,6 +88,9 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
 /* TileOps.c */
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);
 bool tl_sema_is_tile_op(const char *name);
+// Drops the lets of scalars a slice extent saw through that nothing reads
+// (`ed` in A[st:ed] once the slice is A[bx * 64 : +64]): nvcc would warn.
+void tl_sema_drop_unread_lets(Sema *s);
 // A kernel scalar assigned a second time (Stmt.c); false after an error.
 bool tl_sema_scalar_reassigned(Sema *s, TlSym *y, TlLoc loc);
 

@@ -126,9 +126,65 @@ static TlExpr *slice_extent(Sema *s, TlExpr *hi, TlExpr **lo, TlLoc loc) {
     if (!syms[i]->pinned) {
       syms[i]->pinned = true;
       syms[i]->pinned_at = loc;
+      tl_vec_push(s->arena, &s->seen_through, syms[i]->var);
     }
   *lo = tl_simplify(s->arena, lo_value);
   return value;
+}
+
+static bool region_reads(const TlRegion *r, const TlVar *v) {
+  for (int i = 0; i < r->ndims; i++)
+    if (tl_expr_uses_var(r->start[i], v)) return true;
+  return false;
+}
+
+// Does any statement of body read v (its own let aside)?
+static bool body_reads(const TlVec *body, const TlVar *v) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *st = TL_VEC_AT(*body, TlStmt, i);
+    if (st->kind == ST_SET && st->var == v) return true; // assigned later: keep it declared
+    for (int j = 0; j < st->nindices; j++)
+      if (tl_expr_uses_var(st->indices[j], v)) return true;
+    if (tl_expr_uses_var(st->value, v) || tl_expr_uses_var(st->cond, v) ||
+        tl_expr_uses_var(st->start, v) || tl_expr_uses_var(st->stop, v) ||
+        tl_expr_uses_var(st->step, v) || region_reads(&st->src, v) || region_reads(&st->dst, v) ||
+        body_reads(&st->body, v) || body_reads(&st->else_body, v))
+      return true;
+  }
+  return false;
+}
+
+static bool drop_let(TlVec *body, const TlVar *v) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *st = TL_VEC_AT(*body, TlStmt, i);
+    if (st->kind == ST_LET && st->var == v) {
+      for (int j = i + 1; j < body->len; j++)
+        body->items[j - 1] = body->items[j];
+      body->len--;
+      return true;
+    }
+    if (drop_let(&st->body, v) || drop_let(&st->else_body, v)) return true;
+  }
+  return false;
+}
+
+void tl_sema_drop_unread_lets(Sema *s) {
+  // A dropped let may leave another unread (ed = st + 64): until nothing changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int i = 0; i < s->seen_through.len; i++) {
+      TlVar *v = TL_VEC_AT(s->seen_through, TlVar, i);
+      if (!v) continue;
+      for (int k = 0; k < s->module->kernels.len; k++) {
+        TlKernel *kn = TL_VEC_AT(s->module->kernels, TlKernel, k);
+        if (!body_reads(&kn->body, v) && drop_let(&kn->body, v)) {
+          s->seen_through.items[i] = NULL;
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
 }
 
 // operand = NAME | NAME "[" (expr | expr? ":" expr?) ("," ...)* "]"
