@@ -101,6 +101,55 @@ static TlExpr *thread_binding(Sema *s, const TlNode *n) {
   return tl_expr_var(s->arena, n->loc, v);
 }
 
+// kr = T.thread_binding(start, stop, thread="threadIdx.x") (TVM's thread
+// binding, used as a value; T.thread_binding(n, thread=...) starts at 0):
+// the thread index plus start. The binding spans the whole axis, so the
+// block's extent along it must be stop - start.
+static TlExpr *bound_thread(Sema *s, const TlNode *n) {
+  const TlNode *th = tl_sema_kwarg(n, "thread");
+  int npos = n->list.len;
+  if (!th && npos == 3) th = TL_VEC_AT(n->list, TlNode, 2), npos = 2;
+  if (!th || npos < 1 || npos > 2) {
+    tl_error(s->diag, n->loc, "T.thread_binding takes (start, stop, thread=\"threadIdx.x\") or "
+                              "(extent, thread=...)");
+    return NULL;
+  }
+  TlValue *tv = tl_sema_eval_const(s, th);
+  if (tv->kind == VAL_ERROR) return NULL;
+  int dim = -1;
+  if (tv->kind == VAL_STR)
+    for (int d = 0; d < 3; d++) {
+      static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z"};
+      if (strcmp(tv->s, names[d]) == 0) dim = d;
+    }
+  if (dim < 0) {
+    tl_error(s->diag, th->loc, "T.thread_binding binds threadIdx.x, threadIdx.y or threadIdx.z here");
+    return NULL;
+  }
+  int64_t start = 0, stop;
+  if (!tl_sema_const_int(s, TL_VEC_AT(n->list, TlNode, 0), npos == 2 ? "the start" : "the extent",
+                         npos == 2 ? &start : &stop))
+    return NULL;
+  if (npos == 2 && !tl_sema_const_int(s, TL_VEC_AT(n->list, TlNode, 1), "the stop", &stop))
+    return NULL;
+  TlVar *v = s->kernel ? s->kernel->thread_vars[dim] : NULL;
+  if (!v) {
+    tl_error(s->diag, n->loc, "T.thread_binding outside a T.Kernel block");
+    return NULL;
+  }
+  if (stop - start != s->kernel->threads[dim]) {
+    tl_error(s->diag, n->loc,
+             "T.thread_binding over %lld threads along %c, but the kernel has %lld there",
+             (long long)(stop - start), "xyz"[dim], (long long)s->kernel->threads[dim]);
+    tl_note(s->diag, n->loc, "tlc binds a whole axis: give T.Kernel threads= that extent");
+    return NULL;
+  }
+  TlExpr *x = tl_expr_var(s->arena, n->loc, v);
+  return start ? tl_expr_binary(s->arena, n->loc, OP_ADD, x,
+                                tl_expr_int(s->arena, n->loc, start, v->dtype), v->dtype)
+               : x;
+}
+
 TlExpr *tl_sema_scalar_call(Sema *s, const TlNode *n, const char *name, bool *handled) {
   *handled = true;
   char what[64];
@@ -118,6 +167,7 @@ TlExpr *tl_sema_scalar_call(Sema *s, const TlNode *n, const char *name, bool *ha
     if (!arity(s, n, what, 2, 2)) return NULL;
     return reinterpret(s, n);
   }
+  if (strcmp(name, "thread_binding") == 0) return bound_thread(s, n);
   if (strcmp(name, "get_thread_binding") == 0) {
     if (!arity(s, n, what, 0, 1)) return NULL;
     return thread_binding(s, n);
