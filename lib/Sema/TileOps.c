@@ -80,7 +80,17 @@ static void collect_lets(Sema *s, const TlExpr *e, TlSym **syms, int *n, int cap
     collect_lets(s, e->args[i], syms, n, cap, depth + 1);
 }
 
-enum { MAX_LETS = 16 };
+enum { MAX_LETS = 16, MAX_EXPANDED_NODES = 4096 };
+
+// Nodes of e, counting stops past limit (a value that names another twice,
+// eight levels deep, would otherwise grow the tree 256-fold).
+static int count_nodes(const TlExpr *e, int limit) {
+  if (!e || limit <= 0) return 0;
+  int n = 1;
+  for (int i = 0; i < e->nargs && n <= limit; i++)
+    n += count_nodes(e->args[i], limit - n);
+  return n;
+}
 
 // e with the values of single-assignment scalars put in (repeatedly: one
 // value may name another); the scalars seen through are added to syms.
@@ -100,7 +110,9 @@ static TlExpr *expand_lets(Sema *s, TlExpr *e, TlSym **syms, int *nsyms) {
         seen = seen || syms[j] == found[i];
       if (!seen && *nsyms < 4 * MAX_LETS) syms[(*nsyms)++] = found[i];
     }
-    e = tl_expr_substitute(s->arena, e, n, vars, with);
+    TlExpr *next = tl_expr_substitute(s->arena, e, n, vars, with);
+    if (count_nodes(next, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES) break; // not seen through
+    e = next;
   }
   return e;
 }

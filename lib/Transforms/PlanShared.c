@@ -200,7 +200,13 @@ bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d) {
     int64_t extra = kn->ring_stages ? TL_RING_BARRIER_BYTES : 0;
     int64_t off = place_in_order(kn);
     bool overlaid = false;
-    if (off + extra > m->max_shared_bytes) off = place_by_lifetime(a, kn, &overlaid);
+    // First fit is cubic in the tiles at worst: past a few hundred (no real
+    // kernel has them) the tiles stay one after the other and the error says so.
+    int nshared = 0;
+    for (int i = 0; i < kn->buffers.len; i++)
+      nshared += TL_VEC_AT(kn->buffers, TlBuffer, i)->scope == SCOPE_SHARED;
+    if (off + extra > m->max_shared_bytes && nshared <= 256)
+      off = place_by_lifetime(a, kn, &overlaid);
     kn->shared_bytes = off;
     // A warp-specialized kernel's mbarriers are static shared memory, which
     // the alignment of the dynamic block rounds up to 1 KB; it counts too.
