@@ -556,7 +556,9 @@ bool tl_sema_is_constant_expr(Sema *s, const TlNode *n) {
   case ND_CALL:
     for (int i = 0; i < n->list.len; i++)
       if (!tl_sema_is_constant_expr(s, TL_VEC_AT(n->list, TlNode, i))) return false;
-    return n->list2.len == 0 && (tl_sema_t_attr(s, n->a) || n->a->kind == ND_NAME);
+    // A call of a name, of T.*, or of a module's function (math.ceil, tilelang.cdiv).
+    return n->list2.len == 0 && (tl_sema_t_attr(s, n->a) || n->a->kind == ND_NAME ||
+                                 (n->a->kind == ND_ATTR && tl_sema_is_constant_expr(s, n->a)));
   case ND_TUPLE:
   case ND_LIST:
     for (int i = 0; i < n->list.len; i++)
