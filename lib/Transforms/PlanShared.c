@@ -8,7 +8,7 @@
 // always; tlc only when it must, so kernels that fit keep their layout). A
 // lifetime is the span of top-level statements of the kernel body that
 // name the tile (a loop is one statement: a tile used in it lives through
-// it). Tiles that TMA reads or writes, or that a producer warpgroup uses,
+// it; a persistent kernel's body is all one loop, so nothing overlays). Tiles that TMA reads or writes, or that a producer warpgroup uses,
 // live through the whole kernel (the async proxy is not ordered by the
 // barriers below). Between the last use of a tile and the first use of a
 // tile placed over it there must be a barrier of every thread; one is
@@ -205,7 +205,9 @@ bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d) {
     int nshared = 0;
     for (int i = 0; i < kn->buffers.len; i++)
       nshared += TL_VEC_AT(kn->buffers, TlBuffer, i)->scope == SCOPE_SHARED;
-    if (off + extra > m->max_shared_bytes && nshared <= 256)
+    // A persistent kernel's body runs once per tile inside a loop the CUDA
+    // emitter adds: its top-level spans wrap around, so nothing is overlaid.
+    if (off + extra > m->max_shared_bytes && nshared <= 256 && !kn->persistent)
       off = place_by_lifetime(a, kn, &overlaid);
     kn->shared_bytes = off;
     // A warp-specialized kernel's mbarriers are static shared memory, which
