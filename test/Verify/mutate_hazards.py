@@ -365,10 +365,21 @@ def copy_guard(lines, match, head, end):
     return None
 
 
+def overlaid_views(text):
+    """Pairs of views into tl_smem whose bytes overlap (tiles plan-shared
+    placed over each other: disjoint lifetimes). The rules below reason by
+    name, so a stretch that touches two of them is never claimed harmless."""
+    views = [(n, int(o), int(b)) for n, o, b in
+             re.findall(r"\w+\* (\w+) = \(\w+\*\)\(tl_smem \+ (\d+)\); // (\d+) bytes", text)]
+    return {(x[0], y[0]) for x in views for y in views
+            if x[0] != y[0] and x[1] < y[1] + y[2] and y[1] < x[1] + x[2]}
+
+
 def mutants(text):
     """(class, description, mutated text, harmless)."""
     lines = text.split("\n")
     names = shared_names(text)
+    overlaid = overlaid_views(text)
     match = openers(lines)
     elems = {n: ELEM[t] for t, n in re.findall(r"(\w+)\* (\w+) = \(\w+\*\)\(tl_smem \+", text) if t in ELEM}
     threads = block_threads(text)
@@ -387,6 +398,10 @@ def mutants(text):
                             quiet(lines, match, i, 1, first, last, names, True) or
                             per_thread(lines, around[0], around[1], names, elems, threads) or
                             single_thread(lines, around[0], around[1], names))
+                stretch = "\n".join(lines[around[0]:around[1] + 1])
+                if any(re.search(r"\b%s\[" % x, stretch) and re.search(r"\b%s\[" % y, stretch)
+                       for x, y in overlaid):
+                    harmless = False
                 yield ("barrier", "line %d: __syncthreads() deleted" % (i + 1),
                        "\n".join(lines[:i] + lines[i + 1:]), harmless)
             m = re.search(r"cp\.async\.wait_group (\d+)", l)
@@ -659,6 +674,11 @@ IMPRECISE = {
          "the empty-barrier arrive and the producer's wait: no generic write to fence, and a "
          "generic read before an async-proxy write is ordered by the mbarriers",
          r"line 368: fence\.proxy\.async deleted$"),
+    "test/GPU/Inputs/reduce_mma_span_warps.tl":
+        ("line 315 ends attention_rows' t loop: the next iteration's write of k is after the two "
+         "reductions' barriers that follow this iteration's gemm, and each reduction's shared tile "
+         "(s_warps6, s_warps7) is written again only after the other reduction's barrier",
+         r"line 315: __syncthreads\(\) deleted$"),
     "examples/online_softmax.tl":
         ("line 149 ends the first k loop, whose two reductions use x_warps5 and x_warps6 in turn: the "
          "next iteration's write of each is separated from this one's read of it by the other "
