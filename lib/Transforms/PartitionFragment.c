@@ -328,6 +328,40 @@ static TlExpr *ibin(TlArena *a, TlLoc loc, TlOp op, TlExpr *x, TlExpr *y) {
   return tl_expr_binary(a, loc, op, x, y, TY_INT32);
 }
 
+// A new shared tile of n values of the accumulator's dtype, where the warps
+// of a row leave their shares (named after the reduced fragment).
+static TlBuffer *warp_shares_tile(TlArena *a, TlKernel *k, const TlStmt *red, TlDtype t,
+                                  int64_t n, TlLoc loc) {
+  TlBuffer *W = TL_NEW(a, TlBuffer);
+  W->name = tl_arena_printf(a, "%s_warps%d", red->src.buf->name, k->buffers.len);
+  W->loc = loc;
+  W->scope = SCOPE_SHARED;
+  W->dtype = t;
+  W->stages = 1;
+  W->ndims = 1;
+  W->shape[0] = n;
+  W->read = W->written = true;
+  tl_vec_push(a, &k->buffers, W);
+  return W;
+}
+
+// W[at] = v, a store to a 1-D tile.
+static TlStmt *store_at(TlArena *a, TlBuffer *W, TlExpr *at, TlExpr *v, TlLoc loc) {
+  TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
+  st->buf = W;
+  st->indices = TL_NEW_ARRAY(a, TlExpr *, 1);
+  st->indices[0] = at;
+  st->nindices = 1;
+  st->value = v;
+  return st;
+}
+
+// How two partial results combine: the abs kinds' partials are already
+// absolute, so they add (abssum) or take the maximum (absmax).
+static TlReduceKind partial_kind(TlReduceKind k) {
+  return k == REDUCE_ABSSUM ? REDUCE_SUM : k == REDUCE_ABSMAX ? REDUCE_MAX : k;
+}
+
 // The cross-warp half of a row reduction whose rows span `nwarps` warps
 // (a power of two): a shared tile of one value per (row register, warp),
 //   if (tid % 32 == 0) for lr: W[lr * warps + tid / 32] = acc[lr]
@@ -338,16 +372,7 @@ static TlExpr *ibin(TlArena *a, TlLoc loc, TlOp op, TlExpr *x, TlExpr *y) {
 static void cross_warp_step(TlArena *a, TlKernel *k, const TlStmt *red, TlVar *acc, int64_t rlocals,
                             int64_t nwarps, TlVec *out, TlLoc loc) {
   int64_t warps = k->threads[0] * k->threads[1] * k->threads[2] / 32;
-  TlBuffer *W = TL_NEW(a, TlBuffer);
-  W->name = tl_arena_printf(a, "%s_warps%d", red->src.buf->name, k->buffers.len);
-  W->loc = loc;
-  W->scope = SCOPE_SHARED;
-  W->dtype = acc->dtype;
-  W->stages = 1;
-  W->ndims = 1;
-  W->shape[0] = rlocals * warps;
-  W->read = W->written = true;
-  tl_vec_push(a, &k->buffers, W);
+  TlBuffer *W = warp_shares_tile(a, k, red, acc->dtype, rlocals * warps, loc);
   TlExpr *tid = tl_partition_thread_id(a, k, loc);
   TlExpr *warp = ibin(a, loc, OP_FLOORDIV, tid, I32(a, loc, 32));
 
@@ -359,13 +384,7 @@ static void cross_warp_step(TlArena *a, TlKernel *k, const TlStmt *red, TlVar *a
   TlExpr *at =
       tl_simplify(a, ibin(a, loc, OP_ADD,
                           ibin(a, loc, OP_MUL, tl_expr_var(a, loc, lr), I32(a, loc, warps)), warp));
-  TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
-  st->buf = W;
-  st->indices = TL_NEW_ARRAY(a, TlExpr *, 1);
-  st->indices[0] = at;
-  st->nindices = 1;
-  st->value = elem(a, acc, tl_expr_var(a, loc, lr), loc);
-  tl_vec_push(a, &put->body, st);
+  tl_vec_push(a, &put->body, store_at(a, W, at, elem(a, acc, tl_expr_var(a, loc, lr), loc), loc));
   tl_vec_push(a, &lane0->body, put);
   tl_vec_push(a, out, lane0);
   // Every thread reaches this barrier (the reduction is not under a
@@ -398,16 +417,7 @@ static void cross_warp_columns(TlArena *a, TlKernel *k, const TlStmt *red, TlVar
                                const TlFragLayout *R, TlVec *out, TlLoc loc) {
   const TlFragLayout *P = R->parent;
   int64_t wn = P->wn;
-  TlBuffer *W = TL_NEW(a, TlBuffer);
-  W->name = tl_arena_printf(a, "%s_warps%d", red->src.buf->name, k->buffers.len);
-  W->loc = loc;
-  W->scope = SCOPE_SHARED;
-  W->dtype = acc->dtype;
-  W->stages = 1;
-  W->ndims = 1;
-  W->shape[0] = P->rows * wn;
-  W->read = W->written = true;
-  tl_vec_push(a, &k->buffers, W);
+  TlBuffer *W = warp_shares_tile(a, k, red, acc->dtype, P->rows * wn, loc);
   TlExpr *tid = tl_partition_thread_id(a, k, loc);
   TlExpr *wj = ibin(a, loc, OP_FLOORMOD, ibin(a, loc, OP_FLOORDIV, tid, I32(a, loc, 32)),
                     I32(a, loc, wn));
@@ -420,13 +430,7 @@ static void cross_warp_columns(TlArena *a, TlKernel *k, const TlStmt *red, TlVar
   TlExpr *row, *guard;
   tl_layout_coords(a, R, tid, tl_expr_var(a, loc, lr), &row, &guard, loc);
   TlExpr *at = tl_simplify(a, ibin(a, loc, OP_ADD, ibin(a, loc, OP_MUL, row, I32(a, loc, wn)), wj));
-  TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
-  st->buf = W;
-  st->indices = TL_NEW_ARRAY(a, TlExpr *, 1);
-  st->indices[0] = at;
-  st->nindices = 1;
-  st->value = elem(a, acc, tl_expr_var(a, loc, lr), loc);
-  tl_vec_push(a, &put->body, st);
+  tl_vec_push(a, &put->body, store_at(a, W, at, elem(a, acc, tl_expr_var(a, loc, lr), loc), loc));
   tl_vec_push(a, &quad0->body, put);
   tl_vec_push(a, out, quad0);
   // Every thread reaches this barrier (see cross_warp_step).
@@ -439,11 +443,7 @@ static void cross_warp_columns(TlArena *a, TlKernel *k, const TlStmt *red, TlVar
     TlExpr *idx =
         tl_simplify(a, ibin(a, loc, OP_ADD, ibin(a, loc, OP_MUL, row, I32(a, loc, wn)), I32(a, loc, c)));
     TlExpr *x = tl_expr_load(a, loc, W, &idx, 1);
-    sum = sum ? tl_reduce_combine(a, red->reduce == REDUCE_ABSSUM   ? REDUCE_SUM
-                                     : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX
-                                                                    : red->reduce,
-                                  sum, x, loc)
-              : x;
+    sum = sum ? tl_reduce_combine(a, partial_kind(red->reduce), sum, x, loc) : x;
   }
   tl_vec_push(a, &get->body, set_elem(a, acc, tl_expr_var(a, loc, lr), sum, loc));
   tl_vec_push(a, out, get);
@@ -527,18 +527,10 @@ TlStmt *tl_lower_reduce(TlArena *a, TlKernel *k, TlStmt *red) {
   // dst[lr] = acc[lr] (clear) or op(dst[lr], acc[lr])
   TlExpr *res = elem(a, acc, tl_expr_var(a, loc, lr2), loc);
   if (!red->reduce_clear) {
-    TlReduceKind k2 = red->reduce == REDUCE_ABSSUM   ? REDUCE_SUM
-                      : red->reduce == REDUCE_ABSMAX ? REDUCE_MAX
-                                                     : red->reduce;
-    res = tl_reduce_combine(a, k2, reg(a, dst, tl_expr_var(a, loc, lr2), loc), res, loc);
+    res = tl_reduce_combine(a, partial_kind(red->reduce), reg(a, dst, tl_expr_var(a, loc, lr2), loc),
+                            res, loc);
   }
-  TlStmt *st = tl_stmt_new(a, ST_STORE, loc);
-  st->buf = dst;
-  st->indices = TL_NEW_ARRAY(a, TlExpr *, 1);
-  st->indices[0] = tl_expr_var(a, loc, lr2);
-  st->nindices = 1;
-  st->value = res;
-  tl_vec_push(a, &shuf->body, st);
+  tl_vec_push(a, &shuf->body, store_at(a, dst, tl_expr_var(a, loc, lr2), res, loc));
   tl_vec_push(a, &seq->body, shuf);
   return seq;
 }
