@@ -276,7 +276,9 @@ const char *tl_loop_kind_name(TlLoopKind k);
 // The two mbarrier rings of a warp-specialized pipeline: full[s] completes
 // when stage s's TMA bytes have landed, empty[s] when every consumer thread
 // is done reading stage s.
-typedef enum { RING_NONE, RING_FULL, RING_EMPTY } TlRing;
+// RING_USER: the kernel's own mbarriers (T.alloc_barrier /
+// T.create_list_of_mbarrier), stage_a the barrier's index among them.
+typedef enum { RING_NONE, RING_FULL, RING_EMPTY, RING_USER } TlRing;
 const char *tl_ring_name(TlRing r);
 
 typedef enum { ORIGIN_USER, ORIGIN_COPY, ORIGIN_FILL, ORIGIN_REDUCE } TlOrigin;
@@ -365,6 +367,10 @@ struct TlStmt {
   int applied_stages;        // ST_FOR pipelined: the schedule actually built
   TlRing ring;               // ST_MBAR_WAIT / ST_MBAR_ARRIVE: which barrier ring
   int tma_map;               // ST_TMA_LOAD: index into the kernel's tma_maps
+  // ST_IF of a T.ws scope: only threads [group_lo, group_lo + group_threads)
+  // of the block run the body (group_threads 0: an ordinary if). ST_SYNC
+  // inside one: a named barrier of those threads, not __syncthreads.
+  int64_t group_lo, group_threads;
 };
 
 // A TMA tensor map the launcher encodes (cuTensorMapEncodeTiled) and passes
@@ -436,6 +442,13 @@ typedef struct TlKernel {
   // a twin compiled without them (is_fallback: no launcher of its own).
   const char *fallback;
   bool is_fallback;
+  // Explicit warp specialization (T.ws scopes): the block launches
+  // launch_threads threads; `threads` is the size of each scope, the threads
+  // every tile operation is partitioned over (0: no T.ws scopes). The
+  // kernel's own mbarriers, initialized at entry with these arrive counts.
+  int64_t launch_threads;
+  int64_t *mbar_counts;
+  int nmbar;
 } TlKernel;
 
 // An @autotune factory that a call left some tuned parameters to: tlc took

@@ -15,6 +15,7 @@ typedef struct Emit {
   bool need_floordiv, need_floormod, need_fmod, need_swz, need_mma, need_cp_async, need_bitcast;
   bool need_swz_wg, need_wgmma;
   bool kernel_wgmma; // this kernel's shared tiles are read by wgmma (the async proxy)
+  int64_t group_lo, group_threads; // inside a T.ws scope: its threads (group_threads 0: not)
   bool need_mbar, need_tma_host;
   unsigned need_tma_ranks;       // bit r: the TMA load helper of rank r
   unsigned need_tma_mc_ranks;    // bit r: its multicast form (clusters)
@@ -25,7 +26,7 @@ typedef struct Emit {
 
 void tl_emit_gemm_ptx(TlBuf *out);
 void tl_emit_wgmma_ptx(TlBuf *out);
-void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
+void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g, int64_t group_threads,
                          void (*print_expr)(TlBuf *, const TlExpr *));
 
 // The C name of buffer b in the kernel's code.

@@ -325,6 +325,19 @@ static void warp_roles(Emit *e, const TlKernel *k) {
     }
 }
 
+// The kernel's own mbarriers (T.alloc_barrier, T.create_list_of_mbarrier):
+// static shared memory, initialized with their arrive counts by thread 0
+// before any thread can reach them.
+static void user_mbarriers(Emit *e, const TlKernel *k) {
+  TlBuf *o = &e->body;
+  e->need_mbar = true;
+  tl_buf_printf(o, "  __shared__ __align__(8) uint64_t tl_user[%d];\n", k->nmbar);
+  tl_buf_puts(o, "  if (threadIdx.x == 0) {\n");
+  for (int i = 0; i < k->nmbar; i++)
+    tl_buf_printf(o, "    tl_mbar_init(&tl_user[%d], %lld);\n", i, (long long)k->mbar_counts[i]);
+  tl_buf_puts(o, "    tl_mbar_fence_init();\n  }\n  __syncthreads();\n");
+}
+
 static const char *tma_dtype(TlDtype t) {
   switch (t) {
   case TY_FLOAT16:
@@ -443,7 +456,9 @@ void tl_cuda_kernel(Emit *e, const TlKernel *k) {
   }
   tl_buf_printf(o, "), %lld threads, %lld bytes of dynamic shared memory\n", (long long)T,
                 (long long)k->shared_bytes);
-  int64_t producer = k->ring_stages ? TL_PRODUCER_THREADS : 0, launched = T + producer;
+  // T.ws scopes: the block is launch_threads threads, each scope `threads`.
+  int64_t producer = k->ring_stages ? TL_PRODUCER_THREADS : k->launch_threads ? k->launch_threads - T : 0,
+          launched = T + producer;
   if (k->ring_stages)
     tl_buf_printf(
         o,
@@ -485,6 +500,7 @@ void tl_cuda_kernel(Emit *e, const TlKernel *k) {
                     tl_cuda_buf_name(e, b), (long long)b->layout->locals,
                     tl_layout_describe(o->arena, b->layout));
   }
+  if (k->nmbar) user_mbarriers(e, k);
   if (k->ring_stages)
     warp_roles(e, k);
   else

@@ -218,6 +218,18 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_puts(o, "if (");
     tl_cuda_expr(e, s->cond);
     tl_buf_puts(o, ") {\n");
+    if (s->group_threads) { // a T.ws scope: its barriers are its threads' named barrier
+      tl_buf_indent(o, level + 1);
+      tl_buf_printf(o, "// T.ws: threads %lld..%lld\n", (long long)s->group_lo,
+                    (long long)(s->group_lo + s->group_threads - 1));
+      e->group_lo = s->group_lo;
+      e->group_threads = s->group_threads;
+      tl_cuda_stmts(e, &s->body, level + 1);
+      e->group_threads = 0;
+      tl_buf_indent(o, level);
+      tl_buf_puts(o, "}\n");
+      return;
+    }
     tl_cuda_stmts(e, &s->body, level + 1);
     tl_buf_indent(o, level);
     // An if alone in an else (an elif) is printed flat as `} else if`, in a
@@ -295,6 +307,16 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     return;
   }
   case ST_SYNC:
+    if (e->group_threads) {
+      // Inside a T.ws scope only its threads reach the barrier: named barrier
+      // 1 + (first thread / 128) of that many threads (0 is __syncthreads).
+      tl_buf_indent(o, level);
+      tl_buf_puts(o, "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");\n");
+      tl_buf_indent(o, level);
+      tl_buf_printf(o, "asm volatile(\"bar.sync %lld, %lld;\\n\" ::: \"memory\");\n",
+                    (long long)(1 + e->group_lo / 128), (long long)e->group_threads);
+      return;
+    }
     if (e->k->ring_stages) {
       // Warp-specialized: the producer warpgroup never reaches this barrier,
       // so the compute threads meet at named barrier 1, not __syncthreads.
@@ -352,7 +374,8 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
   case ST_GEMM:
     if (s->use_mma) e->need_mma = e->need_swz = true;
     if (s->use_wgmma) e->need_wgmma = true;
-    tl_emit_gemm_helper(&e->helpers, o->arena, s, print_expr_to);
+    tl_emit_gemm_helper(&e->helpers, o->arena, s, e->k->launch_threads ? e->k->threads[0] : 0,
+                        print_expr_to);
     tl_buf_indent(o, level);
     tl_buf_printf(o, "tl_gemm_%d(%s", s->gemm_id, tl_cuda_buf_name(e, s->a));
     if (s->stage_a) {
@@ -396,6 +419,12 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
   case ST_MBAR_ARRIVE:
     e->need_mbar = true;
     tl_buf_indent(o, level);
+    if (s->kind == ST_MBAR_ARRIVE && s->ring == RING_USER) {
+      // What this thread wrote to shared memory with ordinary stores may be
+      // read by the waiting threads' wgmma or TMA stores (the async proxy).
+      tl_buf_puts(o, "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");\n");
+      tl_buf_indent(o, level);
+    }
     if (s->kind == ST_MBAR_WAIT)
       tl_buf_printf(o, "tl_mbar_wait(&tl_%s[", tl_ring_name(s->ring));
     else if (s->width)

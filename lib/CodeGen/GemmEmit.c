@@ -9,8 +9,12 @@
 
 void tl_emit_gemm_ptx(TlBuf *out);
 void tl_emit_wgmma_ptx(TlBuf *out);
-void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
+void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g, int64_t group_threads,
                          void (*print_expr)(TlBuf *, const TlExpr *));
+
+// The expression of a thread's index among the gemm's threads (set by
+// tl_emit_gemm_helper for the helper it writes).
+static const char *thread_index = "threadIdx.x";
 
 void tl_emit_gemm_ptx(TlBuf *out) {
   tl_buf_puts(out,
@@ -161,7 +165,7 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
                 "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
                 "float* __restrict__ C) {\n",
                 id, T, T);
-  tl_buf_printf(out, "  const unsigned wg = threadIdx.x / 128;\n");
+  tl_buf_printf(out, "  const unsigned wg = %s / 128;\n", thread_index);
   if (rs)
     tl_buf_printf(out, "  const uint64_t db = tl_wgmma_desc(B, %lld, %lld, %d);\n", (long long)B.lbo, (long long)B.sbo, B.mode);
   else
@@ -240,10 +244,10 @@ static void mma_rs_helper(TlBuf *out, const TlStmt *g) {
                 "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
                 "float* __restrict__ C) {\n",
                 g->gemm_id, T, T);
-  tl_buf_printf(out, "  const unsigned lane = threadIdx.x %% 32, warp = threadIdx.x / 32;\n"
+  tl_buf_printf(out, "  const unsigned lane = %s %% 32, warp = %s / 32;\n"
                      "  const unsigned wj = warp %% %lld;\n"
                      "  const unsigned j = lane / 8, r = lane %% 8;\n",
-                (long long)L->wn);
+                thread_index, thread_index, (long long)L->wn);
   tl_buf_printf(out, "  #pragma unroll\n  for (unsigned kk = 0; kk < %lld; kk += 16) {\n", (long long)K);
   tl_buf_printf(out, "    unsigned a[%lld][4], b[%lld][2];\n", (long long)MI, (long long)NI);
   tl_buf_printf(out, "    #pragma unroll\n    for (unsigned mi = 0; mi < %lld; ++mi) {\n", (long long)MI);
@@ -298,10 +302,10 @@ static void mma_helper(TlBuf *out, const TlStmt *g) {
                 "__device__ __forceinline__ void tl_gemm_%d_frags(const %s* __restrict__ A, const %s* __restrict__ B,\n"
                 "    unsigned (*a)[4], unsigned (*b)[2], unsigned kk) {\n",
                 id, T, T);
-  tl_buf_printf(out, "  const unsigned lane = threadIdx.x %% 32, warp = threadIdx.x / 32;\n"
+  tl_buf_printf(out, "  const unsigned lane = %s %% 32, warp = %s / 32;\n"
                      "  const unsigned wi = warp / %lld, wj = warp %% %lld;\n"
                      "  const unsigned j = lane / 8, r = lane %% 8; // this lane's 8x8 matrix and row in it\n",
-                (long long)L->wn, (long long)L->wn);
+                thread_index, thread_index, (long long)L->wn, (long long)L->wn);
   tl_buf_printf(out, "  #pragma unroll\n  for (int mi = 0; mi < %lld; ++mi) {\n", (long long)MI);
   tl_buf_printf(out, "    const unsigned m0 = wi * %lld + mi * 16;\n", (long long)WM);
   if (!g->trans_a)
@@ -358,7 +362,7 @@ static void cuda_core_helper(TlBuf *out, TlArena *a, const TlStmt *g,
                 "%s* __restrict__ C) {\n",
                 g->gemm_id, TA, TA, TC);
   TlLoc loc = g->loc;
-  TlVar tid = {.name = "tid", .cname = "threadIdx.x", .kind = VAR_THREAD_IDX, .dtype = TY_INT32};
+  TlVar tid = {.name = "tid", .cname = thread_index, .kind = VAR_THREAD_IDX, .dtype = TY_INT32};
   TlVar reg = {.name = "l", .cname = "l", .kind = VAR_LOOP, .dtype = TY_INT32, .extent = L->locals};
   TlExpr *coords[2], *guard;
   tl_layout_coords(a, L, tl_expr_var(a, loc, &tid), tl_expr_var(a, loc, &reg), coords, &guard, loc);
@@ -377,8 +381,12 @@ static void cuda_core_helper(TlBuf *out, TlArena *a, const TlStmt *g,
   tl_buf_printf(out, "    C[l] = (%s)acc;\n  }\n}\n\n", TC);
 }
 
-void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g,
+void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g, int64_t group_threads,
                          void (*print_expr)(TlBuf *, const TlExpr *)) {
+  // In a T.ws scope the gemm's threads are the scope's: their index within
+  // it (scopes start at multiples of their size).
+  thread_index = group_threads ? tl_arena_printf(a, "(threadIdx.x %% %lld)", (long long)group_threads)
+                               : "threadIdx.x";
   if (g->use_wgmma)
     wgmma_helper(out, g);
   else if (g->use_mma && g->a->scope == SCOPE_FRAGMENT)

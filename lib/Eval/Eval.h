@@ -28,6 +28,7 @@ typedef enum {
   VAL_OPAQUE, // .py host code tlc skipped or could not evaluate; an error if used
   VAL_DICT,   // keys in items, values in values (insertion order, as Python)
   VAL_SIZE,   // a runtime size, T.dynamic("m"): s is its name, dtype int32 or int64
+  VAL_BARRIER, // T.alloc_barrier: the first of the kernel's mbarriers it made (i), count
   VAL_ERROR,  // evaluation failed (already reported)
 } TlValueKind;
 
@@ -66,6 +67,7 @@ typedef struct TlValue {
   const char *text;           // VAL_OPAQUE: the diagnostics that made it host code
   const TlNode *autotune;     // VAL_FUNC: the configs= of its @autotune, or NULL
   int nerrors;                // VAL_OPAQUE: how many errors text holds
+  int64_t count;              // VAL_BARRIER: how many (0: one, not a list)
   struct TlValueIndex *index; // VAL_DICT, sets: a hash index of items (Value.c), or NULL
   struct TlValue *consts;     // VAL_KERNEL of an eager function bound by f.compile(...):
                               // the keywords that are not parameters (T.const values), a dict

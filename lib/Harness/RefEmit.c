@@ -507,6 +507,10 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
     line(e, level, "%s = %s;", s->var->cname, X(e, s->value));
     break;
   case ST_IF:
+    if (s->group_threads) { // a T.ws scope: the reference runs it with every thread, in order
+      block_stmts(e, &s->body, level);
+      return;
+    }
     line(e, level, "if (%s) {", X(e, s->cond));
     block_stmts(e, &s->body, level + 1);
     if (s->else_body.len) {
@@ -527,6 +531,9 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
     break;
   case ST_SYNC: // T.sync_threads(): every block statement ends with a barrier here anyway
     break;
+  case ST_MBAR_WAIT: // the kernel's own mbarriers: the reference runs the scopes in program order
+  case ST_MBAR_ARRIVE:
+    return;
   default:
     unsupported(e, s->loc, "thread-level statements (the reference reads the tile IR)");
     return;

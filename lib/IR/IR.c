@@ -95,7 +95,7 @@ const char *tl_loop_kind_name(TlLoopKind k) {
 }
 
 const char *tl_ring_name(TlRing r) {
-  static const char *names[] = {"none", "full", "empty"};
+  static const char *names[] = {"none", "full", "empty", "user"};
   return names[r];
 }
 

@@ -269,6 +269,15 @@ static void parse_kernel(Parser *p) {
   if (tl_irp_accept_word(p, "launcher")) k->launcher = tl_irp_ident(p, "a launcher name");
   if (tl_irp_accept_word(p, "fallback")) k->fallback = tl_irp_ident(p, "a kernel name");
   k->is_fallback = tl_irp_accept_word(p, "is_fallback");
+  if (tl_irp_accept_word(p, "launch_threads")) k->launch_threads = tl_irp_count(p, "a thread count");
+  if (tl_irp_accept_word(p, "mbarriers")) {
+    TlVec counts = {0};
+    tl_irp_int_list(p, &counts);
+    k->nmbar = counts.len;
+    k->mbar_counts = TL_NEW_ARRAY(p->a, int64_t, counts.len + 1);
+    for (int i = 0; i < counts.len; i++)
+      k->mbar_counts[i] = (int64_t)(intptr_t)counts.items[i];
+  }
   tl_irp_expect_word(p, "next_id");
   k->next_id = tl_irp_small_int(p, "a variable count");
   k->loc = tl_irp_parse_loc(p);

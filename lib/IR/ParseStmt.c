@@ -128,6 +128,9 @@ static void parse_facts(Parser *p, TlStmt *s) {
       s->async_copy = true;
     } else if (tl_irp_is_word(t, "atomic_add")) {
       s->atomic = true;
+    } else if (tl_irp_is_word(t, "warpgroups")) {
+      s->group_lo = tl_irp_count(p, "a first thread");
+      s->group_threads = tl_irp_count(p, "a thread count");
     } else if (tl_irp_is_word(t, "gemm_id")) {
       s->gemm_id = tl_irp_small_int(p, "a gemm id");
     } else if (tl_irp_is_word(t, "plan_frag")) {
@@ -378,8 +381,10 @@ void tl_irp_ring(Parser *p, TlStmt *s) {
     s->ring = RING_FULL;
   else if (tl_irp_accept_word(p, "empty"))
     s->ring = RING_EMPTY;
+  else if (tl_irp_accept_word(p, "user"))
+    s->ring = RING_USER;
   else
-    tl_irp_error_at(p, rt, "expected a barrier ring (full or empty), found '%s'",
+    tl_irp_error_at(p, rt, "expected a barrier ring (full, empty or user), found '%s'",
                     tl_irp_describe(rt));
 }
 

@@ -340,6 +340,8 @@ static void print_facts(P *p, const TlStmt *s) {
     tl_buf_puts(out, "] ");
     print_layout(out, s->plan_frag);
   }
+  if (s->group_threads)
+    tl_buf_printf(out, " warpgroups %lld %lld", (long long)s->group_lo, (long long)s->group_threads);
   if (s->kind == ST_GEMM) tl_buf_printf(out, " gemm_id %d", s->gemm_id);
   if (s->wgmma_in_flight) tl_buf_puts(out, " wgmma_in_flight");
   if (s->engine_why) {
@@ -756,6 +758,13 @@ static void print_kernel(TlBuf *out, const TlKernel *kn) {
   if (kn->launcher) tl_buf_printf(out, " launcher %s", kn->launcher);
   if (kn->fallback) tl_buf_printf(out, " fallback %s", kn->fallback);
   if (kn->is_fallback) tl_buf_puts(out, " is_fallback");
+  if (kn->launch_threads) tl_buf_printf(out, " launch_threads %lld", (long long)kn->launch_threads);
+  if (kn->nmbar) {
+    tl_buf_puts(out, " mbarriers [");
+    for (int i = 0; i < kn->nmbar; i++)
+      tl_buf_printf(out, "%s%lld", i ? ", " : "", (long long)kn->mbar_counts[i]);
+    tl_buf_putc(out, ']');
+  }
   tl_buf_printf(out, " next_id %d @%d:%d {\n", kn->next_id, kn->loc.line, kn->loc.col);
 
   TlArena *a = out->arena;

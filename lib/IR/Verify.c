@@ -257,7 +257,15 @@ static void check_stmt(V *v, const TlStmt *s) {
     break;
   case ST_MBAR_WAIT:
   case ST_MBAR_ARRIVE:
-    if (!v->k->ring_stages || s->ring == RING_NONE || !s->stage_a || (s->kind == ST_MBAR_WAIT && !s->value))
+    if (s->ring == RING_USER) {
+      if (!v->k->nmbar || !s->stage_a || (s->kind == ST_MBAR_WAIT && !s->value))
+        fail(v, s->loc, "mbarrier operation on a kernel without mbarriers");
+      else if (s->stage_a->kind == EX_INT && (s->stage_a->ival < 0 || s->stage_a->ival >= v->k->nmbar))
+        fail(v, s->loc, "mbarrier index out of the kernel's mbarriers");
+      else if (s->kind == ST_MBAR_WAIT)
+        check_expr(v, s->value);
+    } else if (!v->k->ring_stages || s->ring == RING_NONE || !s->stage_a ||
+               (s->kind == ST_MBAR_WAIT && !s->value))
       fail(v, s->loc, "mbarrier operation outside a warp-specialized ring");
     else if (s->kind == ST_MBAR_WAIT)
       check_expr(v, s->value);
@@ -313,6 +321,13 @@ static void check_stmt(V *v, const TlStmt *s) {
       fail(v, s->loc, "assignment to a variable outside its scope");
     break;
   case ST_IF:
+    if (s->group_threads &&
+        (!v->k->launch_threads || s->group_threads != v->k->threads[0] || s->group_lo < 0 ||
+         s->group_lo % 128 || s->group_lo + s->group_threads > v->k->launch_threads))
+      fail(v, s->loc, "a warpgroup scope that does not fit the kernel's launch (its first thread a "
+                      "multiple of 128, its threads the kernel's scope size)");
+    check_expr(v, s->cond);
+    break;
   case ST_WHILE:
     check_expr(v, s->cond);
     break;

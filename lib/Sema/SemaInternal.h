@@ -42,7 +42,18 @@ typedef struct Sema {
   bool launch_pending;     // a macro called in a prim_func body: its `with T.Kernel`
                            // is the kernel's launch (Kernel.c)
   TlVec seen_through;      // TlVar*: kernel scalars whose value a slice extent used (TileOps.c)
+  int64_t ws_threads;      // the kernel's T.ws scopes' size so far, 0 before any (WarpGroups.c)
+  int ws_depth;            // inside a T.ws scope
 } Sema;
+
+/* WarpGroups.c: T.ws scopes and the kernel's own mbarriers */
+bool tl_sema_alloc_barrier(Sema *s, const TlNode *target, const TlNode *call);
+// T.create_list_of_mbarrier, T.barrier_wait/arrive, T.mbarrier_wait_parity/
+// arrive, T.tma_copy: true when name is one of them (reported or lowered).
+bool tl_sema_barrier_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out);
+void tl_sema_ws_scope(Sema *s, const TlNode *with, TlVec *out);
+// After a kernel's body: the launch and scope sizes, checks outside scopes.
+void tl_sema_finish_ws(Sema *s, TlKernel *k);
 
 /* Kernel.c */
 // Compiles a kernel value under `name` (the evaluator calls it for each

@@ -371,6 +371,10 @@ static void assign(Sema *s, const TlNode *n, TlVec *out) {
       alloc(s, target, value, t);
       return;
     }
+    if (t && strcmp(t, "alloc_barrier") == 0) {
+      tl_sema_alloc_barrier(s, target, value);
+      return;
+    }
     if (t && strcmp(t, "alloc_var") == 0) {
       tl_sema_alloc_var(s, target, value, out);
       return;
@@ -968,6 +972,7 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
     return;
   }
   if (t && tl_sema_scalar_stmt(s, e, t, out)) return;
+  if (t && tl_sema_barrier_stmt(s, e, t, out)) return;
   if (t && strcmp(t, "use_swizzle") == 0) {
     const TlNode *p = e->list.len ? TL_VEC_AT(e->list, TlNode, 0) : tl_sema_kwarg(e, "panel_size");
     int64_t v = 10;
@@ -1056,6 +1061,13 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
     if (s->launch_pending) { // a macro's T.Kernel block, called from the prim_func body
       tl_sema_macro_launch(s, n);
       return;
+    }
+    if (n->a->kind == ND_CALL) {
+      const char *t = tl_sema_t_attr(s, n->a->a);
+      if (t && strcmp(t, "ws") == 0) {
+        tl_sema_ws_scope(s, n, out);
+        return;
+      }
     }
     tl_error(s->diag, n->loc, "'with' inside a kernel; T.Kernel cannot nest");
     return;

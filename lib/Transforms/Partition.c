@@ -144,6 +144,11 @@ TlExpr *tl_partition_thread_id(TlArena *a, const TlKernel *k, TlLoc loc) {
                                           TY_INT32),
                            TY_INT32);
   }
+  // T.ws scopes: a tile operation runs on one scope's threads, numbered from
+  // 0 within it (each scope starts at a multiple of its size).
+  if (k->launch_threads)
+    tid = tl_expr_binary(a, loc, OP_FLOORMOD, tid, tl_expr_int(a, loc, k->threads[0], TY_INT32),
+                         TY_INT32);
   return tid;
 }
 

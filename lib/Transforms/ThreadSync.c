@@ -53,6 +53,28 @@ static void reads_of(const TlExpr *e, Set *r) {
     reads_of(e->args[i], r);
 }
 
+static void effects(const TlStmt *s, Set *r, Set *w);
+
+// The effects of s outside T.ws scopes (what the block's statements outside
+// them do; a scope's own accesses are left out).
+static void plain_effects(const TlStmt *s, Set *r, Set *w) {
+  if (s->kind == ST_IF && s->group_threads) return;
+  Set ir = {0}, iw = {0};
+  if (s->body.len || s->else_body.len) { // the statement's own part, then its bodies'
+    TlStmt head = *s;
+    head.body = head.else_body = (TlVec){0};
+    effects(&head, r, w);
+    for (int i = 0; i < s->body.len; i++)
+      plain_effects(TL_VEC_AT(s->body, TlStmt, i), r, w);
+    for (int i = 0; i < s->else_body.len; i++)
+      plain_effects(TL_VEC_AT(s->else_body, TlStmt, i), r, w);
+    return;
+  }
+  effects(s, &ir, &iw);
+  set_union(r, &ir);
+  set_union(w, &iw);
+}
+
 static void effects(const TlStmt *s, Set *r, Set *w) {
   // An async copy's write lands after a wait_group; the pipeline's own
   // wait + barrier orders it, so it is not a hazard here.
@@ -80,6 +102,10 @@ static void effects(const TlStmt *s, Set *r, Set *w) {
 
 typedef struct State {
   Set read, written; // since the last barrier
+  // The part of those outside T.ws scopes. Two scopes are ordered by the
+  // kernel's own mbarriers, not by block barriers (which one scope's threads
+  // alone would never complete), so a scope is checked only against these.
+  Set plain_read, plain_written;
 } State;
 
 enum { MAX_UNIFORM_SCALARS = 256 };
@@ -100,6 +126,7 @@ typedef struct Ctx {
   bool dry;
   int inserted;
   const Uniform *uniform;
+  int loops; // loops around the statement being walked
 } Ctx;
 
 static bool is_uniform_scalar(const Uniform *u, const TlVar *v) {
@@ -277,12 +304,34 @@ static bool hazard(const State *st, const Set *r, const Set *w) {
   return set_meets(&st->written, r) || set_meets(&st->written, w) || set_meets(&st->read, w);
 }
 
+// A hazard between what came before and a statement whose accesses are r/w,
+// pr/pw of them outside T.ws scopes: scope against scope does not count.
+static bool hazard_split(const State *st, const Set *r, const Set *w, const Set *pr,
+                         const Set *pw) {
+  State plain = {.read = st->plain_read, .written = st->plain_written};
+  return hazard(st, pr, pw) || hazard(&plain, r, w);
+}
+
+static void record(State *st, const Set *r, const Set *w, const Set *pr, const Set *pw) {
+  set_union(&st->read, r);
+  set_union(&st->written, w);
+  set_union(&st->plain_read, pr);
+  set_union(&st->plain_written, pw);
+}
+
+static void body_effects(const TlVec *body, Set *r, Set *w, Set *pr, Set *pw) {
+  for (int i = 0; i < body->len; i++) {
+    effects(TL_VEC_AT(*body, TlStmt, i), r, w);
+    plain_effects(TL_VEC_AT(*body, TlStmt, i), pr, pw);
+  }
+}
+
 static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st);
 
 // How many barriers would the walk put in loop s (its body and back edge),
 // entered with `entry`?
 static int barriers_needed(const Ctx *c, TlStmt *s, State entry) {
-  Ctx dry = {c->arena, true, 0, c->uniform};
+  Ctx dry = {c->arena, true, 0, c->uniform, c->loops};
   TlVec out = {0};
   sync_stmt(&dry, s, &out, &entry);
   return dry.inserted;
@@ -296,16 +345,37 @@ static int barriers_needed(const Ctx *c, TlStmt *s, State entry) {
 // two compute warpgroups in lockstep).
 static bool hoist_entry_barrier(Ctx *c, TlStmt *s, const State *st) {
   if (c->dry || starts_with_barrier(&s->body)) return false;
-  Set r = {0}, w = {0};
+  Set r = {0}, w = {0}, pr = {0}, pw = {0};
   reads_of(s->cond, &r);
-  for (int i = 0; i < s->body.len; i++)
-    effects(TL_VEC_AT(s->body, TlStmt, i), &r, &w);
-  if (!hazard(st, &r, &w)) return false;
+  reads_of(s->cond, &pr);
+  body_effects(&s->body, &r, &w, &pr, &pw);
+  if (!hazard_split(st, &r, &w, &pr, &pw)) return false;
   return barriers_needed(c, s, *st) > barriers_needed(c, s, (State){0});
 }
 
 static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
   TlArena *a = c->arena;
+  if (s->kind == ST_IF && s->group_threads) {
+    // A T.ws scope: a block barrier before it when it races with what the
+    // block did outside the scopes; barriers between its own statements
+    // (named barriers of its threads, see the CUDA emitter); in a loop, also
+    // one at its end when its next run would race with this one.
+    Set r = {0}, w = {0};
+    effects(s, &r, &w);
+    State plain = {.read = st->plain_read, .written = st->plain_written};
+    if (hazard(&plain, &r, &w)) {
+      tl_vec_push(a, out, barrier(c, s->loc));
+      *st = (State){0};
+    }
+    State inner = {0};
+    TlVec body = sync_stmts(c, &s->body, &inner);
+    if (c->loops && hazard(&inner, &r, &w)) tl_vec_push(a, &body, barrier(c, s->loc));
+    if (!c->dry) s->body = body;
+    set_union(&st->read, &r);
+    set_union(&st->written, &w);
+    tl_vec_push(a, out, s);
+    return;
+  }
   if (s->kind == ST_SYNC) {
     *st = (State){0};
     tl_vec_push(a, out, s);
@@ -326,30 +396,34 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
         *st = (State){0};
       }
       set_union(&st->read, &cond);
+      set_union(&st->plain_read, &cond);
     }
     // The body as the walk leaves it (a dry walk keeps the statement as it
     // was and looks at the would-be body).
+    bool loop = s->kind == ST_FOR || s->kind == ST_WHILE;
+    c->loops += loop;
     TlVec body = sync_stmts(c, &s->body, st);
+    c->loops -= loop;
     if ((s->kind == ST_FOR || s->kind == ST_WHILE) && !starts_with_barrier(&body)) {
       // The next iteration's start against this iteration's end.
-      Set r = {0}, w = {0};
+      Set r = {0}, w = {0}, pr = {0}, pw = {0};
       reads_of(s->cond, &r);
-      for (int i = 0; i < body.len; i++)
-        effects(TL_VEC_AT(body, TlStmt, i), &r, &w);
-      if (hazard(st, &r, &w)) {
+      reads_of(s->cond, &pr);
+      body_effects(&body, &r, &w, &pr, &pw);
+      if (hazard_split(st, &r, &w, &pr, &pw)) {
         tl_vec_push(a, &body, barrier(c, s->loc));
         *st = (State){0};
-        set_union(&st->read, &r);
-        set_union(&st->written, &w);
+        record(st, &r, &w, &pr, &pw);
       }
     }
     if (!c->dry) s->body = body;
     tl_vec_push(a, out, s);
     return;
   }
-  Set r = {0}, w = {0};
+  Set r = {0}, w = {0}, pr = {0}, pw = {0};
   effects(s, &r, &w);
-  if (hazard(st, &r, &w)) {
+  plain_effects(s, &pr, &pw);
+  if (hazard_split(st, &r, &w, &pr, &pw)) {
     tl_vec_push(a, out, barrier(c, s->loc));
     *st = (State){0};
   }
@@ -359,6 +433,7 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
     Set cond = {0};
     reads_of(s->cond, &cond); // only tensors the kernel never writes
     set_union(&st->read, &cond);
+    set_union(&st->plain_read, &cond);
     State then_st = *st, else_st = *st;
     TlVec then_body = sync_stmts(c, &s->body, &then_st);
     TlVec else_body = sync_stmts(c, &s->else_body, &else_st);
@@ -367,13 +442,11 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
       s->else_body = else_body;
     }
     *st = then_st;
-    set_union(&st->read, &else_st.read);
-    set_union(&st->written, &else_st.written);
+    record(st, &else_st.read, &else_st.written, &else_st.plain_read, &else_st.plain_written);
     tl_vec_push(a, out, s);
     return;
   }
-  set_union(&st->read, &r);
-  set_union(&st->written, &w);
+  record(st, &r, &w, &pr, &pw);
   tl_vec_push(a, out, s);
 }
 
@@ -396,7 +469,7 @@ bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d) {
     TlKernel *kernel = TL_VEC_AT(m->kernels, TlKernel, k);
     static Uniform uniform; // large; one kernel at a time
     find_uniform(&kernel->body, &uniform);
-    Ctx c = {a, false, 0, &uniform};
+    Ctx c = {a, false, 0, &uniform, 0};
     sync_body(&c, &kernel->body, &st);
   }
   return true;

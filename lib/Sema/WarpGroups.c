@@ -1,0 +1,482 @@
+// TileLang's explicit warp specialization: `with T.ws(ids):` scopes and the
+// kernel's own mbarriers.
+//
+//   bar = T.alloc_barrier(arrive_count=128)      one mbarrier (a list: several)
+//   T.create_list_of_mbarrier(128, 128)          mbarriers 0, 1 (v0.1.5 style)
+//   with T.ws(1): ...                            only warpgroup 1 (threads 128..255)
+//   T.barrier_wait(bar, parity) / T.mbarrier_wait_parity(mbarrier=..., parity=...)
+//   T.barrier_arrive(bar) / T.mbarrier_arrive(mbarrier=...)
+//   T.tma_copy(src, dst, barrier=bar)            a copy the scope's threads make
+//
+// The kernel keeps the block of `threads` the user launched (launch_threads)
+// and every tile operation is partitioned over one scope's threads
+// (TlKernel.threads after sema: every scope has the same size). Outside the
+// scopes, copies, fills and nests of plain stores run the same partition in
+// each scope-sized group of threads (threads t and t + size store the same
+// values); anything else there is an error. The scopes are ordered by the user's mbarriers, not by tlc:
+// T.Pipelined loops around them run as plain loops (the user's barriers are
+// the pipeline), thread-sync places no block barrier between scopes, and a
+// barrier inside a scope is a named barrier of its threads.
+//
+// T.tma_copy is a copy by the scope's threads (ordinary loads and stores,
+// not the TMA unit): its barrier= only counts the bytes TMA would bring, and
+// the user's T.barrier_arrive after it is what completes the phase, so the
+// ordering is the same. Each arrive is preceded by a proxy fence, so wgmma
+// (the async proxy) in the waiting scope sees those stores.
+#include <string.h>
+
+#include "SemaInternal.h"
+
+enum { MAX_MBARRIERS = 256 };
+
+static bool add_mbarriers(Sema *s, TlLoc loc, const int64_t *counts, int n, int64_t *base) {
+  TlKernel *k = s->kernel;
+  if (k->nmbar + n > MAX_MBARRIERS) {
+    tl_error(s->diag, loc, "a kernel holds at most %d mbarriers", MAX_MBARRIERS);
+    return false;
+  }
+  int64_t *all = TL_NEW_ARRAY(s->arena, int64_t, k->nmbar + n);
+  for (int i = 0; i < k->nmbar; i++)
+    all[i] = k->mbar_counts[i];
+  for (int i = 0; i < n; i++) {
+    if (counts[i] < 1 || counts[i] > 1024) {
+      tl_error(s->diag, loc, "an mbarrier's arrive count is 1..1024 threads, not %lld",
+               (long long)counts[i]);
+      return false;
+    }
+    all[k->nmbar + i] = counts[i];
+  }
+  *base = k->nmbar;
+  k->mbar_counts = all;
+  k->nmbar += n;
+  return true;
+}
+
+// Arrive counts from an int or a list of ints (several arguments: each one).
+static int counts_of(Sema *s, const TlNode *n, int64_t *out, int max) {
+  TlValue *v = tl_sema_eval_const(s, n);
+  if (v->kind == VAL_INT) {
+    out[0] = v->i;
+    return 1;
+  }
+  if (v->kind == VAL_TUPLE && v->items.len >= 1 && v->items.len <= max) {
+    for (int i = 0; i < v->items.len; i++) {
+      const TlValue *x = TL_VEC_AT(v->items, TlValue, i);
+      if (x->kind != VAL_INT) break;
+      out[i] = x->i;
+      if (i == v->items.len - 1) return v->items.len;
+    }
+  }
+  if (v->kind != VAL_ERROR)
+    tl_error(s->diag, n->loc, "an arrive count is an int or a list of at most %d ints", max);
+  return 0;
+}
+
+bool tl_sema_alloc_barrier(Sema *s, const TlNode *target, const TlNode *call) {
+  static const char *const kws[] = {"arrive_count", NULL};
+  if (!tl_sema_check_keywords(s, call, "alloc_barrier", kws)) return false;
+  if (target->kind != ND_NAME) {
+    tl_error(s->diag, target->loc, "T.alloc_barrier must be assigned to a name");
+    return false;
+  }
+  const TlNode *arg =
+      call->list.len == 1 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "arrive_count");
+  if (!arg || call->list.len > 1) {
+    tl_error(s->diag, call->loc, "T.alloc_barrier takes one arrive_count (an int or a list)");
+    return false;
+  }
+  int64_t counts[MAX_MBARRIERS], base;
+  int n = counts_of(s, arg, counts, MAX_MBARRIERS);
+  if (!n || !add_mbarriers(s, call->loc, counts, n, &base)) return false;
+  TlValue *v = tl_value_new(s, VAL_BARRIER, call->loc);
+  v->i = base;
+  v->count = tl_sema_eval_const(s, arg)->kind == VAL_INT ? 0 : n;
+  TlSym *y = tl_scope_define(s, s->scope, target->name, SYM_VALUE, target->loc);
+  y->value = v;
+  return true;
+}
+
+static const TlValue *barrier_value(Sema *s, const TlNode *n) {
+  if (n->kind != ND_NAME) return NULL;
+  TlSym *y = tl_scope_lookup(s, n->name);
+  return y && y->kind == SYM_VALUE && y->value->kind == VAL_BARRIER ? y->value : NULL;
+}
+
+// The index among the kernel's mbarriers that n names: a T.alloc_barrier
+// name, one element of a list of them, or a plain index (v0.1.5's ids into
+// T.create_list_of_mbarrier, T.get_mbarrier(id)).
+static TlExpr *barrier_index(Sema *s, const TlNode *n) {
+  TlArena *a = s->arena;
+  const TlValue *b = barrier_value(s, n);
+  if (b) {
+    if (b->count) {
+      tl_error(s->diag, n->loc, "'%s' is a list of %lld mbarriers; index it", n->name,
+               (long long)b->count);
+      return NULL;
+    }
+    return tl_expr_int(a, n->loc, b->i, TY_INT32);
+  }
+  if (n->kind == ND_SUBSCRIPT && (b = barrier_value(s, n->a)) != NULL) {
+    if (!b->count || n->list.len != 1) {
+      tl_error(s->diag, n->loc, "'%s' is %s; it takes one index", n->a->name,
+               b->count ? "a list of mbarriers" : "one mbarrier");
+      return NULL;
+    }
+    TlExpr *i = tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0)), TY_INT32);
+    if (i->kind == EX_INT && (i->ival < 0 || i->ival >= b->count)) {
+      tl_error(s->diag, n->loc, "index %lld of a list of %lld mbarriers", (long long)i->ival,
+               (long long)b->count);
+      return NULL;
+    }
+    return tl_simplify(a, tl_expr_binary(a, n->loc, OP_ADD, tl_expr_int(a, n->loc, b->i, TY_INT32),
+                                         i, TY_INT32));
+  }
+  if (n->kind == ND_CALL) {
+    const char *t = tl_sema_t_attr(s, n->a);
+    if (t && strcmp(t, "get_mbarrier") == 0 && n->list.len == 1)
+      return barrier_index(s, TL_VEC_AT(n->list, TlNode, 0));
+  }
+  TlExpr *i = tl_sema_expr(s, n);
+  if (i->dtype == TY_BOOL || tl_dtype_is_float(i->dtype)) {
+    tl_error(s->diag, n->loc, "expected an mbarrier (T.alloc_barrier) or an mbarrier index");
+    return NULL;
+  }
+  if (i->kind == EX_INT && (i->ival < 0 || i->ival >= s->kernel->nmbar)) {
+    tl_error(s->diag, n->loc, "mbarrier %lld of a kernel with %d", (long long)i->ival,
+             s->kernel->nmbar);
+    return NULL;
+  }
+  return tl_sema_convert(s, i, TY_INT32);
+}
+
+// The argument named `kw` or at position pos.
+static const TlNode *arg(const TlNode *call, int pos, const char *kw, const char *kw2) {
+  if (call->list.len > pos) return TL_VEC_AT(call->list, TlNode, pos);
+  const TlNode *n = tl_sema_kwarg(call, kw);
+  return n || !kw2 ? n : tl_sema_kwarg(call, kw2);
+}
+
+static void mbar_stmt(Sema *s, const TlNode *call, const char *name, bool wait, TlVec *out) {
+  static const char *const wait_kws[] = {"mbarrier", "barrier_id", "parity", NULL};
+  static const char *const arrive_kws[] = {"mbarrier", "barrier_id", NULL};
+  if (!tl_sema_check_keywords(s, call, name, wait ? wait_kws : arrive_kws)) return;
+  if (s->in_parallel) {
+    tl_error(s->diag, call->loc, "T.%s inside T.Parallel; mbarriers are waited on and arrived at "
+                                 "by whole scopes", name);
+    return;
+  }
+  const TlNode *bar = arg(call, 0, "mbarrier", "barrier_id");
+  const TlNode *parity = wait ? arg(call, 1, "parity", NULL) : NULL;
+  if (!bar || (wait && !parity) || call->list.len > (wait ? 2 : 1)) {
+    tl_error(s->diag, call->loc, wait ? "T.%s takes an mbarrier and a parity"
+                                      : "T.%s takes one mbarrier", name);
+    return;
+  }
+  if (!s->kernel->nmbar) {
+    tl_error(s->diag, call->loc, "T.%s in a kernel without mbarriers", name);
+    tl_note(s->diag, call->loc, "make them with T.alloc_barrier(arrive_count) first");
+    return;
+  }
+  TlExpr *index = barrier_index(s, bar);
+  if (!index) return;
+  TlStmt *st = tl_stmt_new(s->arena, wait ? ST_MBAR_WAIT : ST_MBAR_ARRIVE, call->loc);
+  st->ring = RING_USER;
+  st->stage_a = index;
+  if (wait) {
+    TlExpr *p = tl_sema_expr(s, parity);
+    if (p->dtype == TY_BOOL || tl_dtype_is_float(p->dtype)) {
+      tl_error(s->diag, parity->loc, "a parity is an integer (0 or 1)");
+      return;
+    }
+    st->value = tl_sema_convert(s, p, TY_INT32);
+  }
+  tl_vec_push(s->arena, out, st);
+}
+
+bool tl_sema_barrier_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out) {
+  if (strcmp(name, "create_list_of_mbarrier") == 0) {
+    int64_t counts[MAX_MBARRIERS], base;
+    int n = 0;
+    if (s->kernel->nmbar) {
+      tl_error(s->diag, call->loc, "T.create_list_of_mbarrier comes once, before any other "
+                                   "mbarrier of the kernel (its ids count from 0)");
+      return true;
+    }
+    if (call->list.len == 1) {
+      n = counts_of(s, TL_VEC_AT(call->list, TlNode, 0), counts, MAX_MBARRIERS);
+    } else {
+      for (int i = 0; i < call->list.len && i < MAX_MBARRIERS; i++)
+        if (!tl_sema_const_int(s, TL_VEC_AT(call->list, TlNode, i), "an arrive count", &counts[n++]))
+          return true;
+    }
+    if (n) add_mbarriers(s, call->loc, counts, n, &base);
+    else if (call->list.len == 0)
+      tl_error(s->diag, call->loc, "T.create_list_of_mbarrier takes the arrive counts");
+    return true;
+  }
+  if (strcmp(name, "barrier_wait") == 0 || strcmp(name, "mbarrier_wait_parity") == 0) {
+    mbar_stmt(s, call, name, true, out);
+    return true;
+  }
+  if (strcmp(name, "barrier_arrive") == 0 || strcmp(name, "mbarrier_arrive") == 0) {
+    mbar_stmt(s, call, name, false, out);
+    return true;
+  }
+  if (strcmp(name, "fence_proxy_async") == 0) // each arrive fences already
+    return true;
+  if (strcmp(name, "tma_copy") == 0) {
+    static const char *const kws[] = {"barrier", "eviction_policy", NULL};
+    if (!tl_sema_check_keywords(s, call, "tma_copy", kws)) return true;
+    const TlNode *bar = tl_sema_kwarg(call, "barrier");
+    if (bar && !barrier_index(s, bar)) return true;
+    // The copy itself, without the keywords T.copy does not take.
+    TlNode *copy = TL_NEW(s->arena, TlNode);
+    *copy = *call;
+    copy->list2 = (TlVec){0};
+    tl_sema_tile_op(s, copy, "copy", out);
+    return true;
+  }
+  return false;
+}
+
+// if lo <= threadIdx.x < lo + n: a scope's statement.
+static TlStmt *group_if(TlArena *a, const TlKernel *k, int64_t lo, int64_t n, TlLoc loc) {
+  TlExpr *tx = tl_expr_var(a, loc, k->thread_vars[0]);
+  TlStmt *st = tl_stmt_new(a, ST_IF, loc);
+  st->cond = tl_expr_binary(
+      a, loc, OP_AND,
+      tl_expr_binary(a, loc, OP_GE, tx, tl_expr_int(a, loc, lo, TY_INT32), TY_BOOL),
+      tl_expr_binary(a, loc, OP_LT, tl_expr_clone(a, tx), tl_expr_int(a, loc, lo + n, TY_INT32),
+                     TY_BOOL),
+      TY_BOOL);
+  st->group_lo = lo;
+  st->group_threads = n;
+  return st;
+}
+
+// with T.ws(i, j, ...): warpgroups i..j (consecutive), threads
+// [128 * i, 128 * (j + 1)).
+void tl_sema_ws_scope(Sema *s, const TlNode *with, TlVec *out) {
+  const TlNode *call = with->a;
+  TlKernel *k = s->kernel;
+  if (with->b) {
+    tl_error(s->diag, with->b->loc, "'with T.ws(...)' binds no names");
+    return;
+  }
+  if (s->in_parallel || s->ws_depth) {
+    tl_error(s->diag, with->loc, s->in_parallel ? "T.ws inside T.Parallel; a scope holds whole "
+                                                  "warpgroups' statements"
+                                                : "T.ws scopes do not nest");
+    return;
+  }
+  if (call->list.len < 1 || call->list2.len) {
+    tl_error(s->diag, call->loc, "T.ws takes the warpgroup indices (T.ws(0), T.ws(1, 2))");
+    return;
+  }
+  int64_t first = 0, prev = 0;
+  for (int i = 0; i < call->list.len; i++) {
+    int64_t g;
+    const TlNode *n = TL_VEC_AT(call->list, TlNode, i);
+    if (!tl_sema_const_int(s, n, "a warpgroup index", &g)) return;
+    if (i == 0) first = g;
+    if (g < 0 || (i > 0 && g != prev + 1)) {
+      tl_error(s->diag, n->loc, "tlc takes consecutive warpgroups in T.ws (here %lld after %lld)",
+               (long long)g, (long long)prev);
+      return;
+    }
+    prev = g;
+  }
+  int64_t lo = 128 * first, n = 128 * (int64_t)call->list.len;
+  if (k->threads[1] != 1 || k->threads[2] != 1 || lo + n > k->threads[0]) {
+    tl_error(s->diag, call->loc, "T.ws(%s%lld) needs threads %lld..%lld, but the block has "
+                                 "threads=(%lld, %lld, %lld)",
+             call->list.len > 1 ? "..., " : "", (long long)prev, (long long)lo,
+             (long long)(lo + n - 1), (long long)k->threads[0], (long long)k->threads[1],
+             (long long)k->threads[2]);
+    return;
+  }
+  if (s->ws_threads && s->ws_threads != n) {
+    tl_error(s->diag, call->loc, "this T.ws scope has %lld threads, an earlier one %lld",
+             (long long)n, (long long)s->ws_threads);
+    tl_note(s->diag, call->loc, "tlc partitions the tile operations of a kernel over scopes of "
+                                "one size");
+    return;
+  }
+  s->ws_threads = n;
+  if (lo % n) {
+    tl_error(s->diag, call->loc, "a T.ws scope of %lld threads starts at a multiple of %lld "
+                                 "(this one at thread %lld)",
+             (long long)n, (long long)n, (long long)lo);
+    return;
+  }
+  TlArena *a = s->arena;
+  TlStmt *st = group_if(a, k, lo, n, with->loc);
+  s->ws_depth++;
+  tl_scope_push(s);
+  tl_sema_body(s, &with->list, &st->body);
+  tl_scope_pop(s);
+  s->ws_depth--;
+  tl_vec_push(a, out, st);
+}
+
+static bool reads_buffer(const TlExpr *e, const TlBuffer *b) {
+  if (!e) return false;
+  if (e->kind == EX_LOAD && e->buf == b) return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_buffer(e->args[i], b)) return true;
+  return false;
+}
+
+static bool body_reads(const TlVec *body, const TlBuffer *b) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (reads_buffer(s->value, b) || reads_buffer(s->cond, b) || body_reads(&s->body, b) ||
+        body_reads(&s->else_body, b))
+      return true;
+    for (int d = 0; d < s->nindices; d++)
+      if (reads_buffer(s->indices[d], b)) return true;
+  }
+  return false;
+}
+
+// Does every thread of the block doing the work of a scope-sized partition
+// (threads t and t + size doing the same part) leave the same result? Plain
+// stores of values that do not read what the nest writes: yes.
+static bool idempotent(const TlVec *nest, const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_STORE && (s->atomic || s->update_op != OP_EQ || body_reads(nest, s->buf)))
+      return false;
+    if (s->kind != ST_STORE && s->kind != ST_LET && s->kind != ST_IF) return false;
+    if (!idempotent(nest, &s->body) || !idempotent(nest, &s->else_body)) return false;
+  }
+  return true;
+}
+
+// Tile work outside the scopes that every thread of the block may run as if
+// it were one scope's: copies, fills and nests of plain stores.
+static bool duplicable(const TlStmt *s) {
+  if (s->kind == ST_COPY) return !s->atomic && s->src.buf != s->dst.buf;
+  if (s->kind == ST_FILL) return true;
+  if (s->kind == ST_PARALLEL) return idempotent(&s->body, &s->body);
+  return false;
+}
+
+static bool is_tile_work(const TlStmt *s) {
+  return s->kind == ST_PARALLEL || s->kind == ST_COPY || s->kind == ST_GEMM ||
+         s->kind == ST_FILL || s->kind == ST_REDUCE ||
+         (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT);
+}
+
+static bool writes_buffer(const TlVec *body, const TlBuffer *b) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if ((s->kind == ST_STORE && s->buf == b) || (s->kind == ST_GEMM && s->c == b) ||
+        ((s->kind == ST_COPY || s->kind == ST_FILL || s->kind == ST_REDUCE) && s->dst.buf == b) ||
+        writes_buffer(&s->body, b) || writes_buffer(&s->else_body, b))
+      return true;
+  }
+  return false;
+}
+
+static void fragments_read(const TlExpr *e, const TlBuffer **out, int *n) {
+  if (!e) return;
+  if (e->kind == EX_LOAD && e->buf && e->buf->scope == SCOPE_FRAGMENT && *n < 8) out[(*n)++] = e->buf;
+  for (int i = 0; i < e->nargs; i++)
+    fragments_read(e->args[i], out, n);
+}
+
+static void body_fragments_read(const TlVec *body, const TlBuffer **out, int *n) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    fragments_read(s->value, out, n);
+    fragments_read(s->cond, out, n);
+    for (int d = 0; d < s->nindices; d++)
+      fragments_read(s->indices[d], out, n);
+    body_fragments_read(&s->body, out, n);
+    body_fragments_read(&s->else_body, out, n);
+  }
+}
+
+// The scope whose threads hold the fragments statement st reads, when one
+// of the kernel's scopes writes them: its first thread (-1: none writes
+// them; -2: several scopes do).
+static int64_t owning_scope(const TlKernel *k, const TlStmt *st) {
+  const TlBuffer *frags[8];
+  int n = 0;
+  if ((st->kind == ST_COPY || st->kind == ST_REDUCE) && st->src.buf &&
+      st->src.buf->scope == SCOPE_FRAGMENT)
+    frags[n++] = st->src.buf;
+  if (st->kind == ST_PARALLEL) body_fragments_read(&st->body, frags, &n);
+  int64_t owner = -1;
+  for (int f = 0; f < n; f++)
+    for (int i = 0; i < k->body.len; i++) {
+      const TlStmt *g = TL_VEC_AT(k->body, TlStmt, i);
+      bool in_scope = false;
+      // Scopes at the top level or inside top-level loops.
+      if (g->kind == ST_IF && g->group_threads) in_scope = writes_buffer(&g->body, frags[f]);
+      else if (g->kind == ST_FOR) {
+        for (int j = 0; j < g->body.len; j++) {
+          const TlStmt *h = TL_VEC_AT(g->body, TlStmt, j);
+          if (h->kind == ST_IF && h->group_threads && writes_buffer(&h->body, frags[f])) {
+            if (owner >= 0 && owner != h->group_lo) return -2;
+            owner = h->group_lo;
+          }
+        }
+      }
+      if (in_scope) {
+        if (owner >= 0 && owner != g->group_lo) return -2;
+        owner = g->group_lo;
+      }
+    }
+  return owner;
+}
+
+// Outside the scopes: no tile operation (it would have to be partitioned
+// over every thread of the block). T.Pipelined loops become plain loops.
+static void check_outside(Sema *s, const TlKernel *k, TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *st = TL_VEC_AT(*body, TlStmt, i);
+    if (st->kind == ST_IF && st->group_threads) continue;
+    // A tile operation that reads the fragments one scope computed runs in
+    // that scope (their values live in its threads' registers): TileLang's
+    // epilogue `T.copy(C_local, C[...])` after the scopes.
+    int64_t owner = is_tile_work(st) ? owning_scope(k, st) : -1;
+    if (owner == -2) {
+      tl_error(s->diag, st->loc, "this tile operation reads fragments that different T.ws scopes "
+                                 "compute");
+      return;
+    }
+    if (owner >= 0) {
+      TlStmt *g = group_if(s->arena, k, owner, k->threads[0], st->loc);
+      tl_vec_push(s->arena, &g->body, st);
+      body->items[i] = g;
+      continue;
+    }
+    if (is_tile_work(st) && !duplicable(st)) {
+      tl_error(s->diag, st->loc, "this tile operation outside the T.ws scopes of the kernel is "
+                                 "not a copy, a fill or a nest of plain stores");
+      tl_note(s->diag, st->loc, "tlc partitions the tile operations of a warp-specialized kernel "
+                                "over one scope's %lld threads (outside the scopes each part is "
+                                "run by %lld threads alike); put it in a 'with T.ws(...)' scope",
+              (long long)k->threads[0], (long long)(k->launch_threads / k->threads[0]));
+      return;
+    }
+    if (is_tile_work(st)) continue;
+    if (st->kind == ST_FOR && st->loop_kind == LOOP_PIPELINED) {
+      st->loop_kind = LOOP_SERIAL;
+      st->num_stages = 0;
+      st->order = st->stage = (TlVec){0};
+    }
+    check_outside(s, k, &st->body);
+    check_outside(s, k, &st->else_body);
+  }
+}
+
+void tl_sema_finish_ws(Sema *s, TlKernel *k) {
+  if (!s->ws_threads) return;
+  k->launch_threads = k->threads[0];
+  k->threads[0] = s->ws_threads;
+  s->ws_threads = 0;
+  check_outside(s, k, &k->body);
+}
