@@ -25,9 +25,17 @@ bool tl_uniform_select(TlArena *a, TlModule *m, TlDiag *d);
 /* lib/Transforms/LayoutInference.c: a layout for every fragment */
 bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d);
 
+/* lib/Transforms/TmaCopy.c: a T.ws scope's T.tma_copy on the TMA unit */
+bool tl_tma_copy(TlArena *a, TlModule *m, TlDiag *d);
+
 /* lib/Transforms/WarpSpecialize.c: T.Pipelined loops on TMA + mbarriers,
    a producer warpgroup (sm_90a; the loops it cannot take stay for pipeline) */
 bool tl_warp_specialize(TlArena *a, TlModule *m, TlDiag *d);
+// The tensor map and box origin (per global dimension) of a copy nest into a
+// whole 2-D shared tile, as the producer warpgroup would load it (loop
+// counters allowed in the origin); false with *why when TMA cannot do it.
+bool tl_tma_map_for_copy(TlArena *a, TlModule *m, TlKernel *k, const TlStmt *nest, TlTmaMap *map,
+                         TlExpr **start, const char **why);
 
 /* lib/Transforms/Pipeline.c: T.Pipelined loops */
 bool tl_pipeline(TlArena *a, TlModule *m, TlDiag *d);

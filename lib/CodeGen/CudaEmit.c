@@ -361,6 +361,11 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
         "\"l\"(gmem), \"n\"(N), \"r\"(src));\n"
         "}\n\n");
   if (e.need_mbar) mbarrier_prelude(out);
+  if (e.need_expect_only)
+    tl_buf_puts(out, "// The bytes TMA loads will bring, without an arrival (T.tma_copy).\n"
+                     "__device__ __forceinline__ void tl_mbar_expect_tx_only(uint64_t *bar, unsigned bytes) {\n"
+                     "  asm volatile(\"mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\\n\" :: "
+                     "\"r\"(tl_smem_addr(bar)), \"r\"(bytes) : \"memory\");\n}\n\n");
   for (int r = 1; r <= 5; r++)
     if (e.need_tma_ranks & (1u << r)) tma_load_prelude(out, r, false);
   for (int r = 1; r <= 5; r++)

@@ -16,7 +16,7 @@ typedef struct Emit {
   bool need_swz_wg, need_wgmma;
   bool kernel_wgmma; // this kernel's shared tiles are read by wgmma (the async proxy)
   int64_t group_lo, group_threads; // inside a T.ws scope: its threads (group_threads 0: not)
-  bool need_mbar, need_tma_host;
+  bool need_mbar, need_tma_host, need_expect_only;
   unsigned need_tma_ranks;       // bit r: the TMA load helper of rank r
   unsigned need_tma_mc_ranks;    // bit r: its multicast form (clusters)
   unsigned need_tma_store_ranks; // bit r: the TMA store of rank r; bit 0: the bulk-group waits

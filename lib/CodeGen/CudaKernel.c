@@ -454,8 +454,12 @@ void tl_cuda_kernel(Emit *e, const TlKernel *k) {
     tl_buf_puts(o, d ? ", " : "");
     grid_extent(e, k, d);
   }
-  tl_buf_printf(o, "), %lld threads, %lld bytes of dynamic shared memory\n", (long long)T,
-                (long long)k->shared_bytes);
+  if (k->launch_threads)
+    tl_buf_printf(o, "), %lld threads in T.ws scopes of %lld, %lld bytes of dynamic shared memory\n",
+                  (long long)k->launch_threads, (long long)T, (long long)k->shared_bytes);
+  else
+    tl_buf_printf(o, "), %lld threads, %lld bytes of dynamic shared memory\n", (long long)T,
+                  (long long)k->shared_bytes);
   // T.ws scopes: the block is launch_threads threads, each scope `threads`.
   int64_t producer = k->ring_stages ? TL_PRODUCER_THREADS : k->launch_threads ? k->launch_threads - T : 0,
           launched = T + producer;

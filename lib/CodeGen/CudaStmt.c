@@ -122,8 +122,9 @@ static void tma_load(Emit *e, const TlStmt *s, int level) {
     tl_buf_printf(o, " * %lld", (long long)tl_buffer_elems(m->tile));
     if (p) tl_buf_printf(o, " + %lld", (long long)(p * rows * m->panel_cols));
     if (half) tl_buf_printf(o, " + tl_cta_rank * %lld", (long long)(half * m->panel_cols));
-    tl_buf_printf(o, "], &tl_tmap_%d, &tl_full[", s->tma_map);
-    tl_cuda_expr(e, s->stage_a);
+    // The stage's full barrier, or the kernel's own (T.tma_copy's barrier=).
+    tl_buf_printf(o, "], &tl_tmap_%d, &tl_%s[", s->tma_map, s->stage_b ? "user" : "full");
+    tl_cuda_expr(e, s->stage_b ? s->stage_b : s->stage_a);
     tl_buf_puts(o, "]");
     for (int d = m->rank - 1; d >= 0; d--) {
       tl_buf_puts(o, ", ");
@@ -419,7 +420,7 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
   case ST_MBAR_ARRIVE:
     e->need_mbar = true;
     tl_buf_indent(o, level);
-    if (s->kind == ST_MBAR_ARRIVE && s->ring == RING_USER) {
+    if (s->kind == ST_MBAR_ARRIVE && s->ring == RING_USER && !s->width) {
       // What this thread wrote to shared memory with ordinary stores may be
       // read by the waiting threads' wgmma or TMA stores (the async proxy).
       tl_buf_puts(o, "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");\n");
@@ -427,7 +428,10 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     }
     if (s->kind == ST_MBAR_WAIT)
       tl_buf_printf(o, "tl_mbar_wait(&tl_%s[", tl_ring_name(s->ring));
-    else if (s->width)
+    else if (s->width && s->ring == RING_USER) { // T.tma_copy: bytes, no arrival
+      e->need_expect_only = true;
+      tl_buf_printf(o, "tl_mbar_expect_tx_only(&tl_%s[", tl_ring_name(s->ring));
+    } else if (s->width)
       tl_buf_printf(o, "tl_mbar_expect_tx(&tl_%s[", tl_ring_name(s->ring));
     else if (e->k->cluster) // both blocks' producers wait for this slot (multicast)
       tl_buf_printf(o, "tl_mbar_arrive_cluster(&tl_%s[", tl_ring_name(s->ring));

@@ -84,8 +84,12 @@ static void kernel_decl(TlBuf *out, const TlModule *m, const TlKernel *k) {
     tl_buf_puts(out, d ? ", " : "");
     grid_extent(out, k, d);
   }
-  tl_buf_printf(out, "), threads (%lld, %lld, %lld) = %lld,\n", (long long)k->threads[0],
-                (long long)k->threads[1], (long long)k->threads[2], threads);
+  if (k->launch_threads) // T.ws scopes: the block is launch_threads, each scope threads[0]
+    tl_buf_printf(out, "), threads (%lld, 1, 1) = %lld in T.ws scopes of %lld,\n",
+                  (long long)k->launch_threads, (long long)k->launch_threads, threads);
+  else
+    tl_buf_printf(out, "), threads (%lld, %lld, %lld) = %lld,\n", (long long)k->threads[0],
+                  (long long)k->threads[1], (long long)k->threads[2], threads);
   tl_buf_printf(out, "   %lld bytes of dynamic shared memory%s. */\n", (long long)k->shared_bytes,
                 k->shared_bytes > 48 * 1024 ? " (the launcher opts in above 48 KB)" : "");
   // The column of the first parameter, so the others line up below it.

@@ -61,8 +61,8 @@ static const char *const usage =
     "  --version             print the version\n"
     "\n"
     "passes, in order: lower-tile-ops replicate-fragments uniform-select layout-inference\n"
-    "                  warp-specialize pipeline partition flatten vectorize swizzle thread-sync\n"
-    "                  plan-shared\n"
+    "                  tma-copy warp-specialize pipeline partition flatten vectorize swizzle\n"
+    "                  thread-sync plan-shared\n"
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
 
 static bool valid_pass(const char *name) {

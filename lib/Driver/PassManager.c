@@ -16,6 +16,7 @@ const TlPass tl_pipeline_passes[] = {
      tl_replicate_fragments},                  // fragments read at block level -> per-thread copies
     {"uniform-select", tl_uniform_select},     // select nests: a block-uniform fast path
     {"layout-inference", tl_layout_inference}, // a layout for every fragment
+    {"tma-copy", tl_tma_copy},                 // T.ws scopes' T.tma_copy -> TMA loads
     {"warp-specialize", tl_warp_specialize},   // T.Pipelined on TMA + mbarriers, producer warpgroup
     {"pipeline", tl_pipeline},                 // T.Pipelined loops (cp.async)
     {"partition", tl_partition},               // T.Parallel -> per-thread loops (thread IR)

@@ -18,11 +18,13 @@
 // the pipeline), thread-sync places no block barrier between scopes, and a
 // barrier inside a scope is a named barrier of its threads.
 //
-// T.tma_copy is a copy by the scope's threads (ordinary loads and stores,
-// not the TMA unit): its barrier= only counts the bytes TMA would bring, and
-// the user's T.barrier_arrive after it is what completes the phase, so the
-// ordering is the same. Each arrive is preceded by a proxy fence, so wgmma
-// (the async proxy) in the waiting scope sees those stores.
+// T.tma_copy in a scope keeps its mbarrier (ST_COPY stage_b): the tma-copy
+// pass makes it a TMA load whose bytes the barrier expects, issued by the
+// scope's first thread (TileLang's expect_tx + tma_load; the user's
+// T.barrier_arrive completes the phase). Where TMA cannot do it, and
+// outside scopes, it is a copy by the threads with ordinary loads and
+// stores, and each arrive is preceded by a proxy fence, so wgmma (the async
+// proxy) in the waiting scope sees those stores.
 #include <string.h>
 
 #include "SemaInternal.h"
@@ -31,6 +33,10 @@ enum { MAX_MBARRIERS = 256 };
 
 static bool add_mbarriers(Sema *s, TlLoc loc, const int64_t *counts, int n, int64_t *base) {
   TlKernel *k = s->kernel;
+  if (s->module->sm < 90) { // mbarrier.try_wait.parity and expect_tx are sm_90's
+    tl_error(s->diag, loc, "mbarriers need sm_90 or later; the target is %s", s->module->target_name);
+    return false;
+  }
   if (k->nmbar + n > MAX_MBARRIERS) {
     tl_error(s->diag, loc, "a kernel holds at most %d mbarriers", MAX_MBARRIERS);
     return false;
@@ -228,12 +234,18 @@ bool tl_sema_barrier_stmt(Sema *s, const TlNode *call, const char *name, TlVec *
     static const char *const kws[] = {"barrier", "eviction_policy", NULL};
     if (!tl_sema_check_keywords(s, call, "tma_copy", kws)) return true;
     const TlNode *bar = tl_sema_kwarg(call, "barrier");
-    if (bar && !barrier_index(s, bar)) return true;
-    // The copy itself, without the keywords T.copy does not take.
+    TlExpr *index = bar ? barrier_index(s, bar) : NULL;
+    if (bar && !index) return true;
+    // The copy itself, without the keywords T.copy does not take; in a
+    // scope, its mbarrier goes with it (the tma-copy pass puts it on TMA).
     TlNode *copy = TL_NEW(s->arena, TlNode);
     *copy = *call;
     copy->list2 = (TlVec){0};
+    int before = out->len;
     tl_sema_tile_op(s, copy, "copy", out);
+    if (index && s->ws_depth && out->len == before + 1 &&
+        TL_VEC_AT(*out, TlStmt, before)->kind == ST_COPY)
+      TL_VEC_AT(*out, TlStmt, before)->stage_b = index;
     return true;
   }
   return false;

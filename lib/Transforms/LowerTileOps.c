@@ -93,6 +93,7 @@ static TlExpr *edge_guard(Ctx *c, const TlRegion *r, TlExpr **idx) {
 
 static TlStmt *lower_copy(Ctx *c, TlStmt *op) {
   TlStmt *nest = nest_over(c, op, &op->dst, ORIGIN_COPY);
+  nest->stage_b = op->stage_b; // T.tma_copy's mbarrier (the tma-copy pass)
   TlExpr *sidx[TL_MAX_DIMS], *didx[TL_MAX_DIMS];
   indices_at(c, &op->src, nest, sidx);
   indices_at(c, &op->dst, nest, didx);

@@ -27,6 +27,11 @@ enum { MAX_PRODUCERS = 16 };
 
 enum { MAX_LETS = 64 };
 
+// producer_computable's loop_var for a copy in the loop's own threads (a
+// T.ws scope's T.tma_copy): any loop counter is visible there.
+static const TlVar any_loop_counter;
+#define ANY_LOOP_COUNTER (&any_loop_counter)
+
 typedef struct Ctx {
   TlArena *arena;
   TlModule *m;
@@ -84,7 +89,8 @@ static bool producer_computable(const TlExpr *e, const TlVar *loop_var) {
   if (e->kind == EX_LOAD || e->kind == EX_ELEM || e->kind == EX_FLOAT)
     return false;
   if (e->kind == EX_VAR && e->var != loop_var && e->var->kind != VAR_BLOCK_IDX &&
-      e->var->kind != VAR_SIZE) // a runtime size is a kernel parameter
+      e->var->kind != VAR_SIZE && // a runtime size is a kernel parameter
+      !(loop_var == ANY_LOOP_COUNTER && e->var->kind == VAR_LOOP))
     return false;
   for (int i = 0; i < e->nargs; i++)
     if (!producer_computable(e->args[i], loop_var))
@@ -199,6 +205,14 @@ static bool tma_map_for(Ctx *c, const TlStmt *nest, const TlVar *loop_var, TlTma
     return refuse(c, "a pipelined copy's tile is outside TMA's box (at most 256 x 256, rows a multiple of 8)");
   map->box[map->col_dim] = map->panel_cols;
   return true;
+}
+
+bool tl_tma_map_for_copy(TlArena *a, TlModule *m, TlKernel *k, const TlStmt *nest, TlTmaMap *map,
+                         TlExpr **start, const char **why) {
+  Ctx c = {.arena = a, .m = m, .k = k};
+  bool ok = tma_map_for(&c, nest, ANY_LOOP_COUNTER, map, start);
+  *why = c.why;
+  return ok;
 }
 
 static TlExpr *I(Ctx *c, TlLoc loc, int64_t v, TlDtype t) {
