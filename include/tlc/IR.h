@@ -509,6 +509,8 @@ void tl_stmt_expand(TlArena *a, TlVec *body, bool (*expand)(void *ctx, TlStmt *s
 bool tl_expr_uses_var(const TlExpr *e, const TlVar *v);
 // Does e (or a subexpression) load from buffer b?
 bool tl_expr_loads(const TlExpr *e, const TlBuffer *b);
+// Does s (or a statement in it) write b (writes_only), or touch it at all?
+bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only);
 // Does a statement of body (at any depth) run a T.gemm on wgmma?
 bool tl_body_uses_wgmma(const TlVec *body);
 // Structural equality (same operators, constants, variables and buffers).

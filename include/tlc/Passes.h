@@ -42,8 +42,6 @@ bool tl_pipeline(TlArena *a, TlModule *m, TlDiag *d);
 // Shared by both pipelining passes:
 // the shared tile a copy nest fills from global memory (a producer), or NULL;
 TlBuffer *tl_pipeline_producer_target(const TlStmt *s);
-// does s (or a statement in it) write b (writes_only) or touch it at all;
-bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only);
 // prepends `stage` to every access of the multi-buffered tiles bufs in s
 // (false: a tile operator on one, reported as an internal error);
 bool tl_pipeline_stage_stmt(TlArena *a, TlDiag *d, TlStmt *s, TlBuffer *const *bufs, int nb, TlExpr *stage);

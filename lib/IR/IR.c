@@ -263,6 +263,25 @@ bool tl_expr_loads(const TlExpr *e, const TlBuffer *b) {
   return false;
 }
 
+bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
+  if ((s->kind == ST_STORE && s->buf == b) || (s->kind == ST_GEMM && s->c == b)) return true;
+  if (!writes_only) {
+    if (s->kind == ST_GEMM && (s->a == b || s->b == b)) return true;
+    if ((s->kind == ST_COPY || s->kind == ST_REDUCE) && s->src.buf == b) return true;
+    for (int i = 0; i < s->nindices; i++)
+      if (tl_expr_loads(s->indices[i], b)) return true;
+    if (tl_expr_loads(s->value, b) || tl_expr_loads(s->cond, b)) return true;
+  } else if ((s->kind == ST_COPY || s->kind == ST_FILL || s->kind == ST_REDUCE) &&
+             s->dst.buf == b) {
+    return true;
+  }
+  for (int i = 0; i < s->body.len; i++)
+    if (tl_stmt_touches(TL_VEC_AT(s->body, TlStmt, i), b, writes_only)) return true;
+  for (int i = 0; i < s->else_body.len; i++)
+    if (tl_stmt_touches(TL_VEC_AT(s->else_body, TlStmt, i), b, writes_only)) return true;
+  return false;
+}
+
 bool tl_body_uses_wgmma(const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);

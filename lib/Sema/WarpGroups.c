@@ -58,9 +58,10 @@ static bool add_mbarriers(Sema *s, TlLoc loc, const int64_t *counts, int n, int6
   return true;
 }
 
-// Arrive counts from an int or a list of ints (several arguments: each one).
-static int counts_of(Sema *s, const TlNode *n, int64_t *out, int max) {
+// Arrive counts from an int (*single) or a list of ints.
+static int counts_of(Sema *s, const TlNode *n, int64_t *out, int max, bool *single) {
   TlValue *v = tl_sema_eval_const(s, n);
+  *single = v->kind == VAL_INT;
   if (v->kind == VAL_INT) {
     out[0] = v->i;
     return 1;
@@ -92,11 +93,12 @@ bool tl_sema_alloc_barrier(Sema *s, const TlNode *target, const TlNode *call) {
     return false;
   }
   int64_t counts[MAX_MBARRIERS], base;
-  int n = counts_of(s, arg, counts, MAX_MBARRIERS);
+  bool single;
+  int n = counts_of(s, arg, counts, MAX_MBARRIERS, &single);
   if (!n || !add_mbarriers(s, call->loc, counts, n, &base)) return false;
   TlValue *v = tl_value_new(s, VAL_BARRIER, call->loc);
   v->i = base;
-  v->count = tl_sema_eval_const(s, arg)->kind == VAL_INT ? 0 : n;
+  v->count = single ? 0 : n;
   TlSym *y = tl_scope_define(s, s->scope, target->name, SYM_VALUE, target->loc);
   y->value = v;
   return true;
@@ -209,7 +211,8 @@ bool tl_sema_barrier_stmt(Sema *s, const TlNode *call, const char *name, TlVec *
       return true;
     }
     if (call->list.len == 1) {
-      n = counts_of(s, TL_VEC_AT(call->list, TlNode, 0), counts, MAX_MBARRIERS);
+      bool single;
+      n = counts_of(s, TL_VEC_AT(call->list, TlNode, 0), counts, MAX_MBARRIERS, &single);
     } else {
       for (int i = 0; i < call->list.len && i < MAX_MBARRIERS; i++)
         if (!tl_sema_const_int(s, TL_VEC_AT(call->list, TlNode, i), "an arrive count", &counts[n++]))
@@ -331,22 +334,14 @@ void tl_sema_ws_scope(Sema *s, const TlNode *with, TlVec *out) {
   tl_vec_push(a, out, st);
 }
 
-static bool reads_buffer(const TlExpr *e, const TlBuffer *b) {
-  if (!e) return false;
-  if (e->kind == EX_LOAD && e->buf == b) return true;
-  for (int i = 0; i < e->nargs; i++)
-    if (reads_buffer(e->args[i], b)) return true;
-  return false;
-}
-
 static bool body_reads(const TlVec *body, const TlBuffer *b) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (reads_buffer(s->value, b) || reads_buffer(s->cond, b) || body_reads(&s->body, b) ||
+    if (tl_expr_loads(s->value, b) || tl_expr_loads(s->cond, b) || body_reads(&s->body, b) ||
         body_reads(&s->else_body, b))
       return true;
     for (int d = 0; d < s->nindices; d++)
-      if (reads_buffer(s->indices[d], b)) return true;
+      if (tl_expr_loads(s->indices[d], b)) return true;
   }
   return false;
 }
@@ -380,17 +375,6 @@ static bool is_tile_work(const TlStmt *s) {
          (s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_FRAGMENT);
 }
 
-static bool writes_buffer(const TlVec *body, const TlBuffer *b) {
-  for (int i = 0; i < body->len; i++) {
-    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if ((s->kind == ST_STORE && s->buf == b) || (s->kind == ST_GEMM && s->c == b) ||
-        ((s->kind == ST_COPY || s->kind == ST_FILL || s->kind == ST_REDUCE) && s->dst.buf == b) ||
-        writes_buffer(&s->body, b) || writes_buffer(&s->else_body, b))
-      return true;
-  }
-  return false;
-}
-
 static void fragments_read(const TlExpr *e, const TlBuffer **out, int *n) {
   if (!e) return;
   if (e->kind == EX_LOAD && e->buf && e->buf->scope == SCOPE_FRAGMENT && *n < 8) out[(*n)++] = e->buf;
@@ -410,6 +394,20 @@ static void body_fragments_read(const TlVec *body, const TlBuffer **out, int *n)
   }
 }
 
+// Folds into *owner the first thread of each scope under body that writes
+// b (-1: none so far; -2: two different scopes).
+static void scope_writing(const TlVec *body, const TlBuffer *b, int64_t *owner) {
+  for (int i = 0; i < body->len && *owner != -2; i++) {
+    const TlStmt *g = TL_VEC_AT(*body, TlStmt, i);
+    if (g->kind == ST_IF && g->group_threads) {
+      if (tl_stmt_touches(g, b, true)) *owner = *owner >= 0 && *owner != g->group_lo ? -2 : g->group_lo;
+      continue;
+    }
+    scope_writing(&g->body, b, owner);
+    scope_writing(&g->else_body, b, owner);
+  }
+}
+
 // The scope whose threads hold the fragments statement st reads, when one
 // of the kernel's scopes writes them: its first thread (-1: none writes
 // them; -2: several scopes do).
@@ -421,26 +419,8 @@ static int64_t owning_scope(const TlKernel *k, const TlStmt *st) {
     frags[n++] = st->src.buf;
   if (st->kind == ST_PARALLEL) body_fragments_read(&st->body, frags, &n);
   int64_t owner = -1;
-  for (int f = 0; f < n; f++)
-    for (int i = 0; i < k->body.len; i++) {
-      const TlStmt *g = TL_VEC_AT(k->body, TlStmt, i);
-      bool in_scope = false;
-      // Scopes at the top level or inside top-level loops.
-      if (g->kind == ST_IF && g->group_threads) in_scope = writes_buffer(&g->body, frags[f]);
-      else if (g->kind == ST_FOR) {
-        for (int j = 0; j < g->body.len; j++) {
-          const TlStmt *h = TL_VEC_AT(g->body, TlStmt, j);
-          if (h->kind == ST_IF && h->group_threads && writes_buffer(&h->body, frags[f])) {
-            if (owner >= 0 && owner != h->group_lo) return -2;
-            owner = h->group_lo;
-          }
-        }
-      }
-      if (in_scope) {
-        if (owner >= 0 && owner != g->group_lo) return -2;
-        owner = g->group_lo;
-      }
-    }
+  for (int f = 0; f < n && owner != -2; f++)
+    scope_writing(&k->body, frags[f], &owner);
   return owner;
 }
 
