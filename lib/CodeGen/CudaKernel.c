@@ -88,6 +88,15 @@ static void size_checks(Emit *e, const TlKernel *k) {
   }
 }
 
+// A grid whose y or z extent is past CUDA's 65535 (a plain launch of
+// compile-time extents): launched as gx * gy * gz blocks along x, the kernel
+// recovering (bx, by, bz) from blockIdx.x. Persistent and cluster kernels
+// number their tiles linearly anyway.
+static bool folded_grid(const TlKernel *k) {
+  return !k->persistent && !k->cluster && k->grid_const[0] > 0 && k->grid_const[1] > 0 &&
+         k->grid_const[2] > 0 && (k->grid_const[1] > 65535 || k->grid_const[2] > 65535);
+}
+
 // The launch's grid: constants inline; with runtime extents a dim3 of the
 // checked values, declared before the launch.
 static void launch_grid(Emit *e, const TlKernel *k) {
@@ -96,8 +105,12 @@ static void launch_grid(Emit *e, const TlKernel *k) {
     tl_buf_puts(&e->body, "tl_grid");
     return;
   }
-  tl_buf_printf(&e->body, "dim3(%lld, %lld, %lld)", (long long)k->grid_const[0],
-                (long long)k->grid_const[1], (long long)k->grid_const[2]);
+  if (folded_grid(k))
+    tl_buf_printf(&e->body, "dim3(%lld, 1, 1)",
+                  (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]));
+  else
+    tl_buf_printf(&e->body, "dim3(%lld, %lld, %lld)", (long long)k->grid_const[0],
+                  (long long)k->grid_const[1], (long long)k->grid_const[2]);
 }
 
 static void declare_runtime_grid(Emit *e, const TlKernel *k) {
@@ -159,30 +172,35 @@ static void block_indices(Emit *e, const TlKernel *k, const char *linear, int le
   long long g[3] = {k->grid_const[0], k->grid_const[1], k->grid_const[2]};
   if (k->cluster) g[k->cluster_dim] /= 2;
   long long gx = g[0], gy = g[1];
-  if (k->swizzle_panel > 0 && gy > 1) {
+  // A grid sized by runtime values swizzles over gridDim (a plain launch
+  // only: a persistent or cluster kernel's tile index needs the extents).
+  bool runtime_grid = gx == 0 || gy == 0;
+  if (k->swizzle_panel > 0 && (runtime_grid ? !linear && !k->cluster : gy > 1)) {
     // T.use_swizzle: blocks walk panels of `panel` columns so neighbours in
     // launch order share rows of A and columns of B in L2.
     long long p = k->swizzle_panel;
+    const char *sx = runtime_grid ? "(int)gridDim.x" : tl_arena_printf(a, "%lld", gx);
+    const char *sy = runtime_grid ? "(int)gridDim.y" : tl_arena_printf(a, "%lld", gy);
     tl_buf_indent(o, level);
     tl_buf_printf(o, "// T.use_swizzle(panel_size=%lld): column panels of %lld blocks\n", p, p);
     tl_buf_indent(o, level);
     if (linear)
-      tl_buf_printf(o, "const int tl_linear = %s %% (%lld * %lld);\n", linear, gx, gy);
+      tl_buf_printf(o, "const int tl_linear = %s %% (%s * %s);\n", linear, sx, sy);
     else
-      tl_buf_printf(o, "const int tl_linear = blockIdx.y * %lld + blockIdx.x;\n", gx);
+      tl_buf_printf(o, "const int tl_linear = blockIdx.y * %s + blockIdx.x;\n", sx);
     tl_buf_indent(o, level);
-    tl_buf_printf(o, "const int tl_panel = tl_linear / (%lld * %lld);\n", p, gy);
+    tl_buf_printf(o, "const int tl_panel = tl_linear / (%lld * %s);\n", p, sy);
     tl_buf_indent(o, level);
-    tl_buf_printf(o, "const int tl_in_panel = tl_linear %% (%lld * %lld);\n", p, gy);
+    tl_buf_printf(o, "const int tl_in_panel = tl_linear %% (%lld * %s);\n", p, sy);
     tl_buf_indent(o, level);
-    tl_buf_printf(o, "const int tl_width = min(%lld, %lld - tl_panel * %lld);\n", p, gx, p);
+    tl_buf_printf(o, "const int tl_width = min(%lld, %s - tl_panel * %lld);\n", p, sx, p);
     if (k->block_vars[0])
       bind_block_var(e, k, 0, level,
                      tl_arena_printf(a, "tl_panel * %lld + tl_in_panel %% tl_width", p));
     if (k->block_vars[1]) bind_block_var(e, k, 1, level, "tl_in_panel / tl_width");
     if (k->block_vars[2])
       bind_block_var(e, k, 2, level,
-                     linear ? tl_arena_printf(a, "%s / (%lld * %lld)", linear, gx, gy)
+                     linear ? tl_arena_printf(a, "%s / (%s * %s)", linear, sx, sy)
                             : "blockIdx.z");
     return;
   }
@@ -484,7 +502,19 @@ void tl_cuda_kernel(Emit *e, const TlKernel *k) {
   tl_buf_puts(o, ") {\n");
   if (k->cluster) // a 1-D launch: blocks 2i and 2i+1 form cluster i, which computes pair i
     tl_buf_puts(o, "  const unsigned tl_cta_rank = tl_cluster_rank();\n");
-  if (!k->persistent) block_indices(e, k, k->cluster ? "(blockIdx.x >> 1)" : NULL, 1);
+  if (folded_grid(k))
+    tl_buf_printf(o,
+                  "  // grid (%lld, %lld, %lld) launched as %lld blocks along x: y or z is past "
+                  "65535\n",
+                  (long long)k->grid_const[0], (long long)k->grid_const[1],
+                  (long long)k->grid_const[2],
+                  (long long)(k->grid_const[0] * k->grid_const[1] * k->grid_const[2]));
+  if (!k->persistent)
+    block_indices(e, k,
+                  k->cluster       ? "(blockIdx.x >> 1)"
+                  : folded_grid(k) ? "(int)blockIdx.x"
+                                   : NULL,
+                  1);
   bool has_shared = false;
   for (int i = 0; i < k->buffers.len; i++) {
     TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);

@@ -29,6 +29,7 @@ typedef enum {
   VAL_DICT,   // keys in items, values in values (insertion order, as Python)
   VAL_SIZE,   // a runtime size, T.dynamic("m"): s is its name, dtype int32 or int64
   VAL_BARRIER, // T.alloc_barrier: the first of the kernel's mbarriers it made (i), count
+  VAL_TUNER,  // AutoTuner.from_kernel(kernel=f, configs=c): items {f, c} (PyLib.c)
   VAL_ERROR,  // evaluation failed (already reported)
 } TlValueKind;
 
@@ -131,6 +132,9 @@ void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);
 // tilelang.compile(f, ...), DataType(x): the call's value, or NULL when the
 // callee is none of these.
 TlValue *tl_sema_library_call(Sema *s, const TlNode *n);
+// A method of an AutoTuner.from_kernel(...) value: set_* return it, run()
+// compiles the kernel function with the first config (and warns).
+TlValue *tl_sema_tuner_method(Sema *s, const TlNode *n, TlValue *tuner);
 // torch dtypes (torch.float16) and dtype.bits / .itemsize, or NULL.
 TlValue *tl_sema_library_attr(Sema *s, const TlNode *n);
 // functools.cache / lru_cache, simplify_prim_func, any *jit wrapper.

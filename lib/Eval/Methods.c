@@ -135,6 +135,7 @@ static TlValue *str_method(Sema *s, const TlNode *n, const char *str, const char
 
 TlValue *tl_eval_method(Sema *s, const TlNode *n, TlValue *self) {
   const char *m = n->a->name;
+  if (self->kind == VAL_TUNER) return tl_sema_tuner_method(s, n, self);
   TlVec args = {0};
   TlValue *bad = tl_eval_args(s, n, &args);
   if (bad) return bad;

@@ -7,6 +7,10 @@
 //   DataType(dtype) / tvm DataType           the dtype; `.bits` of a dtype
 //   torch.float16, torch.bfloat16, ...       dtypes (dict keys, defaults);
 //                                            nothing else of torch runs
+//   AutoTuner.from_kernel(kernel=f, configs=c)...run(...)
+//                                            f(**c[0]): tlc cannot time kernels
+//                                            while compiling, so, as for
+//                                            @autotune, it takes the first config
 // and the decorators that wrap a factory and return it (functools.cache,
 // functools.lru_cache, simplify_prim_func, a project's own *jit wrapper).
 // Each lookup returns NULL when the name is not one of these, so Const.c
@@ -14,6 +18,7 @@
 #include <string.h>
 
 #include "../Sema/SemaInternal.h"
+#include "EvalInternal.h"
 
 // The dotted name of a module attribute chain (tl.math.next_power_of_2 ->
 // "tilelang.math.next_power_of_2"), from the module the base name is bound
@@ -109,8 +114,75 @@ static TlValue *data_type(Sema *s, const TlNode *n, const char *name) {
   return v;
 }
 
+// AutoTuner.from_kernel(kernel=f, configs=c), positional or keywords: a
+// tuner value holding both; its .run(...) compiles f(**c[0]).
+static TlValue *from_kernel(Sema *s, const TlNode *n, const char *name) {
+  TlVec args = {0}, names = {0}, vals = {0};
+  if (!tl_sema_eval_call_args(s, n, &args, &names, &vals)) return error_at(s, n->loc);
+  TlValue *kernel = args.len > 0 ? TL_VEC_AT(args, TlValue, 0) : NULL;
+  TlValue *configs = args.len > 1 ? TL_VEC_AT(args, TlValue, 1) : NULL;
+  for (int i = 0; i < names.len; i++) {
+    const char *k = (const char *)names.items[i];
+    if (strcmp(k, "kernel") == 0) kernel = TL_VEC_AT(vals, TlValue, i);
+    if (strcmp(k, "configs") == 0) configs = TL_VEC_AT(vals, TlValue, i);
+  }
+  if (!kernel || kernel->kind != VAL_FUNC) {
+    tl_error(s->diag, n->loc, "'%s' needs kernel=, a function that returns a @T.prim_func", name);
+    return error_at(s, n->loc);
+  }
+  if (!configs || configs->kind != VAL_TUPLE || configs->items.len == 0 ||
+      TL_VEC_AT(configs->items, TlValue, 0)->kind != VAL_DICT) {
+    tl_error(s->diag, n->loc, "'%s' needs configs=, a non-empty list of dicts", name);
+    return error_at(s, n->loc);
+  }
+  TlValue *tuner = tl_value_new(s, VAL_TUNER, n->loc);
+  tl_vec_push(s->arena, &tuner->items, kernel);
+  tl_vec_push(s->arena, &tuner->items, configs);
+  return tuner;
+}
+
+TlValue *tl_sema_tuner_method(Sema *s, const TlNode *n, TlValue *tuner) {
+  const char *m = n->a->name;
+  // The builder's settings (compile target, profiling, cache) do not change
+  // the kernel; their arguments (torch suppliers, reference programs) are
+  // host code, so they are not evaluated.
+  if (strcmp(m, "run") != 0) {
+    if (strncmp(m, "set_", 4) == 0) return tuner;
+    tl_error(s->diag, n->a->loc, "tlc does not evaluate 'AutoTuner.%s'", m);
+    return error_at(s, n->loc);
+  }
+  TlValue *fn = TL_VEC_AT(tuner->items, TlValue, 0);
+  TlValue *configs = TL_VEC_AT(tuner->items, TlValue, 1);
+  TlValue *first = TL_VEC_AT(configs->items, TlValue, 0);
+  int nkw = first->items.len;
+  const char **kwnames = TL_NEW_ARRAY(s->arena, const char *, nkw + 1);
+  TlValue **kwvals = TL_NEW_ARRAY(s->arena, TlValue *, nkw + 1);
+  int nkw_used = 0;
+  TlBuf keys;
+  tl_buf_init(&keys, s->arena);
+  tl_buf_puts(&keys, "");
+  for (int i = 0; i < nkw; i++) {
+    const TlValue *key = TL_VEC_AT(first->items, TlValue, i);
+    if (key->kind != VAL_STR) {
+      tl_error(s->diag, tuner->loc, "a config of 'AutoTuner.from_kernel' has a key that is not a "
+                                    "string");
+      return error_at(s, n->loc);
+    }
+    if (strcmp(key->s, "pass_configs") == 0) continue; // the tuner's compile options
+    kwnames[nkw_used] = key->s;
+    kwvals[nkw_used++] = TL_VEC_AT(first->values, TlValue, i);
+    tl_buf_printf(&keys, "%s%s", keys.len ? ", " : "", key->s);
+  }
+  tl_warning(s->diag, n->loc,
+             "'%s' is autotuned; tlc does not tune, it takes the first of %d configs for %s",
+             fn->s, configs->items.len, keys.data);
+  tl_note(s->diag, fn->fn->loc, "'%s' is defined here; call it with a config's values to choose another", fn->s);
+  return tl_sema_apply(s, fn, n->loc, 0, NULL, nkw_used, kwnames, kwvals);
+}
+
 TlValue *tl_sema_library_call(Sema *s, const TlNode *n) {
   const char *q = dotted_name(s, n->a);
+  if (q && ends_with(q, "AutoTuner.from_kernel")) return from_kernel(s, n, strstr(q, "AutoTuner"));
   if (!q || !(starts_with(q, "tilelang") || starts_with(q, "tvm."))) return NULL;
   if (strcmp(q, "tilelang.cdiv") == 0 || strcmp(q, "tilelang.language.cdiv") == 0)
     return cdiv(s, n, q);
@@ -129,6 +201,9 @@ TlValue *tl_sema_library_call(Sema *s, const TlNode *n) {
 // dtype value; NULL for any other attribute.
 TlValue *tl_sema_library_attr(Sema *s, const TlNode *n) {
   const char *q = dotted_name(s, n);
+  // PassConfigKey.TL_DISABLE_WARP_SPECIALIZED: a pass option's name, as a
+  // dict key in an autotuner's config (tlc's passes take no such options).
+  if (q && strstr(q, "PassConfigKey.")) return (TlValue *)tl_value_str(s, n->loc, n->name);
   if (q && starts_with(q, "torch.")) {
     static const struct {
       const char *name;

@@ -22,7 +22,8 @@ const char *tl_value_kind_article(TlValueKind k) {
 const char *tl_value_kind_name(TlValueKind k) {
   static const char *names[] = {"int",   "float",     "bool",     "str",          "None",
                                 "tuple", "dtype",     "function", "module",       "kernel",
-                                "macro", "host code", "dict",     "runtime size", "mbarrier", "error"};
+                                "macro", "host code", "dict",     "runtime size", "mbarrier", "autotuner",
+                                "error"};
   return names[k];
 }
 

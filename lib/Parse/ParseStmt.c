@@ -296,7 +296,7 @@ static TlNode *while_stmt(Parser *p) {
   return n;
 }
 
-// with_stmt = "with" expr ("as" (postfix | "(" postfix ("," postfix)* ")"))? ":" block
+// with_stmt = "with" expr ("as" (postfix | "(" postfix ("," postfix)* ")"))? ("," expr)* ":" block
 static TlNode *with_stmt(Parser *p) {
   TlToken *kw = tl_parse_advance(p);
   TlNode *n = tl_parse_new_node(p, ND_WITH, kw->loc);
@@ -324,8 +324,16 @@ static TlNode *with_stmt(Parser *p) {
       }
     }
   }
+  // `with A, B:` is `with A: with B:` (TVM script's `with T.If(c), T.Then():`).
+  TlNode *inner = n;
+  while (!p->failed && tl_parse_accept(p, TK_COMMA)) {
+    TlNode *item = tl_parse_new_node(p, ND_WITH, p->tok->loc);
+    item->a = tl_parse_expr(p);
+    tl_vec_push(p->arena, &inner->list, item);
+    inner = item;
+  }
   if (!tl_parse_expect(p, TK_COLON, "after the with item")) return n;
-  tl_parse_block(p, &n->list);
+  tl_parse_block(p, &inner->list);
   return n;
 }
 

@@ -256,17 +256,27 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
       ok = false;
       continue;
     }
-    int64_t lim = i == 0 ? MAX_GRID_X : MAX_GRID_YZ;
-    if (v < 1 || v > lim) {
+    // y and z past CUDA's 65535 are folded into x by the CUDA emitter (one
+    // linear block index), so every extent may reach x's limit.
+    if (v < 1 || v > MAX_GRID_X) {
       tl_error(s->diag, g->loc, "grid extent %lld is out of range; %s must be in 1..%lld",
                (long long)v,
                i == 0   ? "x"
                : i == 1 ? "y"
                         : "z",
-               (long long)lim);
+               (long long)MAX_GRID_X);
       ok = false;
     }
     k->grid_const[i] = v;
+  }
+  if (ok && (k->grid_const[1] > MAX_GRID_YZ || k->grid_const[2] > MAX_GRID_YZ) &&
+      k->grid_const[0] * k->grid_const[1] > MAX_GRID_X / k->grid_const[2]) {
+    tl_error(s->diag, call->loc,
+             "a grid of %lld x %lld x %lld blocks is out of range; with y or z past %d the "
+             "blocks are numbered in x, which holds at most %lld",
+             (long long)k->grid_const[0], (long long)k->grid_const[1],
+             (long long)k->grid_const[2], MAX_GRID_YZ, (long long)MAX_GRID_X);
+    ok = false;
   }
   for (int i = 0; i < 3; i++)
     k->threads[i] = 1;

@@ -392,8 +392,114 @@ static bool check_arity(Sema *s, const TlNode *n, const char *name, int lo, int 
   return false;
 }
 
+// A helper's argument: a compile-time value when the caller's expression
+// is one (num_bits, dtype=in_dtype: the helper's asserts and tir.const read
+// them as Python would), else the kernel expression.
+static bool helper_arg(Sema *s, const TlNode *a, TlHelperArg *out) {
+  out->value = NULL;
+  out->expr = NULL;
+  if (tl_sema_is_constant_expr(s, a)) {
+    TlValue *v = tl_sema_eval_const(s, a);
+    if (v->kind == VAL_ERROR) return false;
+    out->value = v;
+    return true;
+  }
+  int errors = s->diag->nerrors;
+  out->expr = tl_sema_expr(s, a);
+  return s->diag->nerrors == errors;
+}
+
+// helper(a, b, name=c): positional arguments, keywords and the defaults of
+// the def, each bound to its parameter.
+static bool inline_helper_call(Sema *s, const TlValue *fn, const TlNode *call, TlExpr **out,
+                               int *nout) {
+  const TlNode *def = fn->fn;
+  int np = def->params.len;
+  if (!tl_sema_plain_params(s, def, "helper inlined in a kernel")) return false;
+  if (call->list.len > np) {
+    tl_error(s->diag, call->loc, "'%s' takes %d argument%s, %d given", fn->s, np,
+             np == 1 ? "" : "s", call->list.len);
+    tl_note(s->diag, def->loc, "'%s' defined here", fn->s);
+    return false;
+  }
+  TlHelperArg *args = TL_NEW_ARRAY(s->arena, TlHelperArg, np + 1);
+  bool *bound = TL_NEW_ARRAY(s->arena, bool, np + 1);
+  for (int i = 0; i < call->list.len; i++) {
+    if (TL_VEC_AT(call->list, TlNode, i)->kind == ND_STARRED) {
+      tl_error(s->diag, call->loc, "'*' arguments to a helper inlined in a kernel");
+      return false;
+    }
+    if (!helper_arg(s, TL_VEC_AT(call->list, TlNode, i), &args[i])) return false;
+    bound[i] = true;
+  }
+  for (int k = 0; k < call->list2.len; k++) {
+    const TlNode *kw = TL_VEC_AT(call->list2, TlNode, k);
+    int at = -1;
+    for (int i = 0; i < np && kw->op != TK_STARSTAR; i++)
+      if (strcmp(TL_VEC_AT(def->params, TlNode, i)->name, kw->name) == 0) at = i;
+    if (at < 0) {
+      tl_error(s->diag, kw->loc, "'%s' has no parameter '%s'", fn->s,
+               kw->op == TK_STARSTAR ? "**" : kw->name);
+      tl_note(s->diag, def->loc, "'%s' defined here", fn->s);
+      return false;
+    }
+    if (bound[at]) {
+      tl_error(s->diag, kw->loc, "'%s' got two values for parameter '%s'", fn->s, kw->name);
+      return false;
+    }
+    if (!helper_arg(s, kw->a, &args[at])) return false;
+    bound[at] = true;
+  }
+  for (int i = 0; i < np; i++) {
+    if (bound[i]) continue;
+    TlValue *d = i < fn->defaults.len ? TL_VEC_AT(fn->defaults, TlValue, i) : NULL;
+    if (!d && call->list2.len == 0) {
+      tl_error(s->diag, call->loc, "'%s' takes %d argument%s, %d given", fn->s, np,
+               np == 1 ? "" : "s", call->list.len);
+      tl_note(s->diag, def->loc, "'%s' defined here", fn->s);
+      return false;
+    }
+    if (!d) {
+      tl_error(s->diag, call->loc, "'%s' needs a value for parameter '%s'", fn->s,
+               TL_VEC_AT(def->params, TlNode, i)->name);
+      tl_note(s->diag, def->loc, "'%s' defined here", fn->s);
+      return false;
+    }
+    args[i].value = d;
+  }
+  return tl_sema_bind_helper(s, fn, call->loc, np, args, out, 1, nout);
+}
+
+// f of `tvm.tir.f(...)` / `tirx.f(...)` (helpers written against TVM's TIR,
+// `from tvm import tirx`), or NULL.
+static const char *tir_attr(Sema *s, const TlNode *n) {
+  if (n->kind != ND_ATTR || n->a->kind != ND_NAME) return NULL;
+  TlSym *y = tl_scope_lookup(s, n->a->name);
+  if (!y || y->kind != SYM_VALUE || y->value->kind != VAL_MODULE || !y->value->s) return NULL;
+  const char *m = y->value->s, *leaf = strrchr(m, '.');
+  leaf = leaf ? leaf + 1 : m;
+  return strcmp(leaf, "tir") == 0 || strcmp(leaf, "tirx") == 0 ? n->name : NULL;
+}
+
+// tir.const(value, dtype): the value as a constant of that dtype.
+static TlExpr *tir_const(Sema *s, const TlNode *n) {
+  const TlNode *dn = n->list.len > 1 ? TL_VEC_AT(n->list, TlNode, 1) : tl_sema_kwarg(n, "dtype");
+  if (n->list.len < 1 || n->list.len > 2) {
+    tl_error(s->diag, n->loc, "'tir.const' takes a value and a dtype");
+    return error_expr(s, n->loc);
+  }
+  TlExpr *v = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, 0));
+  TlDtype dt = tl_dtype_is_float(v->dtype) ? TY_FLOAT32 : TY_INT32; // TVM's defaults
+  if (dn && !dtype_arg(s, dn, &dt)) return error_expr(s, n->loc);
+  return tl_sema_convert(s, v, dt);
+}
+
 static TlExpr *lower_call(Sema *s, const TlNode *n) {
   const char *t = tl_sema_t_attr(s, n->a);
+  if (!t && (t = tir_attr(s, n->a))) {
+    if (strcmp(t, "const") == 0) return tir_const(s, n);
+    if (strcmp(t, "Select") == 0) t = "if_then_else"; // the same three operands
+  }
   const char *name = t ? t : (n->a->kind == ND_NAME ? n->a->name : "");
   TlExpr *args[3];
   static const struct {
@@ -501,17 +607,9 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
   if (!t && n->a->kind == ND_NAME) {
     TlSym *y = tl_scope_lookup(s, name);
     if (y && y->kind == SYM_VALUE && y->value->kind == VAL_FUNC) {
-      if (n->list.len > TL_MAX_DIMS + 1 || n->list2.len) {
-        tl_error(s->diag, n->loc, "helper calls take at most %d positional arguments",
-                 TL_MAX_DIMS + 1);
-        return error_expr(s, n->loc);
-      }
-      TlExpr *in[TL_MAX_DIMS + 1], *out[2];
-      for (int i = 0; i < n->list.len; i++)
-        in[i] = tl_sema_expr(s, TL_VEC_AT(n->list, TlNode, i));
+      TlExpr *out[2];
       int nout;
-      if (!tl_sema_inline_helper(s, y->value, n->loc, n->list.len, in, out, 1, &nout))
-        return error_expr(s, n->loc);
+      if (!inline_helper_call(s, y->value, n, out, &nout)) return error_expr(s, n->loc);
       return out[0];
     }
     if (!y) {
@@ -552,7 +650,8 @@ static bool compile_time_python(Sema *s, const TlNode *n) {
   if (is_bitwise_op(n)) return tl_sema_is_constant_expr(s, n);
   if (n->kind == ND_SUBSCRIPT || (n->kind == ND_ATTR && !tl_sema_t_attr(s, n)))
     return tl_sema_is_constant_expr(s, n);
-  return n->kind == ND_CALL && !tl_sema_t_attr(s, n->a) && tl_sema_is_constant_expr(s, n);
+  return n->kind == ND_CALL && !tl_sema_t_attr(s, n->a) && !tir_attr(s, n->a) &&
+         tl_sema_is_constant_expr(s, n);
 }
 
 static TlExpr *value_expr(Sema *s, const TlNode *n, TlValue *v) {
@@ -753,6 +852,48 @@ static TlExpr *lower_expr(Sema *s, const TlNode *n) {
 
 bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs, TlExpr **args,
                            TlExpr **results, int max_results, int *nresults) {
+  TlHelperArg *bound = TL_NEW_ARRAY(s->arena, TlHelperArg, nargs + 1);
+  for (int i = 0; i < nargs; i++)
+    bound[i].expr = args[i];
+  return tl_sema_bind_helper(s, fn, call_loc, nargs, bound, results, max_results, nresults);
+}
+
+// `assert cond` in a helper, checked while it is inlined: a compile-time
+// condition as Python would, and `x.dtype == dtype` / `!=` on a parameter
+// bound to a kernel expression by that expression's dtype.
+static bool helper_assert(Sema *s, const TlNode *st, TlSymScope *sc, const char *helper) {
+  const TlNode *c = st->a;
+  bool holds;
+  if (c->kind == ND_COMPARE && (c->op == TK_EQEQ || c->op == TK_NE) && c->a->kind == ND_ATTR &&
+      strcmp(c->a->name, "dtype") == 0 && c->a->a->kind == ND_NAME) {
+    TlSym *y = tl_scope_lookup(s, c->a->a->name);
+    if (!y || y->kind != SYM_VAR) goto python;
+    TlValue *want = tl_sema_eval_const(s, c->b);
+    TlDtype dt;
+    if (want->kind == VAL_ERROR || !tl_value_as_dtype(s, want, &dt)) return false;
+    TlExpr *bound = (TlExpr *)(void *)y->value;
+    holds = (bound->dtype == dt) == (c->op == TK_EQEQ);
+  } else {
+  python:
+    if (!tl_sema_is_constant_expr(s, c)) {
+      tl_error(s->diag, c->loc,
+               "this assert in helper '%s' needs the value of a kernel expression", helper);
+      tl_note(s->diag, c->loc, "a helper's asserts are checked while tlc inlines it: compile-time "
+                               "values and 'x.dtype == dtype' only");
+      return false;
+    }
+    TlValue *v = tl_sema_eval_const(s, c);
+    if (v->kind == VAL_ERROR) return false;
+    holds = tl_value_truthy(v);
+  }
+  (void)sc;
+  if (!holds) tl_error(s->diag, st->loc, "assertion failed in helper '%s'", helper);
+  return holds;
+}
+
+bool tl_sema_bind_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs,
+                         const TlHelperArg *args, TlExpr **results, int max_results,
+                         int *nresults) {
   const TlNode *def = fn->fn;
   for (int i = 0; i < s->helper_depth; i++)
     if (s->helper_stack[i] == def) {
@@ -781,12 +922,17 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
   s->scope = sc;
   for (int i = 0; i < nargs; i++) {
     TlNode *p = TL_VEC_AT(def->params, TlNode, i);
-    TlVar *v = tl_var_new(s->arena, s->kernel, p->name, VAR_SCALAR, args[i]->dtype, p->loc);
+    if (!args[i].expr) { // a compile-time value: a constant inside the helper
+      TlSym *y = tl_scope_define(s, sc, p->name, SYM_VALUE, p->loc);
+      y->value = args[i].value;
+      continue;
+    }
+    TlVar *v = tl_var_new(s->arena, s->kernel, p->name, VAR_SCALAR, args[i].expr->dtype, p->loc);
     TlSym *y = tl_scope_define(s, sc, p->name, SYM_VAR, p->loc);
     y->var = v;
     // Substitute later: record the binding through a let-like symbol.
     y->var->extent = 0;
-    y->value = (TlValue *)(void *)args[i]; // the bound expression
+    y->value = (TlValue *)(void *)args[i].expr; // the bound expression
   }
   bool ok = true;
   const TlNode *ret = NULL;
@@ -819,7 +965,12 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
         continue;
       }
       if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR) continue; // docstring
-      tl_error(s->diag, st->loc, "helpers may only hold assignments to names and one 'return'");
+      if (st->kind == ND_ASSERT) {
+        ok = helper_assert(s, st, sc, fn->s);
+        continue;
+      }
+      tl_error(s->diag, st->loc,
+               "helpers may only hold assignments to names, asserts and one 'return'");
       ok = false;
     }
   }
@@ -848,6 +999,7 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
       // Replace parameter and local variables by their bound expressions,
       // innermost definitions first (locals may use parameters).
       for (TlSym *y = sc->syms; y; y = y->next) {
+        if (y->kind != SYM_VAR) continue; // compile-time parameters were folded in
         TlExpr *with = (TlExpr *)(void *)y->value;
         e = tl_expr_substitute(s->arena, e, 1, &y->var, &with);
       }

@@ -95,6 +95,16 @@ TlExpr *tl_sema_fold(Sema *s, TlExpr *e);               // folds constant subtre
 // results (the tuple of a `return a, b`), or false after reporting.
 bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs, TlExpr **args,
                            TlExpr **results, int max_results, int *nresults);
+// A helper's argument: a kernel expression, or (expr NULL) a compile-time
+// value the helper's Python reads (a dtype, a default).
+typedef struct TlHelperArg {
+  TlExpr *expr;
+  TlValue *value;
+} TlHelperArg;
+// tl_sema_inline_helper with each parameter bound to an expression or value.
+bool tl_sema_bind_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs,
+                         const TlHelperArg *args, TlExpr **results, int max_results,
+                         int *nresults);
 
 /* TileOps.c */
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);

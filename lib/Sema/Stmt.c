@@ -922,6 +922,30 @@ static void if_stmt(Sema *s, const TlNode *n, TlVec *out) {
   tl_vec_push(s->arena, out, st);
 }
 
+// TVM script's `with T.If(cond), T.Then(): body` (v0.1.5's grouped GEMM):
+// `if cond: body`. The nested with of the two items holds the body.
+static void tvm_if(Sema *s, const TlNode *n, TlVec *out) {
+  const TlNode *then = n->list.len == 1 ? TL_VEC_AT(n->list, TlNode, 0) : NULL;
+  const char *t = then && then->kind == ND_WITH && then->a->kind == ND_CALL
+                      ? tl_sema_t_attr(s, then->a->a)
+                      : NULL;
+  if (n->a->list.len != 1 || n->a->list2.len) {
+    tl_error(s->diag, n->a->loc, "'T.If' takes one condition");
+    return;
+  }
+  if (!t || strcmp(t, "Then") != 0 || then->a->list.len || then->a->list2.len) {
+    tl_error(s->diag, n->loc, "'with T.If(cond)' needs 'T.Then()' as its only statement");
+    tl_note(s->diag, n->loc, "write it as 'with T.If(cond), T.Then():', or as 'if cond:'");
+    return;
+  }
+  TlNode *as_if = TL_NEW(s->arena, TlNode);
+  as_if->kind = ND_IF;
+  as_if->loc = n->loc;
+  as_if->a = TL_VEC_AT(n->a->list, TlNode, 0);
+  as_if->list = then->list;
+  if_stmt(s, as_if, out);
+}
+
 // while cond: body. Every thread of the block runs the loop (like T.serial),
 // so its condition must come out the same in every thread: barriers inside
 // the body (after T.Parallel nests and tile ops) are reached by all.
@@ -993,12 +1017,6 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
       if (!ev->i)
         return;
     }
-    if (s->kernel->grid_const[0] == 0 || s->kernel->grid_const[1] == 0) {
-      tl_error(s->diag, e->loc,
-               "T.use_swizzle needs a grid of compile-time extents; this one "
-               "depends on runtime sizes");
-      return;
-    }
     s->kernel->swizzle_panel = v;
     return;
   }
@@ -1066,6 +1084,10 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
       const char *t = tl_sema_t_attr(s, n->a->a);
       if (t && strcmp(t, "ws") == 0) {
         tl_sema_ws_scope(s, n, out);
+        return;
+      }
+      if (t && strcmp(t, "If") == 0) {
+        tvm_if(s, n, out);
         return;
       }
     }
