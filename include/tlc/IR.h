@@ -101,6 +101,8 @@ typedef struct TlBuffer {
   int swizzle;           // shared: 0, or the XOR-swizzle chunk count per row (2, 4, 8)
   int source_ndims;      // sema only: a fragment's dimensions as written, when its unit
   unsigned dropped_dims; // dimensions were dropped (bit d: written dimension d); 0 otherwise
+  const struct TlBuffer *view_of; // global: T.Tensor(shape, dtype, P.data), parameter P's
+                                 // memory seen with this shape (no memory of its own)
   bool wgmma_operand;    // shared: swizzle is wgmma's canonical layout (panels of
                          // swizzle*8 16-bit columns, Swizzle<3|2|1,4,3>), not tl_swz
 } TlBuffer;

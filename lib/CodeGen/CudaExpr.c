@@ -9,6 +9,7 @@
 
 const char *tl_cuda_buf_name(Emit *e, const TlBuffer *b) {
   if (b->table) return b->name; // tlc's own name
+  if (b->view_of) b = b->view_of; // T.Tensor(..., P.data): P's memory
   // One spelling in every output (CIdent.h).
   return tl_cident(e->body.arena, b->name, TL_CIDENT_LOCAL);
 }

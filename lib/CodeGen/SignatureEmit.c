@@ -69,8 +69,10 @@ static bool is_output(const TlBuffer *b) {
 // A buffer the launcher describes with a TMA tensor map: cuTensorMapEncodeTiled
 // refuses a global address that is not a multiple of 16 bytes.
 static int64_t tma_alignment(const TlKernel *k, const TlBuffer *b) {
-  for (int i = 0; i < k->tma_maps.len; i++)
-    if (TL_VEC_AT(k->tma_maps, TlTmaMap, i)->global == b) return 16;
+  for (int i = 0; i < k->tma_maps.len; i++) {
+    const TlBuffer *g = TL_VEC_AT(k->tma_maps, TlTmaMap, i)->global;
+    if ((g->view_of ? g->view_of : g) == b) return 16;
+  }
   return 0;
 }
 

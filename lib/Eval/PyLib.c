@@ -7,6 +7,8 @@
 //   DataType(dtype) / tvm DataType           the dtype; `.bits` of a dtype
 //   torch.float16, torch.bfloat16, ...       dtypes (dict keys, defaults);
 //                                            nothing else of torch runs
+//   torch.cuda.is_available(), get_device_capability(), get_device_properties(i)
+//                                            the --target's, as a GPU of that kind
 //   AutoTuner.from_kernel(kernel=f, configs=c)...run(...)
 //                                            f(**c[0]): tlc cannot time kernels
 //                                            while compiling, so, as for
@@ -180,9 +182,40 @@ TlValue *tl_sema_tuner_method(Sema *s, const TlNode *n, TlValue *tuner) {
   return tl_sema_apply(s, fn, n->loc, 0, NULL, nkw_used, kwnames, kwvals);
 }
 
+// torch.cuda's device queries, answered from --target as a live GPU of that
+// kind would: is_available() is True, device 0 of 1 is current, its
+// capability is the target's (9, 0), get_device_properties(i) an object
+// whose .major / .minor / .multi_processor_count are the target's. Nothing
+// else of torch.cuda runs.
+static TlValue *torch_cuda(Sema *s, const TlNode *n, const char *q) {
+  const char *f = q + strlen("torch.cuda.");
+  TlVec args = {0}, names = {0}, vals = {0};
+  if (!tl_sema_eval_call_args(s, n, &args, &names, &vals)) return error_at(s, n->loc);
+  if (strcmp(f, "is_available") == 0) {
+    TlValue *v = tl_value_new(s, VAL_BOOL, n->loc);
+    v->i = 1;
+    return v;
+  }
+  if (strcmp(f, "current_device") == 0) return int_result(s, n->loc, 0);
+  if (strcmp(f, "device_count") == 0) return int_result(s, n->loc, 1);
+  if (strcmp(f, "get_device_capability") == 0) {
+    TlValue *v = tl_value_new(s, VAL_TUPLE, n->loc);
+    tl_vec_push(s->arena, &v->items, int_result(s, n->loc, s->module->sm / 10));
+    tl_vec_push(s->arena, &v->items, int_result(s, n->loc, s->module->sm % 10));
+    return v;
+  }
+  if (strcmp(f, "get_device_properties") == 0) {
+    TlValue *v = tl_value_new(s, VAL_MODULE, n->loc); // read by tl_sema_library_attr
+    v->s = "tlc.device_properties";
+    return v;
+  }
+  return NULL;
+}
+
 TlValue *tl_sema_library_call(Sema *s, const TlNode *n) {
   const char *q = dotted_name(s, n->a);
   if (q && ends_with(q, "AutoTuner.from_kernel")) return from_kernel(s, n, strstr(q, "AutoTuner"));
+  if (q && starts_with(q, "torch.cuda.")) return torch_cuda(s, n, q);
   if (!q || !(starts_with(q, "tilelang") || starts_with(q, "tvm."))) return NULL;
   if (strcmp(q, "tilelang.cdiv") == 0 || strcmp(q, "tilelang.language.cdiv") == 0)
     return cdiv(s, n, q);
@@ -204,6 +237,15 @@ TlValue *tl_sema_library_attr(Sema *s, const TlNode *n) {
   // PassConfigKey.TL_DISABLE_WARP_SPECIALIZED: a pass option's name, as a
   // dict key in an autotuner's config (tlc's passes take no such options).
   if (q && strstr(q, "PassConfigKey.")) return (TlValue *)tl_value_str(s, n->loc, n->name);
+  if (q && starts_with(q, "tlc.device_properties.")) { // torch.cuda.get_device_properties(i)
+    const char *f = n->name;
+    if (strcmp(f, "major") == 0) return int_result(s, n->loc, s->module->sm / 10);
+    if (strcmp(f, "minor") == 0) return int_result(s, n->loc, s->module->sm % 10);
+    if (strcmp(f, "multi_processor_count") == 0) return int_result(s, n->loc, s->sm_count);
+    tl_error(s->diag, n->loc, "tlc knows a device's major, minor and multi_processor_count, "
+                              "not '%s'", f);
+    return error_at(s, n->loc);
+  }
   if (q && starts_with(q, "torch.")) {
     static const struct {
       const char *name;

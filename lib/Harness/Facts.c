@@ -19,6 +19,7 @@ typedef struct Walk {
 } Walk;
 
 static void mark(Walk *w, const TlBuffer *b, bool write) {
+  if (b && b->view_of) b = b->view_of;
   if (!b || b->scope != SCOPE_GLOBAL || b->param_index < 0 || b->param_index >= 64) return;
   if (write)
     w->f->written[b->param_index] = true;

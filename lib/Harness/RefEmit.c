@@ -600,6 +600,7 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
   int64_t off = 0;
   for (int i = 0; i < k->buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    if (b->view_of) continue; // a parameter's memory under another shape
     const char *t = tl_dtype_cuda(b->dtype), *name = tl_ref_buf_name(&e->r, b);
     if (b->scope == SCOPE_LOCAL) {
       line(e, 1, "%s %s[%lld]; // local: one per thread", t, name, (long long)tl_buffer_elems(b));

@@ -53,6 +53,7 @@ static void error(TlRef *r, TlLoc loc, const char *what) {
 // The same spelling as the compiled kernel's (CIdent.h): this is naming, not
 // printing, so sharing it does not weaken the reference as a check.
 const char *tl_ref_buf_name(TlRef *r, const TlBuffer *b) {
+  if (b->view_of) b = b->view_of; // T.Tensor(..., P.data): P's memory
   return tl_cident(r->arena, b->name, TL_CIDENT_LOCAL);
 }
 

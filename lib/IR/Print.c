@@ -625,6 +625,7 @@ static void print_buffer_facts(TlBuf *out, const TlBuffer *b, const TlKernel *kn
   if (b->wgmma_operand) tl_buf_puts(out, " wgmma_operand");
   // Only global buffers' uses are read later (the launcher's const).
   if (b->scope == SCOPE_GLOBAL) {
+    if (b->view_of) tl_buf_printf(out, " view_of %s", b->view_of->name);
     if (b->written) tl_buf_puts(out, " written");
     if (b->read) tl_buf_puts(out, " read");
     if (b->output) tl_buf_puts(out, " output");

@@ -377,6 +377,11 @@ static void check_buffer(V *v, const TlBuffer *b) {
       (b->scope != SCOPE_SHARED || b->shared_offset < 0 ||
        (k->shared_bytes && b->shared_offset + tl_buffer_bytes(b) > k->shared_bytes)))
     failf(v, b->loc, "shared tile '%s' lies outside the kernel's shared block", b->name);
+  if (b->view_of && (b->scope != SCOPE_GLOBAL || b->view_of->param_index < 0 ||
+                    b->view_of->view_of || b->view_of->dtype != b->dtype ||
+                    tl_buffer_is_dynamic(b->view_of) ||
+                    tl_buffer_elems(b) > tl_buffer_elems(b->view_of)))
+    failf(v, b->loc, "view '%s' is not a global buffer within a parameter of its dtype", b->name);
   if (b->table && (b->scope != SCOPE_GLOBAL || b->table_len != tl_buffer_elems(b)))
     failf(v, b->loc, "table '%s' does not fill its buffer", b->name);
   if (b->layout) {

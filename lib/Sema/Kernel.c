@@ -356,6 +356,7 @@ bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with) {
   if (!launch_config(s, k, with)) return false;
   s->ws_threads = 0;
   tl_sema_body(s, &with->list, &k->body);
+  tl_sema_finish_views(k);
   tl_sema_finish_ws(s, k);
   return true;
 }
@@ -386,6 +387,7 @@ bool tl_sema_macro_launch(Sema *s, const TlNode *with) {
   if (!launch_config(s, s->kernel, with)) return false;
   s->ws_threads = 0;
   tl_sema_body(s, &with->list, &s->kernel->body);
+  tl_sema_finish_views(s->kernel);
   tl_sema_finish_ws(s, s->kernel);
   return true;
 }

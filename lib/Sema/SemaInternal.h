@@ -106,6 +106,14 @@ bool tl_sema_bind_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs,
                          const TlHelperArg *args, TlExpr **results, int max_results,
                          int *nresults);
 
+/* TensorView.c: X = T.Tensor(shape, dtype, P.data), a view of parameter P */
+bool tl_sema_tensor_view(Sema *s, const TlNode *target, const TlNode *call);
+// Marks the parameters read or written through their views (the launcher's
+// const, the harness's outputs).
+void tl_sema_finish_views(TlKernel *k);
+/* Im2Col.c: T.im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad) */
+void tl_sema_im2col(Sema *s, const TlNode *call, TlVec *out);
+
 /* TileOps.c */
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);
 bool tl_sema_is_tile_op(const char *name);

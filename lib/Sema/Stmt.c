@@ -371,6 +371,10 @@ static void assign(Sema *s, const TlNode *n, TlVec *out) {
       alloc(s, target, value, t);
       return;
     }
+    if (t && strcmp(t, "Tensor") == 0) {
+      tl_sema_tensor_view(s, target, value);
+      return;
+    }
     if (t && strcmp(t, "alloc_barrier") == 0) {
       tl_sema_alloc_barrier(s, target, value);
       return;

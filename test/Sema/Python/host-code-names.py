@@ -5,7 +5,7 @@
 import tilelang.language as T
 import torch
 x = 1.0
-x += torch.cuda.device_count()
+x += torch.cuda.memory_allocated()
 if True:
     y = torch.zeros(3)
 
