@@ -47,9 +47,10 @@ TlValue *tl_value_iterable(Sema *s, TlValue *v) {
     keys->items = v->items;
     return keys;
   }
-  if (v->kind == VAL_STR) {
+  if (v->kind == VAL_STR || v->kind == VAL_DTYPE) { // TileLang's dtypes are str subclasses
     TlValue *chars = tl_eval_tuple_value(s, v->loc, true);
-    for (const char *p = v->s; *p; p++)
+    const char *text = v->kind == VAL_STR ? v->s : tl_dtype_name(v->dtype);
+    for (const char *p = text; *p; p++)
       tl_vec_push(s->arena, &chars->items,
                   (void *)tl_value_str(s, v->loc, tl_arena_printf(s->arena, "%c", *p)));
     return chars;

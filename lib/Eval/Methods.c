@@ -1,6 +1,6 @@
 // Methods on compile-time values: dict.items/keys/values/get, list.append /
 // extend, int.bit_length, and the str methods kernel factories use to read
-// a dtype or mode string (isdigit, startswith, endswith, lower, upper,
+// a dtype or mode string (isdigit, startswith, endswith, lower, upper, join,
 // strip, replace).
 #include <ctype.h>
 #include <string.h>
@@ -113,6 +113,23 @@ static TlValue *str_method(Sema *s, const TlNode *n, const char *str, const char
         *p = (char)(m[0] == 'l' ? tolower((unsigned char)*p) : toupper((unsigned char)*p));
     }
     return (TlValue *)tl_value_str(s, n->loc, out);
+  }
+  if (strcmp(m, "join") == 0 && args->len == 1) { // sep.join(strings)
+    TlValue *items = tl_value_iterable(s, TL_VEC_AT(*args, TlValue, 0));
+    if (!items) return NULL;
+    TlBuf b;
+    tl_buf_init(&b, s->arena);
+    tl_buf_puts(&b, "");
+    for (int i = 0; i < items->items.len; i++) {
+      const TlValue *x = TL_VEC_AT(items->items, TlValue, i);
+      if (x->kind != VAL_STR) {
+        tl_error(s->diag, n->loc, "'str.join' joins strings, not %s %s",
+                 tl_value_kind_article(x->kind), tl_value_kind_name(x->kind));
+        return tl_eval_error_value(s, n->loc);
+      }
+      tl_buf_printf(&b, "%s%s", i ? str : "", x->s);
+    }
+    return (TlValue *)tl_value_str(s, n->loc, b.data);
   }
   const char *from, *to;
   if (strcmp(m, "replace") == 0 && args->len == 2 && str_arg(args, 0, &from) &&

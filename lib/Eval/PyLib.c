@@ -9,6 +9,7 @@
 //                                            nothing else of torch runs
 //   torch.cuda.is_available(), get_device_capability(), get_device_properties(i)
 //                                            the --target's, as a GPU of that kind
+//   tvm.te.var("m"), tvm.tir.Var("m", dtype) a runtime size, as T.dynamic("m")
 //   AutoTuner.from_kernel(kernel=f, configs=c)...run(...)
 //                                            f(**c[0]): tlc cannot time kernels
 //                                            while compiling, so, as for
@@ -216,6 +217,19 @@ TlValue *tl_sema_library_call(Sema *s, const TlNode *n) {
   const char *q = dotted_name(s, n->a);
   if (q && ends_with(q, "AutoTuner.from_kernel")) return from_kernel(s, n, strstr(q, "AutoTuner"));
   if (q && starts_with(q, "torch.cuda.")) return torch_cuda(s, n, q);
+  // tvm.te.var("m") / tvm.tir.Var("m", "int32"): TVM's symbolic sizes, T.dynamic's older spellings.
+  if (q && (ends_with(q, "tvm.te.var") || ends_with(q, "tvm.tir.Var") || ends_with(q, "tvm.tirx.Var"))) {
+    static const char *const kws[] = {"name", "dtype", "span", NULL};
+    const TlNode *name = n->list.len > 0 ? TL_VEC_AT(n->list, TlNode, 0) : tl_sema_kwarg(n, "name");
+    const TlNode *dtype = n->list.len > 1 ? TL_VEC_AT(n->list, TlNode, 1) : tl_sema_kwarg(n, "dtype");
+    const char *form = strrchr(q, '.') + 1;
+    if (!tl_sema_check_keywords(s, n, form, kws)) return error_at(s, n->loc);
+    if (!name || n->list.len > 2) {
+      tl_error(s->diag, n->loc, "'%s' takes a name and an optional dtype", form);
+      return error_at(s, n->loc);
+    }
+    return tl_eval_runtime_size(s, n, form, name, dtype);
+  }
   if (!q || !(starts_with(q, "tilelang") || starts_with(q, "tvm."))) return NULL;
   if (strcmp(q, "tilelang.cdiv") == 0 || strcmp(q, "tilelang.language.cdiv") == 0)
     return cdiv(s, n, q);

@@ -180,6 +180,15 @@ static TlNode *atom(Parser *p) {
   case TK_NONE:
     tl_parse_advance(p);
     return tl_parse_new_node(p, ND_NONE, t->loc);
+  case TK_DOT: // `...`, Python's Ellipsis (Callable[..., Any], stub bodies): None to tlc
+    if (p->tok + 2 < p->end && p->tok[1].kind == TK_DOT && p->tok[2].kind == TK_DOT &&
+        p->tok[1].loc.line == t->loc.line && p->tok[1].loc.col == t->loc.col + 1 &&
+        p->tok[2].loc.line == t->loc.line && p->tok[2].loc.col == t->loc.col + 2) {
+      p->tok += 3;
+      return tl_parse_new_node(p, ND_NONE, t->loc);
+    }
+    tl_parse_error_at_tok(p, t, "expected an expression%s, found %s", "");
+    return tl_parse_new_node(p, ND_NONE, t->loc);
   case TK_LBRACE:
     return brace(p);
   case TK_LPAREN: {

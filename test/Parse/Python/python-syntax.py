@@ -69,7 +69,10 @@ def k(A: T.Tensor((16,), "float32")):
 # CHECK: skipped coro @21:1
 # CHECK: skipped A @23:1
 # CHECK: skipped @28:1
-# CHECK: skipped global_var @42:1
+# `...` (Ellipsis) is an expression (None to tlc):
+# CHECK: assign @42:12
+# CHECK-NEXT: target: name global_var @42:1
+# CHECK-NEXT: value: none @42:14
 # CHECK: assign @43:3
 # CHECK: def k @54:5
 # CUDA: // kernel k ({{.*}}python-syntax.py:54): grid (1, 1, 1), 32 threads
