@@ -28,6 +28,10 @@ void tl_emit_gemm_ptx(TlBuf *out);
 void tl_emit_wgmma_ptx(TlBuf *out);
 void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g, int64_t group_threads,
                          void (*print_expr)(TlBuf *, const TlExpr *));
+// A shared tile stored in wgmma's canonical layout wider than one swizzle
+// panel (tl_swz_wg), not tl_swz's rows: its indexing function in the kernel
+// and in an mma.sync gemm helper that reads it (GemmEmit.c).
+bool tl_cuda_swizzle_is_wg(const TlBuffer *b);
 
 // The C name of buffer b in the kernel's code.
 const char *tl_cuda_buf_name(Emit *e, const TlBuffer *b);

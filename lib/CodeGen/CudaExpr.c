@@ -7,6 +7,11 @@
 #include <math.h>
 #include <string.h>
 
+bool tl_cuda_swizzle_is_wg(const TlBuffer *b) {
+  int64_t C = b->shape[b->ndims - 1], V = 128 / tl_dtype_bits(b->dtype);
+  return b->wgmma_operand && b->swizzle && C > V * b->swizzle;
+}
+
 const char *tl_cuda_buf_name(Emit *e, const TlBuffer *b) {
   if (b->table) return b->name; // tlc's own name
   if (b->view_of) b = b->view_of; // T.Tensor(..., P.data): P's memory
@@ -269,7 +274,7 @@ static void call(Emit *e, const TlExpr *x) {
   if (x->fn == FN_SWIZZLE) {
     const TlBuffer *b = x->buf;
     int64_t C = b->shape[b->ndims - 1], V = 128 / tl_dtype_bits(b->dtype);
-    if (b->wgmma_operand && C > V * b->swizzle) { // panels of V * swizzle columns
+    if (tl_cuda_swizzle_is_wg(b)) { // panels of V * swizzle columns
       e->need_swz_wg = e->need_swz = true;
       tl_buf_printf(o, "tl_swz_wg<%lld, %lld, %lld, %d>(", (long long)(tl_buffer_elems(b) / C),
                     (long long)C, (long long)V, b->swizzle);

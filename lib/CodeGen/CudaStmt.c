@@ -374,6 +374,9 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     return;
   case ST_GEMM:
     if (s->use_mma) e->need_mma = e->need_swz = true;
+    if (s->use_mma && ((s->a->scope == SCOPE_SHARED && tl_cuda_swizzle_is_wg(s->a)) ||
+                       tl_cuda_swizzle_is_wg(s->b)))
+      e->need_swz_wg = true; // an operand a wgmma gemm laid out (GemmEmit.c swz_index)
     if (s->use_wgmma) e->need_wgmma = true;
     tl_emit_gemm_helper(&e->helpers, o->arena, s, e->k->launch_threads ? e->k->threads[0] : 0,
                         print_expr_to);

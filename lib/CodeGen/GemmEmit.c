@@ -4,13 +4,8 @@
 //     shared tiles, then mma.sync.m16n8k16 into the GEMM_C registers;
 //   CUDA cores (fp32, fp64, int8, fp16 accumulators, odd shapes): each
 //     thread accumulates its own registers of the same GEMM_C layout.
-#include "tlc/CodeGen.h"
+#include "CudaEmitInternal.h"
 #include "tlc/FragLayout.h"
-
-void tl_emit_gemm_ptx(TlBuf *out);
-void tl_emit_wgmma_ptx(TlBuf *out);
-void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g, int64_t group_threads,
-                         void (*print_expr)(TlBuf *, const TlExpr *));
 
 // The expression of a thread's index among the gemm's threads (set by
 // tl_emit_gemm_helper for the helper it writes).
@@ -226,6 +221,19 @@ static int swz(const TlBuffer *b) {
   return b->swizzle ? b->swizzle : 1;
 }
 
+// The index function of a shared operand's layout, as the kernel's own
+// accesses use it (CudaExpr.c FN_SWIZZLE): tl_swz over rows of cols
+// elements, or wgmma's canonical panels when another T.gemm of the kernel
+// runs on wgmma with this tile (attention backward: K_shared is the wgmma A
+// of S = K Q^T and the mma.sync B of dQ = dS^T K).
+static TlArena *swz_arena;
+static const char *swz_index(const TlBuffer *b, int64_t cols) {
+  if (tl_cuda_swizzle_is_wg(b))
+    return tl_arena_printf(swz_arena, "tl_swz_wg<%lld, %lld, 8, %d>", (long long)(tl_buffer_elems(b) / cols),
+                           (long long)cols, b->swizzle);
+  return tl_arena_printf(swz_arena, "tl_swz<%lld, 8, %d>", (long long)cols, swz(b));
+}
+
 // T.gemm with A in registers: the A operand of a k16 step is two n8 atoms
 // of A's accumulator layout, packed two 16-bit values per register.
 static void mma_rs_helper(TlBuf *out, const TlStmt *g) {
@@ -263,11 +271,11 @@ static void mma_rs_helper(TlBuf *out, const TlStmt *g) {
   tl_buf_printf(out, "    #pragma unroll\n    for (unsigned nj = 0; nj < %lld; ++nj) {\n", (long long)(NI / 2));
   tl_buf_printf(out, "      const unsigned n0 = wj * %lld + nj * 16;\n      unsigned t[4];\n", (long long)WN);
   if (!g->trans_b)
-    tl_buf_printf(out, "      tl_ldmatrix_x4_trans(t, &B[tl_swz<%lld, 8, %d>(kk + (j %% 2) * 8 + r, n0 + (j / 2) * 8)]);\n",
-                  (long long)cb, g->b->swizzle ? g->b->swizzle : 1);
+    tl_buf_printf(out, "      tl_ldmatrix_x4_trans(t, &B[%s(kk + (j %% 2) * 8 + r, n0 + (j / 2) * 8)]);\n",
+                  swz_index(g->b, cb));
   else
-    tl_buf_printf(out, "      tl_ldmatrix_x4(t, &B[tl_swz<%lld, 8, %d>(n0 + (j / 2) * 8 + r, kk + (j %% 2) * 8)]);\n",
-                  (long long)cb, g->b->swizzle ? g->b->swizzle : 1);
+    tl_buf_printf(out, "      tl_ldmatrix_x4(t, &B[%s(n0 + (j / 2) * 8 + r, kk + (j %% 2) * 8)]);\n",
+                  swz_index(g->b, cb));
   tl_buf_puts(out, "      b[2 * nj][0] = t[0], b[2 * nj][1] = t[1], b[2 * nj + 1][0] = t[2], b[2 * nj + 1][1] = t[3];\n"
                    "    }\n");
   tl_buf_printf(out, "    #pragma unroll\n    for (unsigned mi = 0; mi < %lld; ++mi)\n"
@@ -309,20 +317,20 @@ static void mma_helper(TlBuf *out, const TlStmt *g) {
   tl_buf_printf(out, "  #pragma unroll\n  for (int mi = 0; mi < %lld; ++mi) {\n", (long long)MI);
   tl_buf_printf(out, "    const unsigned m0 = wi * %lld + mi * 16;\n", (long long)WM);
   if (!g->trans_a)
-    tl_buf_printf(out, "    tl_ldmatrix_x4(a[mi], &A[tl_swz<%lld, 8, %d>(m0 + (j %% 2) * 8 + r, kk + (j / 2) * 8)]);\n",
-                  (long long)ca, swz(g->a));
+    tl_buf_printf(out, "    tl_ldmatrix_x4(a[mi], &A[%s(m0 + (j %% 2) * 8 + r, kk + (j / 2) * 8)]);\n",
+                  swz_index(g->a, ca));
   else
-    tl_buf_printf(out, "    tl_ldmatrix_x4_trans(a[mi], &A[tl_swz<%lld, 8, %d>(kk + (j / 2) * 8 + r, m0 + (j %% 2) * 8)]);\n",
-                  (long long)ca, swz(g->a));
+    tl_buf_printf(out, "    tl_ldmatrix_x4_trans(a[mi], &A[%s(kk + (j / 2) * 8 + r, m0 + (j %% 2) * 8)]);\n",
+                  swz_index(g->a, ca));
   tl_buf_puts(out, "  }\n");
   tl_buf_printf(out, "  #pragma unroll\n  for (int nj = 0; nj < %lld; ++nj) {\n", (long long)(NI / 2));
   tl_buf_printf(out, "    const unsigned n0 = wj * %lld + nj * 16;\n    unsigned t[4];\n", (long long)WN);
   if (!g->trans_b)
-    tl_buf_printf(out, "    tl_ldmatrix_x4_trans(t, &B[tl_swz<%lld, 8, %d>(kk + (j %% 2) * 8 + r, n0 + (j / 2) * 8)]);\n",
-                  (long long)cb, swz(g->b));
+    tl_buf_printf(out, "    tl_ldmatrix_x4_trans(t, &B[%s(kk + (j %% 2) * 8 + r, n0 + (j / 2) * 8)]);\n",
+                  swz_index(g->b, cb));
   else
-    tl_buf_printf(out, "    tl_ldmatrix_x4(t, &B[tl_swz<%lld, 8, %d>(n0 + (j / 2) * 8 + r, kk + (j %% 2) * 8)]);\n",
-                  (long long)cb, swz(g->b));
+    tl_buf_printf(out, "    tl_ldmatrix_x4(t, &B[%s(n0 + (j / 2) * 8 + r, kk + (j %% 2) * 8)]);\n",
+                  swz_index(g->b, cb));
   tl_buf_puts(out, "    b[2 * nj][0] = t[0], b[2 * nj][1] = t[1], b[2 * nj + 1][0] = t[2], b[2 * nj + 1][1] = t[3];\n"
                    "  }\n}\n");
   tl_buf_printf(out,
@@ -387,6 +395,7 @@ void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g, int64_t group_
   // it (scopes start at multiples of their size).
   thread_index = group_threads ? tl_arena_printf(a, "(threadIdx.x %% %lld)", (long long)group_threads)
                                : "threadIdx.x";
+  swz_arena = a;
   if (g->use_wgmma)
     wgmma_helper(out, g);
   else if (g->use_mma && g->a->scope == SCOPE_FRAGMENT)
