@@ -296,6 +296,12 @@ static TlNode *while_stmt(Parser *p) {
   return n;
 }
 
+// ", NAME" then "," or ":": one more name bound by `as`.
+static bool name_follows(Parser *p) {
+  return p->tok + 2 < p->end && p->tok[0].kind == TK_COMMA && p->tok[1].kind == TK_NAME &&
+         (p->tok[2].kind == TK_COMMA || p->tok[2].kind == TK_COLON);
+}
+
 // with_stmt = "with" expr ("as" (postfix | "(" postfix ("," postfix)* ")"))? ("," expr)* ":" block
 static TlNode *with_stmt(Parser *p) {
   TlToken *kw = tl_parse_advance(p);
@@ -312,12 +318,16 @@ static TlNode *with_stmt(Parser *p) {
       tl_parse_expect(p, TK_RPAREN, "to close the names");
       n->b = t;
     } else {
+      // `as bx, by` (tlc's unparenthesized names) while a name follows each
+      // comma; `as bx, other(...)` is Python's second with item (below).
       TlNode *first = tl_parse_postfix(p);
-      if (tl_parse_at(p, TK_COMMA)) {
+      if (name_follows(p)) {
         TlNode *t = tl_parse_new_node(p, ND_TUPLE, loc);
         tl_vec_push(p->arena, &t->list, first);
-        while (tl_parse_accept(p, TK_COMMA) && !tl_parse_at(p, TK_COLON) && !p->failed)
+        while (name_follows(p) && !p->failed) {
+          tl_parse_advance(p);
           tl_vec_push(p->arena, &t->list, tl_parse_postfix(p));
+        }
         n->b = t;
       } else {
         n->b = first;

@@ -39,6 +39,7 @@ typedef struct Sema {
   TlLoc kernel_name_loc;   // where --call 'NAME=...' gave that name (src NULL otherwise)
   struct TlEagerState *eager; // the eager function being compiled (Eager.c), or NULL
   int sm_count;            // the target's SMs, for driver.get_num_sms() (PyLib.c)
+  bool iket_warned;        // iket tracing calls were reported (Stmt.c), once
   bool launch_pending;     // a macro called in a prim_func body: its `with T.Kernel`
                            // is the kernel's launch (Kernel.c)
   TlVec seen_through;      // TlVar*: kernel scalars whose value a slice extent used (TileOps.c)

@@ -979,10 +979,29 @@ static void while_stmt(Sema *s, const TlNode *n, TlVec *out) {
   tl_vec_push(s->arena, out, st);
 }
 
+// A call into TileLang's intra-kernel event tracer (tilelang.tools.cuda.iket:
+// iket.mark(...), `with iket.range(...):`). tlc records no trace; the
+// kernel computes the same without one, so the calls are dropped (with one
+// warning per compilation).
+static bool iket_call(Sema *s, const TlNode *e) {
+  if (e->kind != ND_CALL || e->a->kind != ND_ATTR || e->a->a->kind != ND_NAME) return false;
+  TlSym *y = tl_scope_lookup(s, e->a->a->name);
+  if (!y || y->kind != SYM_VALUE || y->value->kind != VAL_MODULE || !y->value->s) return false;
+  const char *m = y->value->s, *leaf = strrchr(m, '.');
+  if (strcmp(leaf ? leaf + 1 : m, "iket") != 0) return false;
+  if (!s->iket_warned) {
+    tl_warning(s->diag, e->loc, "iket tracing is not recorded by tlc; its calls in this kernel "
+                                "are dropped");
+    s->iket_warned = true;
+  }
+  return true;
+}
+
 static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
   const TlNode *e = n->a;
   if (e->kind == ND_STR)
     return; // a docstring or comment string
+  if (iket_call(s, e)) return;
   if (e->kind == ND_CALL && e->a->kind == ND_NAME) {
     TlSym *y = tl_scope_lookup(s, e->a->name);
     if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MACRO) {
@@ -1094,6 +1113,10 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
         tvm_if(s, n, out);
         return;
       }
+    }
+    if (iket_call(s, n->a) && !n->b) { // with iket.range("name"): the body, untraced
+      tl_sema_body(s, &n->list, out);
+      return;
     }
     tl_error(s->diag, n->loc, "'with' inside a kernel; T.Kernel cannot nest");
     return;
