@@ -957,6 +957,11 @@ bool tl_sema_bind_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs,
           TL_VEC_AT(st->list, TlNode, 0)->kind == ND_NAME) {
         TlNode *target = TL_VEC_AT(st->list, TlNode, 0);
         TlExpr *v = tl_sema_expr(s, st->a);
+        // Bound now, in terms of the call's expressions: `x = x + n` then
+        // rebinds x, and the parameter x it read is gone from the scope.
+        for (TlSym *b = sc->syms; b; b = b->next)
+          if (b->kind == SYM_VAR)
+            v = tl_expr_substitute(s->arena, v, 1, &b->var, (TlExpr **)(void *)&b->value);
         TlVar *var =
             tl_var_new(s->arena, s->kernel, target->name, VAR_SCALAR, v->dtype, target->loc);
         TlSym *y = tl_scope_define(s, sc, target->name, SYM_VAR, target->loc);

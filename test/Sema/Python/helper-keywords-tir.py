@@ -11,6 +11,7 @@
 # RUN: not %tlc %s --call 'runtime_assert()' 2>&1 | FileCheck %s --check-prefix=RUNTIME --match-full-lines
 # RUN: not %tlc %s --call 'unknown_keyword()' 2>&1 | FileCheck %s --check-prefix=KEYWORD --match-full-lines
 # RUN: not %tlc %s --call 'missing()' 2>&1 | FileCheck %s --check-prefix=MISSING --match-full-lines
+# RUN: %tlc %s --call 'rebind()' --emit=ir | FileCheck %s --check-prefix=REBIND
 import tilelang.language as T
 from tvm import tirx
 
@@ -52,7 +53,7 @@ def bad_dtype():
             for i in T.Parallel(128):
                 D[i] = u4_to_f16(4, B[i // 2], i % 2)
     return main
-# DTYPE: {{.*}}helper-keywords-tir.py:21:5: error: assertion failed in helper 'u4_to_f16'
+# DTYPE: {{.*}}helper-keywords-tir.py:22:5: error: assertion failed in helper 'u4_to_f16'
 # DTYPE-NEXT:     assert val.dtype == T.uint8
 # DTYPE-NEXT:     ^~~~~~
 
@@ -64,7 +65,7 @@ def bad_bits():
             for i in T.Parallel(128):
                 D[i] = u4_to_f16(2, B[i // 2], i % 2)
     return main
-# BITS: {{.*}}helper-keywords-tir.py:19:5: error: assertion failed in helper 'u4_to_f16'
+# BITS: {{.*}}helper-keywords-tir.py:20:5: error: assertion failed in helper 'u4_to_f16'
 
 
 def checks_value(x):
@@ -91,7 +92,7 @@ def unknown_keyword():
                 C[i] = pick(C[i], 1, C[i] > 0, factor=2)
     return main
 # KEYWORD: {{.*}}helper-keywords-tir.py:[[#@LINE-2]]:48: error: 'pick' has no parameter 'factor'
-# KEYWORD: {{.*}}helper-keywords-tir.py:27:5: note: 'pick' defined here
+# KEYWORD: {{.*}}helper-keywords-tir.py:28:5: note: 'pick' defined here
 
 
 def missing():
@@ -102,3 +103,21 @@ def missing():
                 C[i] = pick(C[i], scale=2)
     return main
 # MISSING: {{.*}}helper-keywords-tir.py:[[#@LINE-2]]:24: error: 'pick' needs a value for parameter 'b'
+
+
+# A helper's local may rebind a parameter (`x = x + n` reads the argument,
+# later uses see the new value); n, a compile-time argument, folds.
+def shift(x, n):
+    n = n * 2
+    x = x + n
+    return x * x
+
+
+def rebind():
+    @T.prim_func
+    def main(A: T.Tensor((64,), "float32")):
+        with T.Kernel(1, threads=64) as bx:
+            for i in T.Parallel(64):
+                A[i] = shift(A[i], 3)
+    return main
+# REBIND: w_A[lane] = (v_A[lane] + cast<float32>(6:~int32)) * (v_A[lane] + cast<float32>(6:~int32))
