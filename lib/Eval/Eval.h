@@ -123,6 +123,9 @@ bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out); // reports
 // T.<name> attribute recognition: returns the attribute name when n is T.x
 // (or tilelang.language.x), else NULL.
 const char *tl_sema_t_attr(Sema *s, const TlNode *n);
+// True when n is a name bound to a module whose last component is leaf
+// (`tirx` of `from tvm import tirx`, `iket` of tilelang.tools.cuda).
+bool tl_sema_names_module(Sema *s, const TlNode *n, const char *leaf);
 // Reports the use of an undeclared name, with the closest known name as a
 // hint when one is near.
 void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);

@@ -179,7 +179,8 @@ TlValue *tl_sema_tuner_method(Sema *s, const TlNode *n, TlValue *tuner) {
   tl_warning(s->diag, n->loc,
              "'%s' is autotuned; tlc does not tune, it takes the first of %d configs for %s",
              fn->s, configs->items.len, keys.data);
-  tl_note(s->diag, fn->fn->loc, "'%s' is defined here; call it with a config's values to choose another", fn->s);
+  tl_note(s->diag, fn->fn->loc,
+          "'%s' is defined here; call it with a config's values to choose another", fn->s);
   return tl_sema_apply(s, fn, n->loc, 0, NULL, nkw_used, kwnames, kwvals);
 }
 

@@ -48,6 +48,14 @@ const char *tl_sema_t_attr(Sema *s, const TlNode *n) {
   return NULL;
 }
 
+bool tl_sema_names_module(Sema *s, const TlNode *n, const char *leaf) {
+  if (n->kind != ND_NAME) return false;
+  TlSym *y = tl_scope_lookup(s, n->name);
+  if (!y || y->kind != SYM_VALUE || y->value->kind != VAL_MODULE || !y->value->s) return false;
+  const char *m = y->value->s, *dot = strrchr(m, '.');
+  return strcmp(dot ? dot + 1 : m, leaf) == 0;
+}
+
 bool tl_value_as_dtype(Sema *s, const TlValue *v, TlDtype *out) {
   if (v->kind == VAL_DTYPE) {
     *out = v->dtype;

@@ -269,8 +269,16 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
     }
     k->grid_const[i] = v;
   }
-  if (ok && (k->grid_const[1] > MAX_GRID_YZ || k->grid_const[2] > MAX_GRID_YZ) &&
-      k->grid_const[0] * k->grid_const[1] > MAX_GRID_X / k->grid_const[2]) {
+  bool past_yz = k->grid_const[1] > MAX_GRID_YZ || k->grid_const[2] > MAX_GRID_YZ;
+  bool runtime = !k->grid_const[0] || !k->grid_const[1] || !k->grid_const[2];
+  if (ok && past_yz && runtime) { // a runtime extent (grid_const 0) cannot be folded
+    tl_error(s->diag, call->loc,
+             "a y or z grid extent past %d is launched folded into x, which needs every "
+             "extent at compile time; this grid has a runtime one",
+             MAX_GRID_YZ);
+    ok = false;
+  } else if (ok && past_yz &&
+             k->grid_const[0] * k->grid_const[1] > MAX_GRID_X / k->grid_const[2]) {
     tl_error(s->diag, call->loc,
              "a grid of %lld x %lld x %lld blocks is out of range; with y or z past %d the "
              "blocks are numbered in x, which holds at most %lld",

@@ -473,12 +473,9 @@ static bool inline_helper_call(Sema *s, const TlValue *fn, const TlNode *call, T
 // f of `tvm.tir.f(...)` / `tirx.f(...)` (helpers written against TVM's TIR,
 // `from tvm import tirx`), or NULL.
 static const char *tir_attr(Sema *s, const TlNode *n) {
-  if (n->kind != ND_ATTR || n->a->kind != ND_NAME) return NULL;
-  TlSym *y = tl_scope_lookup(s, n->a->name);
-  if (!y || y->kind != SYM_VALUE || y->value->kind != VAL_MODULE || !y->value->s) return NULL;
-  const char *m = y->value->s, *leaf = strrchr(m, '.');
-  leaf = leaf ? leaf + 1 : m;
-  return strcmp(leaf, "tir") == 0 || strcmp(leaf, "tirx") == 0 ? n->name : NULL;
+  if (n->kind != ND_ATTR) return NULL;
+  return tl_sema_names_module(s, n->a, "tir") || tl_sema_names_module(s, n->a, "tirx") ? n->name
+                                                                                      : NULL;
 }
 
 // tir.const(value, dtype): the value as a constant of that dtype.
@@ -861,7 +858,7 @@ bool tl_sema_inline_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs
 // `assert cond` in a helper, checked while it is inlined: a compile-time
 // condition as Python would, and `x.dtype == dtype` / `!=` on a parameter
 // bound to a kernel expression by that expression's dtype.
-static bool helper_assert(Sema *s, const TlNode *st, TlSymScope *sc, const char *helper) {
+static bool helper_assert(Sema *s, const TlNode *st, const char *helper) {
   const TlNode *c = st->a;
   bool holds;
   if (c->kind == ND_COMPARE && (c->op == TK_EQEQ || c->op == TK_NE) && c->a->kind == ND_ATTR &&
@@ -886,7 +883,6 @@ static bool helper_assert(Sema *s, const TlNode *st, TlSymScope *sc, const char 
     if (v->kind == VAL_ERROR) return false;
     holds = tl_value_truthy(v);
   }
-  (void)sc;
   if (!holds) tl_error(s->diag, st->loc, "assertion failed in helper '%s'", helper);
   return holds;
 }
@@ -959,9 +955,11 @@ bool tl_sema_bind_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs,
         TlExpr *v = tl_sema_expr(s, st->a);
         // Bound now, in terms of the call's expressions: `x = x + n` then
         // rebinds x, and the parameter x it read is gone from the scope.
-        for (TlSym *b = sc->syms; b; b = b->next)
-          if (b->kind == SYM_VAR)
-            v = tl_expr_substitute(s->arena, v, 1, &b->var, (TlExpr **)(void *)&b->value);
+        for (TlSym *b = sc->syms; b; b = b->next) {
+          if (b->kind != SYM_VAR) continue;
+          TlExpr *with = (TlExpr *)(void *)b->value;
+          v = tl_expr_substitute(s->arena, v, 1, &b->var, &with);
+        }
         TlVar *var =
             tl_var_new(s->arena, s->kernel, target->name, VAR_SCALAR, v->dtype, target->loc);
         TlSym *y = tl_scope_define(s, sc, target->name, SYM_VAR, target->loc);
@@ -971,7 +969,7 @@ bool tl_sema_bind_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs,
       }
       if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR) continue; // docstring
       if (st->kind == ND_ASSERT) {
-        ok = helper_assert(s, st, sc, fn->s);
+        ok = helper_assert(s, st, fn->s);
         continue;
       }
       tl_error(s->diag, st->loc,

@@ -984,11 +984,8 @@ static void while_stmt(Sema *s, const TlNode *n, TlVec *out) {
 // kernel computes the same without one, so the calls are dropped (with one
 // warning per compilation).
 static bool iket_call(Sema *s, const TlNode *e) {
-  if (e->kind != ND_CALL || e->a->kind != ND_ATTR || e->a->a->kind != ND_NAME) return false;
-  TlSym *y = tl_scope_lookup(s, e->a->a->name);
-  if (!y || y->kind != SYM_VALUE || y->value->kind != VAL_MODULE || !y->value->s) return false;
-  const char *m = y->value->s, *leaf = strrchr(m, '.');
-  if (strcmp(leaf ? leaf + 1 : m, "iket") != 0) return false;
+  if (e->kind != ND_CALL || e->a->kind != ND_ATTR || !tl_sema_names_module(s, e->a->a, "iket"))
+    return false;
   if (!s->iket_warned) {
     tl_warning(s->diag, e->loc, "iket tracing is not recorded by tlc; its calls in this kernel "
                                 "are dropped");
