@@ -13,7 +13,7 @@ bool tl_cuda_swizzle_is_wg(const TlBuffer *b) {
 }
 
 const char *tl_cuda_buf_name(Emit *e, const TlBuffer *b) {
-  if (b->table) return b->name; // tlc's own name
+  if (b->table) return b->name;   // tlc's own name
   if (b->view_of) b = b->view_of; // T.Tensor(..., P.data): P's memory
   // One spelling in every output (CIdent.h).
   return tl_cident(e->body.arena, b->name, TL_CIDENT_LOCAL);
@@ -23,7 +23,6 @@ const char *tl_cuda_buf_name(Emit *e, const TlBuffer *b) {
 static bool is_half(TlDtype t) {
   return tl_dtype_is_narrow_float(t);
 }
-
 
 static void float_literal(Emit *e, double v, TlDtype t) {
   TlBuf *o = &e->body;
@@ -233,8 +232,10 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
   // comparisons are printed on floats, and arithmetic rounds back.
   if (tl_dtype_is_fp8(t) && x->op != OP_AND && x->op != OP_OR) {
     bool cmp = x->dtype == TY_BOOL;
-    if (!cmp) tl_buf_printf(o, "(%s)(", tl_dtype_cuda(t));
-    else if (c_precedence(x->op) < min_prec) tl_buf_putc(o, '(');
+    if (!cmp)
+      tl_buf_printf(o, "(%s)(", tl_dtype_cuda(t));
+    else if (c_precedence(x->op) < min_prec)
+      tl_buf_putc(o, '(');
     as_float(e, l);
     tl_buf_printf(o, " %s ", op);
     as_float(e, r);

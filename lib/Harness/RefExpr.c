@@ -45,8 +45,7 @@ static const char *ctype(TlDtype t) {
 }
 
 static void error(TlRef *r, TlLoc loc, const char *what) {
-  if (r->ok)
-    tl_error(r->diag, loc, "the harness reference lowering does not support %s", what);
+  if (r->ok) tl_error(r->diag, loc, "the harness reference lowering does not support %s", what);
   r->ok = false;
 }
 
@@ -62,16 +61,14 @@ static const char *int_literal(TlRef *r, int64_t v, TlDtype t) {
   case TY_BOOL:
     return v ? "true" : "false";
   case TY_INT64:
-    if (v == INT64_MIN)
-      return "(-9223372036854775807LL - 1LL)";
+    if (v == INT64_MIN) return "(-9223372036854775807LL - 1LL)";
     return tl_arena_printf(r->arena, "%lldLL", (long long)v);
   case TY_UINT32:
     return tl_arena_printf(r->arena, "%lluu", (unsigned long long)(uint32_t)v);
   case TY_UINT64:
     return tl_arena_printf(r->arena, "%lluull", (unsigned long long)v);
   case TY_INT32:
-    if (v > INT32_MIN && v <= INT32_MAX)
-      return tl_arena_printf(r->arena, "%lld", (long long)v);
+    if (v > INT32_MIN && v <= INT32_MAX) return tl_arena_printf(r->arena, "%lld", (long long)v);
     return tl_arena_printf(r->arena, "((int)(%lldLL))", (long long)v);
   default:
     return tl_arena_printf(r->arena, "((%s)(%lld))", ctype(t), (long long)v);
@@ -81,7 +78,8 @@ static const char *int_literal(TlRef *r, int64_t v, TlDtype t) {
 static const char *float_literal(TlRef *r, double v, TlDtype t) {
   const char *f;
   if (isnan(v)) {
-    f = t == TY_FLOAT64 ? "__longlong_as_double(0x7ff8000000000000LL)" : "__int_as_float(0x7fc00000)";
+    f = t == TY_FLOAT64 ? "__longlong_as_double(0x7ff8000000000000LL)"
+                        : "__int_as_float(0x7fc00000)";
   } else if (isinf(v)) {
     f = t == TY_FLOAT64 ? (v < 0 ? "(-__longlong_as_double(0x7ff0000000000000LL))"
                                  : "__longlong_as_double(0x7ff0000000000000LL)")
@@ -89,20 +87,16 @@ static const char *float_literal(TlRef *r, double v, TlDtype t) {
   } else {
     char num[64];
     snprintf(num, sizeof num, t == TY_FLOAT64 ? "%.17g" : "%.9g", v);
-    if (!strpbrk(num, ".e"))
-      strcat(num, ".0");
+    if (!strpbrk(num, ".e")) strcat(num, ".0");
     f = tl_arena_printf(r->arena, t == TY_FLOAT64 ? "%s" : "%sf", num);
-    if (v < 0)
-      f = tl_arena_printf(r->arena, "(%s)", f);
+    if (v < 0) f = tl_arena_printf(r->arena, "(%s)", f);
   }
-  if (is_half(t))
-    return tl_arena_printf(r->arena, "((%s)(%s))", ctype(t), f);
+  if (is_half(t)) return tl_arena_printf(r->arena, "((%s)(%s))", ctype(t), f);
   return f;
 }
 
 const char *tl_ref_convert(TlRef *r, const char *x, TlDtype from, TlDtype to) {
-  if (from == to)
-    return x;
+  if (from == to) return x;
   // The conversions to and from half types are defined for float.
   if ((is_half(from) && to != TY_FLOAT32) || (is_half(to) && from != TY_FLOAT32))
     return tl_arena_printf(r->arena, "((%s)(float)%s)", ctype(to), tl_ref_paren(r, x));
@@ -110,25 +104,21 @@ const char *tl_ref_convert(TlRef *r, const char *x, TlDtype from, TlDtype to) {
 }
 
 const char *tl_ref_widen(TlRef *r, const char *x, TlDtype t) {
-  if (t == TY_FLOAT64)
-    return x;
-  if (tl_dtype_is_float(t))
-    return tl_ref_convert(r, x, t, TY_FLOAT32);
+  if (t == TY_FLOAT64) return x;
+  if (tl_dtype_is_float(t)) return tl_ref_convert(r, x, t, TY_FLOAT32);
   return tl_ref_convert(r, x, t, TY_INT64);
 }
 
 // A float math function of x (dtype t): float for float16/bfloat16/float32,
 // double for float64.
 static const char *math1(TlRef *r, const char *fn, TlDtype t, const char *x) {
-  if (t == TY_FLOAT64)
-    return tl_arena_printf(r->arena, "%s(%s)", fn, x);
+  if (t == TY_FLOAT64) return tl_arena_printf(r->arena, "%s(%s)", fn, x);
   const char *v = tl_arena_printf(r->arena, "%sf(%s)", fn, tl_ref_convert(r, x, t, TY_FLOAT32));
   return is_half(t) ? tl_arena_printf(r->arena, "((%s)(%s))", ctype(t), v) : v;
 }
 
 static const char *math2(TlRef *r, const char *fn, TlDtype t, const char *l, const char *rhs) {
-  if (t == TY_FLOAT64)
-    return tl_arena_printf(r->arena, "%s(%s, %s)", fn, l, rhs);
+  if (t == TY_FLOAT64) return tl_arena_printf(r->arena, "%s(%s, %s)", fn, l, rhs);
   const char *v = tl_arena_printf(r->arena, "%sf(%s, %s)", fn, tl_ref_convert(r, l, t, TY_FLOAT32),
                                   tl_ref_convert(r, rhs, t, TY_FLOAT32));
   return is_half(t) ? tl_arena_printf(r->arena, "((%s)(%s))", ctype(t), v) : v;
@@ -136,24 +126,42 @@ static const char *math2(TlRef *r, const char *fn, TlDtype t, const char *l, con
 
 static const char *c_op(TlOp op) {
   switch (op) {
-  case OP_ADD: return "+";
-  case OP_SUB: return "-";
-  case OP_MUL: return "*";
-  case OP_DIV: return "/";
-  case OP_EQ: return "==";
-  case OP_NE: return "!=";
-  case OP_LT: return "<";
-  case OP_LE: return "<=";
-  case OP_GT: return ">";
-  case OP_GE: return ">=";
-  case OP_AND: return "&&";
-  case OP_BITAND: return "&";
-  case OP_BITOR: return "|";
-  case OP_XOR: return "^";
-  case OP_SHL: return "<<";
-  case OP_SHR: return ">>";
-  case OP_OR: return "||";
-  default: return NULL;
+  case OP_ADD:
+    return "+";
+  case OP_SUB:
+    return "-";
+  case OP_MUL:
+    return "*";
+  case OP_DIV:
+    return "/";
+  case OP_EQ:
+    return "==";
+  case OP_NE:
+    return "!=";
+  case OP_LT:
+    return "<";
+  case OP_LE:
+    return "<=";
+  case OP_GT:
+    return ">";
+  case OP_GE:
+    return ">=";
+  case OP_AND:
+    return "&&";
+  case OP_BITAND:
+    return "&";
+  case OP_BITOR:
+    return "|";
+  case OP_XOR:
+    return "^";
+  case OP_SHL:
+    return "<<";
+  case OP_SHR:
+    return ">>";
+  case OP_OR:
+    return "||";
+  default:
+    return NULL;
   }
 }
 
@@ -183,29 +191,24 @@ const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char
   case OP_LE:
   case OP_GT:
   case OP_GE:
-    if (is_half(t))
-      return tl_arena_printf(a, "((float)%s %s (float)%s)", P(l), c_op(op), P(rhs));
+    if (is_half(t)) return tl_arena_printf(a, "((float)%s %s (float)%s)", P(l), c_op(op), P(rhs));
     return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
   case OP_AND:
   case OP_OR:
     return tl_arena_printf(a, "(%s %s %s)", P(l), c_op(op), P(rhs));
   case OP_FLOORDIV:
-    if (fl)
-      return math1(r, "floor", t, tl_ref_binop(r, OP_DIV, t, l, rhs));
+    if (fl) return math1(r, "floor", t, tl_ref_binop(r, OP_DIV, t, l, rhs));
     return tl_arena_printf(a, "tlr_floordiv<%s>(%s, %s)", ctype(t), l, rhs);
   case OP_FLOORMOD:
   case OP_FMOD:
-    if (fl)
-      return math2(r, "tlr_fmod", t, l, rhs);
+    if (fl) return math2(r, "tlr_fmod", t, l, rhs);
     return tl_arena_printf(a, "tlr_floormod<%s>(%s, %s)", ctype(t), l, rhs);
   case OP_POW:
-    if (fl)
-      return math2(r, "pow", t, l, rhs);
+    if (fl) return math2(r, "pow", t, l, rhs);
     return tl_arena_printf(a, "((%s)pow((double)(%s), (double)(%s)))", ctype(t), l, rhs);
   case OP_MIN:
   case OP_MAX:
-    if (fl)
-      return math2(r, op == OP_MIN ? "fmin" : "fmax", t, l, rhs);
+    if (fl) return math2(r, op == OP_MIN ? "fmin" : "fmax", t, l, rhs);
     return tl_arena_printf(a, "tlr_%s<%s>(%s, %s)", op == OP_MIN ? "min" : "max", ctype(t), l, rhs);
   default:
     return "0";
@@ -216,28 +219,36 @@ static const char *call(TlRef *r, const TlExpr *x) {
   TlDtype t = x->dtype;
   const char *v = tl_ref_expr(r, x->args[0]);
   if (x->fn == FN_REINTERPRET)
-    return tl_arena_printf(r->arena, "tlr_bitcast<%s, %s>(%s)", ctype(t), ctype(x->args[0]->dtype), v);
+    return tl_arena_printf(r->arena, "tlr_bitcast<%s, %s>(%s)", ctype(t), ctype(x->args[0]->dtype),
+                           v);
   if (!tl_dtype_is_float(t)) {
-    if (x->fn == FN_ABS)
-      return tl_arena_printf(r->arena, "tlr_abs<%s>(%s)", ctype(t), v);
+    if (x->fn == FN_ABS) return tl_arena_printf(r->arena, "tlr_abs<%s>(%s)", ctype(t), v);
     error(r, x->loc, "math functions of integers");
     return "0";
   }
   switch (x->fn) {
-  case FN_EXP: return math1(r, "exp", t, v);
-  case FN_EXP2: return math1(r, "exp2", t, v);
-  case FN_LOG: return math1(r, "log", t, v);
-  case FN_LOG2: return math1(r, "log2", t, v);
-  case FN_SQRT: return math1(r, "sqrt", t, v);
-  case FN_RSQRT: return math1(r, "rsqrt", t, v);
-  case FN_TANH: return math1(r, "tanh", t, v);
-  case FN_ABS: return math1(r, "fabs", t, v);
+  case FN_EXP:
+    return math1(r, "exp", t, v);
+  case FN_EXP2:
+    return math1(r, "exp2", t, v);
+  case FN_LOG:
+    return math1(r, "log", t, v);
+  case FN_LOG2:
+    return math1(r, "log2", t, v);
+  case FN_SQRT:
+    return math1(r, "sqrt", t, v);
+  case FN_RSQRT:
+    return math1(r, "rsqrt", t, v);
+  case FN_TANH:
+    return math1(r, "tanh", t, v);
+  case FN_ABS:
+    return math1(r, "fabs", t, v);
   case FN_SIGMOID: {
     // 1 / (1 + exp(-x)) in float (double for float64), rounded once.
     TlDtype w = t == TY_FLOAT64 ? TY_FLOAT64 : TY_FLOAT32;
-    const char *s = tl_arena_printf(r->arena, t == TY_FLOAT64 ? "(1.0 / (1.0 + exp(-(%s))))"
-                                                              : "(1.0f / (1.0f + expf(-(%s))))",
-                                    tl_ref_convert(r, v, t, w));
+    const char *s = tl_arena_printf(
+        r->arena, t == TY_FLOAT64 ? "(1.0 / (1.0 + exp(-(%s))))" : "(1.0f / (1.0f + expf(-(%s))))",
+        tl_ref_convert(r, v, t, w));
     return tl_ref_convert(r, s, w, t);
   }
   default: // lane shuffles, swizzles: thread IR only
@@ -281,15 +292,12 @@ const char *tl_ref_expr(TlRef *r, const TlExpr *x) {
   case EX_UNARY: {
     const char *v = tl_ref_expr(r, x->args[0]);
     TlDtype t = x->dtype;
-    if (x->op == OP_NOT)
-      return tl_arena_printf(a, "(!%s)", P(v));
+    if (x->op == OP_NOT) return tl_arena_printf(a, "(!%s)", P(v));
     if (x->op == OP_BITNOT)
       return is_narrow(t) ? tl_arena_printf(a, "((%s)(~%s))", ctype(t), P(v))
                           : tl_arena_printf(a, "(~%s)", P(v));
-    if (is_half(t))
-      return tl_arena_printf(a, "((%s)(-(float)%s))", ctype(t), P(v));
-    if (is_narrow(t))
-      return tl_arena_printf(a, "((%s)(-%s))", ctype(t), P(v));
+    if (is_half(t)) return tl_arena_printf(a, "((%s)(-(float)%s))", ctype(t), P(v));
+    if (is_narrow(t)) return tl_arena_printf(a, "((%s)(-%s))", ctype(t), P(v));
     return tl_arena_printf(a, "(-%s)", P(v));
   }
   case EX_CALL:
@@ -304,7 +312,8 @@ const char *tl_ref_expr(TlRef *r, const TlExpr *x) {
 }
 
 // Row-major offset of idx in b; check: each index goes through tlr_ix.
-static const char *access(TlRef *r, const TlBuffer *b, const char *const *idx, bool check, int line) {
+static const char *access(TlRef *r, const TlBuffer *b, const char *const *idx, bool check,
+                          int line) {
   TlBuf s;
   tl_buf_init(&s, r->arena);
   tl_buf_printf(&s, "%s[", tl_ref_buf_name(r, b));
@@ -313,14 +322,12 @@ static const char *access(TlRef *r, const TlBuffer *b, const char *const *idx, b
     if (d == 0)
       for (int j = 1; j < b->ndims; j++)
         tl_buf_putc(&s, '(');
-    if (d > 0)
-      tl_buf_printf(&s, " * %lldLL + ", (long long)b->shape[d]);
+    if (d > 0) tl_buf_printf(&s, " * %lldLL + ", (long long)b->shape[d]);
     if (check)
       tl_buf_printf(&s, "tlr_ix(%s, %lldLL, %d)", idx[d], (long long)b->shape[d], line);
     else
       tl_buf_printf(&s, "(long long)%s", tl_ref_paren(r, idx[d]));
-    if (d > 0)
-      tl_buf_putc(&s, ')');
+    if (d > 0) tl_buf_putc(&s, ')');
   }
   tl_buf_putc(&s, ']');
   return s.data;

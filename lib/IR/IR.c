@@ -42,13 +42,20 @@ bool tl_dtype_parse(const char *s, TlDtype *out) {
   static const struct {
     const char *alias;
     TlDtype t;
-  } aliases[] = {{"float", TY_FLOAT32}, {"half", TY_FLOAT16}, {"fp16", TY_FLOAT16},
-                 {"bf16", TY_BFLOAT16}, {"fp32", TY_FLOAT32}, {"double", TY_FLOAT64},
-                 {"int", TY_INT32},     {"fp64", TY_FLOAT64},
+  } aliases[] = {{"float", TY_FLOAT32},
+                 {"half", TY_FLOAT16},
+                 {"fp16", TY_FLOAT16},
+                 {"bf16", TY_BFLOAT16},
+                 {"fp32", TY_FLOAT32},
+                 {"double", TY_FLOAT64},
+                 {"int", TY_INT32},
+                 {"fp64", TY_FLOAT64},
                  // fp8: TileLang's and torch's spellings of the two OCP formats
                  // (e4m3 has no infinity, so torch calls it "fn", finite + NaN)
-                 {"float8_e4m3fn", TY_FLOAT8_E4M3}, {"e4m3_float8", TY_FLOAT8_E4M3},
-                 {"fp8_e4m3", TY_FLOAT8_E4M3}, {"e5m2_float8", TY_FLOAT8_E5M2},
+                 {"float8_e4m3fn", TY_FLOAT8_E4M3},
+                 {"e4m3_float8", TY_FLOAT8_E4M3},
+                 {"fp8_e4m3", TY_FLOAT8_E4M3},
+                 {"e5m2_float8", TY_FLOAT8_E5M2},
                  {"fp8_e5m2", TY_FLOAT8_E5M2},
                  // TF32 is a float32 in memory; tlc computes on it in float32
                  // (no TF32 tensor-core path: T.gemm on it runs on CUDA cores)
@@ -133,8 +140,7 @@ TlExpr *tl_expr_new(TlArena *a, TlExprKind k, TlLoc loc, TlDtype t, int nargs) {
   e->loc = loc;
   e->dtype = t;
   e->nargs = nargs;
-  if (nargs)
-    e->args = TL_NEW_ARRAY(a, TlExpr *, nargs);
+  if (nargs) e->args = TL_NEW_ARRAY(a, TlExpr *, nargs);
   return e;
 }
 
@@ -172,8 +178,7 @@ TlExpr *tl_expr_unary(TlArena *a, TlLoc loc, TlOp op, TlExpr *x, TlDtype t) {
 }
 
 TlExpr *tl_expr_cast(TlArena *a, TlLoc loc, TlExpr *x, TlDtype t) {
-  if (x->dtype == t && !x->untyped)
-    return x;
+  if (x->dtype == t && !x->untyped) return x;
   TlExpr *e = tl_expr_new(a, EX_CAST, loc, t, 1);
   e->args[0] = x;
   return e;
@@ -195,8 +200,7 @@ TlStmt *tl_stmt_new(TlArena *a, TlStmtKind k, TlLoc loc) {
   return s;
 }
 
-TlVar *tl_var_new(TlArena *a, TlKernel *k, const char *name, TlVarKind kind, TlDtype t,
-                  TlLoc loc) {
+TlVar *tl_var_new(TlArena *a, TlKernel *k, const char *name, TlVarKind kind, TlDtype t, TlLoc loc) {
   TlVar *v = TL_NEW(a, TlVar);
   v->name = name;
   v->kind = kind;
@@ -214,12 +218,10 @@ TlExpr *tl_expr_clone(TlArena *a, const TlExpr *e) {
 
 TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *vars,
                            TlExpr *const *with) {
-  if (!e)
-    return NULL;
+  if (!e) return NULL;
   if (e->kind == EX_VAR)
     for (int i = 0; i < n; i++)
-      if (e->var == vars[i])
-        return tl_expr_clone(a, with[i]);
+      if (e->var == vars[i]) return tl_expr_clone(a, with[i]);
   TlExpr *c = TL_NEW(a, TlExpr);
   *c = *e;
   if (e->nargs) {
@@ -230,8 +232,7 @@ TlExpr *tl_expr_substitute(TlArena *a, const TlExpr *e, int n, TlVar *const *var
   return c;
 }
 
-static void subst_region(TlArena *a, TlRegion *r, int n, TlVar *const *vars,
-                         TlExpr *const *with) {
+static void subst_region(TlArena *a, TlRegion *r, int n, TlVar *const *vars, TlExpr *const *with) {
   for (int i = 0; i < r->ndims; i++)
     r->start[i] = tl_expr_substitute(a, r->start[i], n, vars, with);
 }
@@ -253,13 +254,10 @@ void tl_stmt_substitute(TlArena *a, TlStmt *s, int n, TlVar *const *vars, TlExpr
 }
 
 bool tl_expr_loads(const TlExpr *e, const TlBuffer *b) {
-  if (!e)
-    return false;
-  if (e->kind == EX_LOAD && e->buf == b)
-    return true;
+  if (!e) return false;
+  if (e->kind == EX_LOAD && e->buf == b) return true;
   for (int i = 0; i < e->nargs; i++)
-    if (tl_expr_loads(e->args[i], b))
-      return true;
+    if (tl_expr_loads(e->args[i], b)) return true;
   return false;
 }
 
@@ -285,27 +283,24 @@ bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
 bool tl_body_uses_wgmma(const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if ((s->kind == ST_GEMM && s->use_wgmma) || tl_body_uses_wgmma(&s->body) || tl_body_uses_wgmma(&s->else_body))
+    if ((s->kind == ST_GEMM && s->use_wgmma) || tl_body_uses_wgmma(&s->body) ||
+        tl_body_uses_wgmma(&s->else_body))
       return true;
   }
   return false;
 }
 
 bool tl_expr_uses_var(const TlExpr *e, const TlVar *v) {
-  if (!e)
-    return false;
-  if (e->kind == EX_VAR && e->var == v)
-    return true;
+  if (!e) return false;
+  if (e->kind == EX_VAR && e->var == v) return true;
   for (int i = 0; i < e->nargs; i++)
-    if (tl_expr_uses_var(e->args[i], v))
-      return true;
+    if (tl_expr_uses_var(e->args[i], v)) return true;
   return false;
 }
 
 bool tl_expr_is_const(const TlExpr *e, int64_t *v) {
   if (e && e->kind == EX_INT) {
-    if (v)
-      *v = e->ival;
+    if (v) *v = e->ival;
     return true;
   }
   return false;
@@ -325,10 +320,10 @@ TlExpr *tl_access_flat(TlArena *a, const TlBuffer *b, TlExpr *const *idx, int n)
   }
   if (lead == 1) {
     TlDtype t = off->dtype;
-    off = tl_expr_binary(a, loc, OP_ADD,
-                         tl_expr_binary(a, loc, OP_MUL, idx[0],
-                                        tl_expr_int(a, loc, tl_buffer_elems(b), t), t),
-                         off, t);
+    off = tl_expr_binary(
+        a, loc, OP_ADD,
+        tl_expr_binary(a, loc, OP_MUL, idx[0], tl_expr_int(a, loc, tl_buffer_elems(b), t), t), off,
+        t);
   }
   return tl_simplify(a, off);
 }
@@ -367,7 +362,8 @@ TlStmt *tl_stmt_clone(TlArena *a, const TlStmt *s) {
   return c;
 }
 
-bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, int n, int64_t *out) {
+bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, int n,
+                      int64_t *out) {
   int64_t a = 0, b = 0;
   // uint64 values past 2^63 are negative int64s here: not evaluated
   if (e->dtype == TY_UINT64 || (e->nargs > 0 && e->args[0]->dtype == TY_UINT64)) return false;
@@ -385,8 +381,7 @@ bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, 
   case EX_CAST:
     return !tl_dtype_is_float(e->dtype) && tl_expr_eval_int(e->args[0], vars, vals, n, out);
   case EX_UNARY:
-    if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a))
-      return false;
+    if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a)) return false;
     if (e->op == OP_BITNOT) { // ~a of a signed type in 64 bits is ~a in its own width
       if (!tl_dtype_is_signed(e->dtype)) return false;
       *out = ~a;
@@ -396,32 +391,54 @@ bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, 
     *out = e->op == OP_NEG ? -a : !a;
     return true;
   case EX_SELECT:
-    if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a))
-      return false;
+    if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a)) return false;
     return tl_expr_eval_int(e->args[a ? 1 : 2], vars, vals, n, out);
   case EX_BINARY:
-    if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a) || !tl_expr_eval_int(e->args[1], vars, vals, n, &b))
+    if (!tl_expr_eval_int(e->args[0], vars, vals, n, &a) ||
+        !tl_expr_eval_int(e->args[1], vars, vals, n, &b))
       return false;
     switch (e->op) {
-    case OP_ADD: return !tl_add_overflows(a, b, out);
-    case OP_SUB: return !tl_sub_overflows(a, b, out);
-    case OP_MUL: return !tl_mul_overflows(a, b, out);
+    case OP_ADD:
+      return !tl_add_overflows(a, b, out);
+    case OP_SUB:
+      return !tl_sub_overflows(a, b, out);
+    case OP_MUL:
+      return !tl_mul_overflows(a, b, out);
     case OP_FLOORDIV:
     case OP_FLOORMOD:
-      if (b == 0 || (a == INT64_MIN && b == -1))
-        return false;
+      if (b == 0 || (a == INT64_MIN && b == -1)) return false;
       *out = e->op == OP_FLOORDIV ? tl_floordiv(a, b) : tl_floormod(a, b);
       return true;
-    case OP_MIN: *out = a < b ? a : b; return true;
-    case OP_MAX: *out = a > b ? a : b; return true;
-    case OP_EQ: *out = a == b; return true;
-    case OP_NE: *out = a != b; return true;
-    case OP_LT: *out = a < b; return true;
-    case OP_LE: *out = a <= b; return true;
-    case OP_GT: *out = a > b; return true;
-    case OP_GE: *out = a >= b; return true;
-    case OP_AND: *out = a && b; return true;
-    case OP_OR: *out = a || b; return true;
+    case OP_MIN:
+      *out = a < b ? a : b;
+      return true;
+    case OP_MAX:
+      *out = a > b ? a : b;
+      return true;
+    case OP_EQ:
+      *out = a == b;
+      return true;
+    case OP_NE:
+      *out = a != b;
+      return true;
+    case OP_LT:
+      *out = a < b;
+      return true;
+    case OP_LE:
+      *out = a <= b;
+      return true;
+    case OP_GT:
+      *out = a > b;
+      return true;
+    case OP_GE:
+      *out = a >= b;
+      return true;
+    case OP_AND:
+      *out = a && b;
+      return true;
+    case OP_OR:
+      *out = a || b;
+      return true;
     case OP_XOR:
     case OP_BITAND:
     case OP_BITOR:
@@ -441,7 +458,8 @@ bool tl_expr_eval_int(const TlExpr *e, TlVar *const *vars, const int64_t *vals, 
       *out = a << b;
       return true;
     }
-    default: return false;
+    default:
+      return false;
     }
   default:
     return false;

@@ -167,11 +167,11 @@ static bool infix(const Tok *t, TlOp *op, int *prec) {
     const char *s;
     TlOp op;
     int prec;
-  } ops[] = {{"+", OP_ADD, 8},       {"-", OP_SUB, 8},      {"*", OP_MUL, 9},   {"/", OP_DIV, 9},
-             {"//", OP_FLOORDIV, 9}, {"%", OP_FLOORMOD, 9}, {"**", OP_POW, 10}, {"==", OP_EQ, 2},
-             {"!=", OP_NE, 2},       {"<", OP_LT, 3},       {"<=", OP_LE, 3},   {">", OP_GT, 3},
+  } ops[] = {{"+", OP_ADD, 8},       {"-", OP_SUB, 8},      {"*", OP_MUL, 9},    {"/", OP_DIV, 9},
+             {"//", OP_FLOORDIV, 9}, {"%", OP_FLOORMOD, 9}, {"**", OP_POW, 10},  {"==", OP_EQ, 2},
+             {"!=", OP_NE, 2},       {"<", OP_LT, 3},       {"<=", OP_LE, 3},    {">", OP_GT, 3},
              {">=", OP_GE, 3},       {"^", OP_XOR, 5},      {"&", OP_BITAND, 6}, {"|", OP_BITOR, 4},
-             {"<<", OP_SHL, 7},      {">>", OP_SHR, 7},     {"and", OP_AND, 1}, {"or", OP_OR, 0}};
+             {"<<", OP_SHL, 7},      {">>", OP_SHR, 7},     {"and", OP_AND, 1},  {"or", OP_OR, 0}};
   if (t->kind != TK_PUNCT && t->kind != TK_IDENT) return false;
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (strcmp(t->text, ops[i].s) == 0) {

@@ -499,9 +499,10 @@ static void store_update(Parser *p, TlStmt *s) {
   static const struct {
     const char *s;
     TlOp op;
-  } updates[] = {{"=", OP_EQ},        {"+", OP_ADD},  {"-", OP_SUB},  {"*", OP_MUL}, {"/", OP_DIV},
-                 {"//", OP_FLOORDIV}, {"%", OP_FMOD}, {"**", OP_POW}, {"^", OP_XOR},
-                 {"&", OP_BITAND},    {"|", OP_BITOR}, {"<<", OP_SHL}, {">>", OP_SHR}};
+  } updates[] = {{"=", OP_EQ},  {"+", OP_ADD},       {"-", OP_SUB},   {"*", OP_MUL},
+                 {"/", OP_DIV}, {"//", OP_FLOORDIV}, {"%", OP_FMOD},  {"**", OP_POW},
+                 {"^", OP_XOR}, {"&", OP_BITAND},    {"|", OP_BITOR}, {"<<", OP_SHL},
+                 {">>", OP_SHR}};
   Tok *ot = tl_irp_peek(p);
   int found = -1;
   for (size_t i = 0; i < sizeof updates / sizeof updates[0]; i++)

@@ -341,7 +341,8 @@ static void print_facts(P *p, const TlStmt *s) {
     print_layout(out, s->plan_frag);
   }
   if (s->group_threads)
-    tl_buf_printf(out, " warpgroups %lld %lld", (long long)s->group_lo, (long long)s->group_threads);
+    tl_buf_printf(out, " warpgroups %lld %lld", (long long)s->group_lo,
+                  (long long)s->group_threads);
   if (s->kind == ST_GEMM) tl_buf_printf(out, " gemm_id %d", s->gemm_id);
   if (s->wgmma_in_flight) tl_buf_puts(out, " wgmma_in_flight");
   if (s->engine_why) {

@@ -27,8 +27,7 @@ typedef struct V {
 } V;
 
 static void fail(V *v, TlLoc loc, const char *what) {
-  if (!v->ok)
-    return; // one report per kernel is enough
+  if (!v->ok) return; // one report per kernel is enough
   v->ok = false;
   if (v->after)
     tl_error(v->d, loc, "internal error: IR verifier failed after pass '%s' in kernel '%s': %s",
@@ -61,15 +60,13 @@ static bool in_scope(V *v, const TlVar *var) {
   for (int i = 0; var->kind == VAR_SIZE && i < v->k->sizes.len; i++)
     if (TL_VEC_AT(v->k->sizes, TlVar, i) == var) return true; // a kernel parameter
   for (int i = v->nvars - 1; i >= 0; i--)
-    if (v->vars[i] == var)
-      return true;
+    if (v->vars[i] == var) return true;
   return false;
 }
 
 static void push(V *v, const TlVar *var) {
   check_var(v, var);
-  if (v->nvars < MAX_SCOPE)
-    v->vars[v->nvars++] = var;
+  if (v->nvars < MAX_SCOPE) v->vars[v->nvars++] = var;
 }
 
 static void check_expr(V *v, const TlExpr *e) {
@@ -79,8 +76,7 @@ static void check_expr(V *v, const TlExpr *e) {
   }
   switch (e->kind) {
   case EX_VAR:
-    if (!in_scope(v, e->var))
-    {
+    if (!in_scope(v, e->var)) {
       char msg[160];
       snprintf(msg, sizeof msg, "variable '%s' used outside its scope", e->var->name);
       fail(v, e->loc, msg);
@@ -91,7 +87,8 @@ static void check_expr(V *v, const TlExpr *e) {
       fail(v, e->loc, "load without a buffer");
     else if ((v->k->flat || (v->k->thread_level && e->buf->scope == SCOPE_FRAGMENT))
                  ? e->nargs != 1
-                 : (e->nargs != e->buf->ndims && !(e->buf->stages > 1 && e->nargs == e->buf->ndims + 1)))
+                 : (e->nargs != e->buf->ndims &&
+                    !(e->buf->stages > 1 && e->nargs == e->buf->ndims + 1)))
       fail(v, e->loc, "load with the wrong number of indices");
     break;
   case EX_ELEM:
@@ -107,8 +104,7 @@ static void check_expr(V *v, const TlExpr *e) {
   case EX_SELECT:
   case EX_UNARY:
   case EX_CAST:
-    if (e->nargs < 1)
-      fail(v, e->loc, "operator without operands");
+    if (e->nargs < 1) fail(v, e->loc, "operator without operands");
     break;
   default:
     break;
@@ -143,9 +139,9 @@ static void check_facts(V *v, const TlStmt *s) {
     fail(v, s->loc, "per_thread on a statement that is not a block");
   if (s->async_copy && s->kind != ST_PARALLEL && s->kind != ST_FOR)
     fail(v, s->loc, "async_copy on a statement that is not a loop");
-  if (s->plan.ndims > 0)
-    check_plan(v, s);
-  if ((s->pipe_buffers.len || s->applied_stages) && (s->kind != ST_FOR || s->loop_kind != LOOP_PIPELINED))
+  if (s->plan.ndims > 0) check_plan(v, s);
+  if ((s->pipe_buffers.len || s->applied_stages) &&
+      (s->kind != ST_FOR || s->loop_kind != LOOP_PIPELINED))
     fail(v, s->loc, "pipeline facts on a loop that is not pipelined");
   for (int i = 0; i < s->pipe_buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(s->pipe_buffers, TlBuffer, i);
@@ -157,14 +153,11 @@ static void check_facts(V *v, const TlStmt *s) {
                                 s->applied_stages > (s->num_stages > 1 ? s->num_stages : 1)))
     fail(v, s->loc, "a pipeline applied with more stages than asked for");
   if (s->kind == ST_GEMM) {
-    if (s->gemm_id < 0)
-      fail(v, s->loc, "a gemm with a negative helper id");
+    if (s->gemm_id < 0) fail(v, s->loc, "a gemm with a negative helper id");
     if ((s->stage_a && s->a->stages < 2) || (s->stage_b && s->b->stages < 2))
       fail(v, s->loc, "a gemm stage index on an operand that is not multi-buffered");
-    if (s->stage_a)
-      check_expr(v, s->stage_a);
-    if (s->stage_b)
-      check_expr(v, s->stage_b);
+    if (s->stage_a) check_expr(v, s->stage_a);
+    if (s->stage_b) check_expr(v, s->stage_b);
   }
 }
 
@@ -177,14 +170,12 @@ static void check_region(V *v, const TlStmt *s, const TlRegion *r) {
   }
   for (int i = 0; i < r->ndims; i++) {
     check_expr(v, r->start[i]);
-    if (r->extent[i] < 1)
-      fail(v, s->loc, "a region with an empty extent");
+    if (r->extent[i] < 1) fail(v, s->loc, "a region with an empty extent");
   }
 }
 
 static void check_regions(V *v, const TlStmt *s) {
-  if (s->kind != ST_FILL)
-    check_region(v, s, &s->src);
+  if (s->kind != ST_FILL) check_region(v, s, &s->src);
   check_region(v, s, &s->dst);
 }
 
@@ -201,16 +192,12 @@ static void check_stmt(V *v, const TlStmt *s) {
   case ST_COPY:
   case ST_FILL:
   case ST_REDUCE:
-    if (thread)
-      fail(v, s->loc, "a tile-level statement is left in thread IR");
-    if (s->kind != ST_PARALLEL)
-      check_regions(v, s);
+    if (thread) fail(v, s->loc, "a tile-level statement is left in thread IR");
+    if (s->kind != ST_PARALLEL) check_regions(v, s);
     if (s->kind == ST_PARALLEL) {
-      if (s->nvars < 1)
-        fail(v, s->loc, "T.Parallel without variables");
+      if (s->nvars < 1) fail(v, s->loc, "T.Parallel without variables");
       for (int i = 0; i < s->nvars; i++) {
-        if (s->extents[i] < 1)
-          fail(v, s->loc, "T.Parallel with a non-positive extent");
+        if (s->extents[i] < 1) fail(v, s->loc, "T.Parallel with a non-positive extent");
         push(v, s->vars[i]);
       }
     }
@@ -221,8 +208,7 @@ static void check_stmt(V *v, const TlStmt *s) {
     else {
       check_expr(v, s->indices[0]);
       check_expr(v, s->value);
-      if (s->cond)
-        check_expr(v, s->cond);
+      if (s->cond) check_expr(v, s->cond);
     }
     break;
   case ST_ASYNC_COMMIT:
@@ -252,15 +238,15 @@ static void check_stmt(V *v, const TlStmt *s) {
       check_region(v, s, &s->dst);
     break;
   case ST_TMA_STORE_WAIT:
-    if (!v->k->ring_stages)
-      fail(v, s->loc, "TMA store wait outside a warp-specialized kernel");
+    if (!v->k->ring_stages) fail(v, s->loc, "TMA store wait outside a warp-specialized kernel");
     break;
   case ST_MBAR_WAIT:
   case ST_MBAR_ARRIVE:
     if (s->ring == RING_USER) {
       if (!v->k->nmbar || !s->stage_a || (s->kind == ST_MBAR_WAIT && !s->value))
         fail(v, s->loc, "mbarrier operation on a kernel without mbarriers");
-      else if (s->stage_a->kind == EX_INT && (s->stage_a->ival < 0 || s->stage_a->ival >= v->k->nmbar))
+      else if (s->stage_a->kind == EX_INT &&
+               (s->stage_a->ival < 0 || s->stage_a->ival >= v->k->nmbar))
         fail(v, s->loc, "mbarrier index out of the kernel's mbarriers");
       else if (s->kind == ST_MBAR_WAIT)
         check_expr(v, s->value);
@@ -273,14 +259,12 @@ static void check_stmt(V *v, const TlStmt *s) {
   case ST_VLOAD:
   case ST_VSTORE:
   case ST_DECL:
-    if (!thread)
-      fail(v, s->loc, "a thread-level statement in tile IR");
-    if (s->kind == ST_DECL)
-      push(v, s->var);
-    if ((s->kind == ST_VLOAD || s->kind == ST_VSTORE) && (!s->var || !in_scope(v, s->var) || s->width < 2))
+    if (!thread) fail(v, s->loc, "a thread-level statement in tile IR");
+    if (s->kind == ST_DECL) push(v, s->var);
+    if ((s->kind == ST_VLOAD || s->kind == ST_VSTORE) &&
+        (!s->var || !in_scope(v, s->var) || s->width < 2))
       fail(v, s->loc, "vector access without a declared register array");
-    if (s->kind == ST_VLOAD || s->kind == ST_VSTORE)
-      check_expr(v, s->indices[0]);
+    if (s->kind == ST_VLOAD || s->kind == ST_VSTORE) check_expr(v, s->indices[0]);
     mark = v->nvars; // a declaration stays visible after the statement
     break;
   case ST_FOR:
@@ -293,15 +277,15 @@ static void check_stmt(V *v, const TlStmt *s) {
     push(v, s->var);
     break;
   case ST_STORE:
-    if (!s->value)
-      fail(v, s->loc, "store without a value");
+    if (!s->value) fail(v, s->loc, "store without a value");
     if (s->atomic && (s->update_op != OP_ADD || !s->buf ||
                       (s->buf->scope != SCOPE_GLOBAL && s->buf->scope != SCOPE_SHARED)))
       fail(v, s->loc, "an atomic store must be a += into global or shared memory");
     if (s->buf) {
       if ((v->k->flat || (thread && s->buf->scope == SCOPE_FRAGMENT))
               ? s->nindices != 1
-              : (s->nindices != s->buf->ndims && !(s->buf->stages > 1 && s->nindices == s->buf->ndims + 1)))
+              : (s->nindices != s->buf->ndims &&
+                 !(s->buf->stages > 1 && s->nindices == s->buf->ndims + 1)))
         fail(v, s->loc, "store with the wrong number of indices");
     } else if (!s->var || s->var->kind != VAR_ARRAY || !in_scope(v, s->var)) {
       fail(v, s->loc, "store to nothing");
@@ -317,15 +301,15 @@ static void check_stmt(V *v, const TlStmt *s) {
     break;
   case ST_SET:
     check_expr(v, s->value);
-    if (!in_scope(v, s->var))
-      fail(v, s->loc, "assignment to a variable outside its scope");
+    if (!in_scope(v, s->var)) fail(v, s->loc, "assignment to a variable outside its scope");
     break;
   case ST_IF:
     if (s->group_threads &&
         (!v->k->launch_threads || s->group_threads != v->k->threads[0] || s->group_lo < 0 ||
          s->group_lo % 128 || s->group_lo + s->group_threads > v->k->launch_threads))
-      fail(v, s->loc, "a warpgroup scope that does not fit the kernel's launch (its first thread a "
-                      "multiple of 128, its threads the kernel's scope size)");
+      fail(v, s->loc,
+           "a warpgroup scope that does not fit the kernel's launch (its first thread a "
+           "multiple of 128, its threads the kernel's scope size)");
     check_expr(v, s->cond);
     break;
   case ST_WHILE:
@@ -336,8 +320,7 @@ static void check_stmt(V *v, const TlStmt *s) {
   }
   check_body(v, &s->body);
   check_body(v, &s->else_body);
-  if (s->kind != ST_LET && s->kind != ST_DECL)
-    v->nvars = mark;
+  if (s->kind != ST_LET && s->kind != ST_DECL) v->nvars = mark;
 }
 
 static void check_body(V *v, const TlVec *body) {
@@ -370,17 +353,18 @@ static void check_buffer(V *v, const TlBuffer *b) {
   const TlKernel *k = v->k;
   if (b->stages < 1 || (b->stages > 1 && b->scope != SCOPE_SHARED))
     failf(v, b->loc, "buffer '%s' has stages but is not a shared tile", b->name);
-  if (b->swizzle && (b->scope != SCOPE_SHARED || (b->swizzle != 2 && b->swizzle != 4 && b->swizzle != 8)))
+  if (b->swizzle &&
+      (b->scope != SCOPE_SHARED || (b->swizzle != 2 && b->swizzle != 4 && b->swizzle != 8)))
     failf(v, b->loc, "buffer '%s' has a swizzle that is not 2, 4 or 8 chunks of a shared tile",
           b->name);
   if (b->shared_offset &&
       (b->scope != SCOPE_SHARED || b->shared_offset < 0 ||
        (k->shared_bytes && b->shared_offset + tl_buffer_bytes(b) > k->shared_bytes)))
     failf(v, b->loc, "shared tile '%s' lies outside the kernel's shared block", b->name);
-  if (b->view_of && (b->scope != SCOPE_GLOBAL || b->view_of->param_index < 0 ||
-                    b->view_of->view_of || b->view_of->dtype != b->dtype ||
-                    tl_buffer_is_dynamic(b->view_of) ||
-                    tl_buffer_elems(b) > tl_buffer_elems(b->view_of)))
+  if (b->view_of &&
+      (b->scope != SCOPE_GLOBAL || b->view_of->param_index < 0 || b->view_of->view_of ||
+       b->view_of->dtype != b->dtype || tl_buffer_is_dynamic(b->view_of) ||
+       tl_buffer_elems(b) > tl_buffer_elems(b->view_of)))
     failf(v, b->loc, "view '%s' is not a global buffer within a parameter of its dtype", b->name);
   if (b->table && (b->scope != SCOPE_GLOBAL || b->table_len != tl_buffer_elems(b)))
     failf(v, b->loc, "table '%s' does not fill its buffer", b->name);
@@ -394,8 +378,7 @@ static void check_buffer(V *v, const TlBuffer *b) {
 
 static void check_kernel(V *v) {
   const TlKernel *k = v->k;
-  if (k->flat && !k->thread_level)
-    fail(v, k->loc, "flat accesses in tile IR");
+  if (k->flat && !k->thread_level) fail(v, k->loc, "flat accesses in tile IR");
   for (int i = 0; i < k->params.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
     if (b->param_index != i || b->scope != SCOPE_GLOBAL)
@@ -427,10 +410,8 @@ static void check_kernel(V *v) {
     if ((bv && (bv->kind != VAR_BLOCK_IDX || bv->dim != d)) ||
         (tv && (tv->kind != VAR_THREAD_IDX || tv->dim != d)))
       fail(v, k->loc, "a block or thread index variable in the wrong role");
-    if (bv)
-      check_var(v, bv);
-    if (tv)
-      check_var(v, tv);
+    if (bv) check_var(v, bv);
+    if (tv) check_var(v, tv);
   }
 }
 
@@ -445,13 +426,15 @@ bool tl_ir_verify(const TlModule *m, const char *after, TlDiag *d) {
     check_kernel(&v);
     if (v.k->producer.len && !v.k->ring_stages)
       fail(&v, v.k->loc, "producer code in a kernel without a barrier ring");
-    if (v.k->cluster && (v.k->cluster != 2 || !v.k->ring_stages || v.k->cluster_dim < 0 || v.k->cluster_dim > 2 ||
-                         v.k->grid_const[v.k->cluster_dim] % 2))
-      fail(&v, v.k->loc, "a cluster of 2 blocks needs a barrier ring and an even grid along its dimension");
+    if (v.k->cluster && (v.k->cluster != 2 || !v.k->ring_stages || v.k->cluster_dim < 0 ||
+                         v.k->cluster_dim > 2 || v.k->grid_const[v.k->cluster_dim] % 2))
+      fail(&v, v.k->loc,
+           "a cluster of 2 blocks needs a barrier ring and an even grid along its dimension");
     for (int i = 0; i < v.k->tma_maps.len; i++) {
       const TlTmaMap *t = TL_VEC_AT(v.k->tma_maps, TlTmaMap, i);
       if (t->multicast && (!v.k->cluster || t->box[t->row_dim] * 2 != t->tile->shape[0]))
-        fail(&v, v.k->loc, "a multicast tensor map needs a cluster and a box of half the tile's rows");
+        fail(&v, v.k->loc,
+             "a multicast tensor map needs a cluster and a box of half the tile's rows");
     }
     check_body(&v, &v.k->producer);
     check_body(&v, &v.k->body);

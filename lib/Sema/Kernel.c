@@ -277,13 +277,12 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
              "extent at compile time; this grid has a runtime one",
              MAX_GRID_YZ);
     ok = false;
-  } else if (ok && past_yz &&
-             k->grid_const[0] * k->grid_const[1] > MAX_GRID_X / k->grid_const[2]) {
+  } else if (ok && past_yz && k->grid_const[0] * k->grid_const[1] > MAX_GRID_X / k->grid_const[2]) {
     tl_error(s->diag, call->loc,
              "a grid of %lld x %lld x %lld blocks is out of range; with y or z past %d the "
              "blocks are numbered in x, which holds at most %lld",
-             (long long)k->grid_const[0], (long long)k->grid_const[1],
-             (long long)k->grid_const[2], MAX_GRID_YZ, (long long)MAX_GRID_X);
+             (long long)k->grid_const[0], (long long)k->grid_const[1], (long long)k->grid_const[2],
+             MAX_GRID_YZ, (long long)MAX_GRID_X);
     ok = false;
   }
   for (int i = 0; i < 3; i++)
@@ -538,8 +537,7 @@ TlModule *tl_sema(TlArena *a, const TlNode *module, const TlSource *src, const T
   s.python = src->python;
   tl_sema_run_module(&s, module);
   if (d->nerrors == 0) tl_sema_drop_unread_lets(&s);
-  if (d->nerrors == 0)
-    tl_sema_safe_accesses(a, s.module);
+  if (d->nerrors == 0) tl_sema_safe_accesses(a, s.module);
   int nkernels = s.module->kernels.len;
   if (nkernels == 0 && d->nerrors == 0) {
     TlLoc loc = {src, 1, 1, 1};

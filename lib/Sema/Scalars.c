@@ -71,7 +71,8 @@ static TlExpr *reinterpret(Sema *s, const TlNode *n) {
   }
   int from = tl_dtype_bits(x->dtype), to = tl_dtype_bits(t);
   if (from != to || t == TY_BOOL || x->dtype == TY_BOOL) {
-    tl_error(s->diag, n->loc, "T.reinterpret from %s (%d bits) to %s (%d bits): the sizes must match",
+    tl_error(s->diag, n->loc,
+             "T.reinterpret from %s (%d bits) to %s (%d bits): the sizes must match",
              tl_dtype_name(x->dtype), from, tl_dtype_name(t), to);
     return NULL;
   }
@@ -110,8 +111,9 @@ static TlExpr *bound_thread(Sema *s, const TlNode *n) {
   int npos = n->list.len;
   if (!th && npos == 3) th = TL_VEC_AT(n->list, TlNode, 2), npos = 2;
   if (!th || npos < 1 || npos > 2) {
-    tl_error(s->diag, n->loc, "T.thread_binding takes (start, stop, thread=\"threadIdx.x\") or "
-                              "(extent, thread=...)");
+    tl_error(s->diag, n->loc,
+             "T.thread_binding takes (start, stop, thread=\"threadIdx.x\") or "
+             "(extent, thread=...)");
     return NULL;
   }
   TlValue *tv = tl_sema_eval_const(s, th);
@@ -123,7 +125,8 @@ static TlExpr *bound_thread(Sema *s, const TlNode *n) {
       if (strcmp(tv->s, names[d]) == 0) dim = d;
     }
   if (dim < 0) {
-    tl_error(s->diag, th->loc, "T.thread_binding binds threadIdx.x, threadIdx.y or threadIdx.z here");
+    tl_error(s->diag, th->loc,
+             "T.thread_binding binds threadIdx.x, threadIdx.y or threadIdx.z here");
     return NULL;
   }
   int64_t start = 0, stop;
@@ -140,7 +143,7 @@ static TlExpr *bound_thread(Sema *s, const TlNode *n) {
   if (stop - start != s->kernel->threads[dim]) {
     tl_error(s->diag, n->loc,
              "T.thread_binding over %lld threads along %c, but the kernel has %lld there",
-             (long long)(stop - start), "xyz"[dim], (long long)s->kernel->threads[dim]);
+             (long long)(stop - start), "xyz"[dim], (long long)s -> kernel -> threads[dim]);
     tl_note(s->diag, n->loc, "tlc binds a whole axis: give T.Kernel threads= that extent");
     return NULL;
   }

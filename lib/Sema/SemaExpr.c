@@ -57,11 +57,13 @@ static bool unify(Sema *s, TlLoc loc, const char *op, TlExpr *l, TlExpr *r, TlDt
     TlExpr *typed = l->untyped ? r : l, *lit = l->untyped ? l : r;
     if (lit->kind == EX_INT && is_int(typed->dtype) && !fits(lit->ival, typed->dtype)) {
       // TVM refuses such a literal too; C would widen the operation silently
-      tl_error(s->diag, lit->loc, "the literal %lld does not fit in %s, the type of the other "
-                                  "operand of '%s'", (long long)lit->ival,
-               tl_dtype_name(typed->dtype), op);
-      tl_note(s->diag, lit->loc, "cast the other operand to a wider type first, e.g. "
-                                 "T.cast(x, \"int64\")");
+      tl_error(s->diag, lit->loc,
+               "the literal %lld does not fit in %s, the type of the other "
+               "operand of '%s'",
+               (long long)lit->ival, tl_dtype_name(typed->dtype), op);
+      tl_note(s->diag, lit->loc,
+              "cast the other operand to a wider type first, e.g. "
+              "T.cast(x, \"int64\")");
       return false;
     }
     // An untyped float meeting a typed integer makes the result float32.
@@ -155,8 +157,7 @@ static TlExpr *make_binary(Sema *s, TlLoc loc, TlOp op, TlExpr *l, TlExpr *r) {
   if (!unify(s, loc, name, l, r, &t)) return error_expr(s, loc);
   bool bitwise = tl_bitwise_op(op);
   if (bitwise && (tl_dtype_is_float(t) || (t == TY_BOOL && (op == OP_SHL || op == OP_SHR)))) {
-    tl_error(s->diag, loc, "operator '%s' needs integer operands, not %s", name,
-             tl_dtype_name(t));
+    tl_error(s->diag, loc, "operator '%s' needs integer operands, not %s", name, tl_dtype_name(t));
     tl_note(s->diag, loc, "convert the operand first, e.g. T.cast(x, \"int32\")");
     return error_expr(s, loc);
   }
@@ -355,10 +356,10 @@ static TlExpr *extreme_value(Sema *s, TlLoc loc, TlDtype t, int which) {
     else {
       double m = t == TY_FLOAT8_E4M3   ? 448.0
                  : t == TY_FLOAT8_E5M2 ? 57344.0
-                 : t == TY_FLOAT16    ? 65504.0
-                 : t == TY_BFLOAT16 ? 3.3895313892515355e38
-                 : t == TY_FLOAT32  ? 3.4028234663852886e38
-                                    : 1.7976931348623157e308;
+                 : t == TY_FLOAT16     ? 65504.0
+                 : t == TY_BFLOAT16    ? 3.3895313892515355e38
+                 : t == TY_FLOAT32     ? 3.4028234663852886e38
+                                       : 1.7976931348623157e308;
       v = which == 1 ? m : -m;
     }
     return tl_expr_float(s->arena, loc, v, t);
@@ -475,7 +476,7 @@ static bool inline_helper_call(Sema *s, const TlValue *fn, const TlNode *call, T
 static const char *tir_attr(Sema *s, const TlNode *n) {
   if (n->kind != ND_ATTR) return NULL;
   return tl_sema_names_module(s, n->a, "tir") || tl_sema_names_module(s, n->a, "tirx") ? n->name
-                                                                                      : NULL;
+                                                                                       : NULL;
 }
 
 // tir.const(value, dtype): the value as a constant of that dtype.
@@ -873,10 +874,11 @@ static bool helper_assert(Sema *s, const TlNode *st, const char *helper) {
   } else {
   python:
     if (!tl_sema_is_constant_expr(s, c)) {
-      tl_error(s->diag, c->loc,
-               "this assert in helper '%s' needs the value of a kernel expression", helper);
-      tl_note(s->diag, c->loc, "a helper's asserts are checked while tlc inlines it: compile-time "
-                               "values and 'x.dtype == dtype' only");
+      tl_error(s->diag, c->loc, "this assert in helper '%s' needs the value of a kernel expression",
+               helper);
+      tl_note(s->diag, c->loc,
+              "a helper's asserts are checked while tlc inlines it: compile-time "
+              "values and 'x.dtype == dtype' only");
       return false;
     }
     TlValue *v = tl_sema_eval_const(s, c);

@@ -110,10 +110,11 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
     return false;
   }
   static const char *const kws[] = {"shape", "dtype", "scope", NULL};
-  if (!tl_sema_check_keywords(s, call, kind, kws))
-    return false;
-  const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "shape");
-  const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "dtype");
+  if (!tl_sema_check_keywords(s, call, kind, kws)) return false;
+  const TlNode *shape =
+      call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "shape");
+  const TlNode *dtype =
+      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "dtype");
   if (!shape || !dtype || call->list.len > 3) {
     tl_error(s->diag, call->loc, "T.%s takes a shape and a dtype", kind);
     return false;
@@ -124,8 +125,7 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   b->scope = scope;
   b->stages = 1;
   TlValue *sv = tl_sema_eval_const(s, shape);
-  if (sv->kind == VAL_ERROR)
-    return false;
+  if (sv->kind == VAL_ERROR) return false;
   int nd = sv->kind == VAL_TUPLE ? sv->items.len : 1;
   if (sv->kind != VAL_TUPLE && sv->kind != VAL_INT) {
     tl_error(s->diag, shape->loc, "expected a shape (a tuple of integers), found a %s",
@@ -133,7 +133,8 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
     return false;
   }
   if (nd < 1 || nd > TL_MAX_DIMS) {
-    tl_error(s->diag, shape->loc, "a shape needs 1 to %d dimensions, this one has %d", TL_MAX_DIMS, nd);
+    tl_error(s->diag, shape->loc, "a shape needs 1 to %d dimensions, this one has %d", TL_MAX_DIMS,
+             nd);
     return false;
   }
   int64_t total = 1;
@@ -160,8 +161,7 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   b->ndims = nd;
   if (scope == SCOPE_FRAGMENT) drop_unit_dims(b);
   TlValue *dv = tl_sema_eval_const(s, dtype);
-  if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype))
-    return false;
+  if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype)) return false;
   // A buffer too big for a thread is still declared, so that its uses do
   // not each add an "undeclared name" error after the one that matters.
   bool fits = fits_per_thread(s, b, total, call->loc);
@@ -180,17 +180,28 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
 // The operation of an augmented assignment x op= v.
 static TlOp aug_op(TlTokenKind op) {
   switch (op) {
-  case TK_PLUS: return OP_ADD;
-  case TK_MINUS: return OP_SUB;
-  case TK_STAR: return OP_MUL;
-  case TK_SLASH: return OP_DIV;
-  case TK_PERCENT: return OP_FLOORMOD;
-  case TK_AMP: return OP_BITAND;
-  case TK_PIPE: return OP_BITOR;
-  case TK_CARET: return OP_XOR;
-  case TK_LSHIFT: return OP_SHL;
-  case TK_RSHIFT: return OP_SHR;
-  default: return OP_FLOORDIV;
+  case TK_PLUS:
+    return OP_ADD;
+  case TK_MINUS:
+    return OP_SUB;
+  case TK_STAR:
+    return OP_MUL;
+  case TK_SLASH:
+    return OP_DIV;
+  case TK_PERCENT:
+    return OP_FLOORMOD;
+  case TK_AMP:
+    return OP_BITAND;
+  case TK_PIPE:
+    return OP_BITOR;
+  case TK_CARET:
+    return OP_XOR;
+  case TK_LSHIFT:
+    return OP_SHL;
+  case TK_RSHIFT:
+    return OP_SHR;
+  default:
+    return OP_FLOORDIV;
   }
 }
 
@@ -201,11 +212,9 @@ static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *v
   TlSym *ty = target->a->kind == ND_NAME ? tl_scope_lookup(s, target->a->name) : NULL;
   bool was_read = ty && ty->kind == SYM_BUFFER ? ty->buf->read : false;
   TlExpr *lhs = tl_sema_expr(s, target);
-  if (ty && ty->kind == SYM_BUFFER && op == TK_ASSIGN)
-    ty->buf->read = was_read;
+  if (ty && ty->kind == SYM_BUFFER && op == TK_ASSIGN) ty->buf->read = was_read;
   TlExpr *value = tl_sema_expr(s, value_node);
-  if (lhs->kind != EX_LOAD)
-    return; // already reported
+  if (lhs->kind != EX_LOAD) return; // already reported
   TlBuffer *b = lhs->buf;
   TlStmt *st = tl_stmt_new(s->arena, ST_STORE, loc);
   st->buf = b;
@@ -221,8 +230,7 @@ static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *v
     tl_error(s->diag, loc, "'/=' on integer buffer '%s'; use '//='", b->name);
     return;
   }
-  if (tl_dtype_is_float(b->dtype) && st->update_op == OP_FLOORMOD)
-    st->update_op = OP_FMOD;
+  if (tl_dtype_is_float(b->dtype) && st->update_op == OP_FLOORMOD) st->update_op = OP_FMOD;
   st->value = tl_sema_convert(s, value, b->dtype);
   b->written = true;
   tl_vec_push(s->arena, out, st);
@@ -232,8 +240,9 @@ static void store(Sema *s, const TlNode *target, TlTokenKind op, const TlNode *v
 static bool scalar_target_ok(Sema *s, const TlNode *target) {
   TlSym *y = tl_scope_lookup(s, target->name);
   if (y && y->kind == SYM_BUFFER) {
-    tl_error(s->diag, target->loc, "cannot assign to buffer '%s'; store to its elements, e.g. %s[i] = ...",
-             target->name, target->name);
+    tl_error(s->diag, target->loc,
+             "cannot assign to buffer '%s'; store to its elements, e.g. %s[i] = ...", target->name,
+             target->name);
     return false;
   }
   if (y && y->kind == SYM_VAR && y->var->kind != VAR_SCALAR) {
@@ -261,8 +270,7 @@ static void scalar_assign_value(Sema *s, const TlNode *target, TlTokenKind op, T
                  tl_token_kind_name(op), target->name);
         return;
       }
-      if (bop == OP_FLOORMOD && tl_dtype_is_float(y->var->dtype))
-        bop = OP_FMOD;
+      if (bop == OP_FLOORMOD && tl_dtype_is_float(y->var->dtype)) bop = OP_FMOD;
       value = tl_expr_binary(s->arena, loc, bop, cur, tl_sema_convert(s, value, y->var->dtype),
                              y->var->dtype);
     }
@@ -278,10 +286,10 @@ static void scalar_assign_value(Sema *s, const TlNode *target, TlTokenKind op, T
     // Shadowing a module constant inside a kernel: a new local.
   }
   TlDtype t = value->dtype;
-  if (value->untyped)
-    t = tl_dtype_is_float(t) ? TY_FLOAT32 : TY_INT32;
-  if (value->untyped && (value->dtype == TY_INT64 ||
-                         (value->kind == EX_INT && (value->ival > INT32_MAX || value->ival < INT32_MIN))))
+  if (value->untyped) t = tl_dtype_is_float(t) ? TY_FLOAT32 : TY_INT32;
+  if (value->untyped &&
+      (value->dtype == TY_INT64 ||
+       (value->kind == EX_INT && (value->ival > INT32_MAX || value->ival < INT32_MIN))))
     t = TY_INT64; // a constant that does not fit an int keeps 64 bits
   TlVar *v = tl_var_new(s->arena, s->kernel, target->name, VAR_SCALAR, t, target->loc);
   TlSym *sym = tl_scope_define(s, s->scope, target->name, SYM_VAR, target->loc);
@@ -300,8 +308,8 @@ bool tl_sema_scalar_reassigned(Sema *s, TlSym *y, TlLoc loc) {
   if (y->pinned) {
     tl_error(s->diag, loc, "'%s' is assigned again after its value fixed the extent of a slice",
              y->name);
-    tl_note(s->diag, y->pinned_at, "the slice whose extent uses '%s'; give the new value a new name",
-            y->name);
+    tl_note(s->diag, y->pinned_at,
+            "the slice whose extent uses '%s'; give the new value a new name", y->name);
     return false;
   }
   y->let_value = NULL;
@@ -384,14 +392,15 @@ static void assign(Sema *s, const TlNode *n, TlVec *out) {
       return;
     }
   }
-  TlSym *src = target->kind == ND_NAME && value->kind == ND_NAME
-                   ? tl_scope_lookup(s, value->name)
-                   : NULL;
+  TlSym *src =
+      target->kind == ND_NAME && value->kind == ND_NAME ? tl_scope_lookup(s, value->name) : NULL;
   if (src && src->kind == SYM_BUFFER) { // O_shared = Q_shared: a second name, one buffer
     TlSym *y = tl_scope_lookup(s, target->name);
     if (y && y->kind != SYM_VALUE) {
-      tl_error(s->diag, target->loc, "'%s' is already declared in this kernel; a buffer alias "
-                                     "needs a new name", target->name);
+      tl_error(s->diag, target->loc,
+               "'%s' is already declared in this kernel; a buffer alias "
+               "needs a new name",
+               target->name);
       tl_note(s->diag, y->loc, "'%s' declared here", target->name);
       return;
     }
@@ -417,18 +426,17 @@ static TlLayoutFn *loop_layout(Sema *s, const TlNode *n, TlStmt *loop) {
     return NULL;
   }
   static const char *const kws[] = {"shape", "forward_fn", "replicate", "forward_thread_fn", NULL};
-  if (!tl_sema_check_keywords(s, n, "T.Fragment", kws))
-    return NULL;
+  if (!tl_sema_check_keywords(s, n, "T.Fragment", kws)) return NULL;
   const TlNode *shape = n->list.len > 0 ? TL_VEC_AT(n->list, TlNode, 0) : tl_sema_kwarg(n, "shape");
-  const TlNode *fn = n->list.len > 1 ? TL_VEC_AT(n->list, TlNode, 1) : tl_sema_kwarg(n, "forward_fn");
+  const TlNode *fn =
+      n->list.len > 1 ? TL_VEC_AT(n->list, TlNode, 1) : tl_sema_kwarg(n, "forward_fn");
   const TlNode *rep = tl_sema_kwarg(n, "replicate");
   if (!shape || !fn) {
     tl_error(s->diag, n->loc, "T.Fragment needs a shape and forward_fn=");
     return NULL;
   }
   TlValue *sv = tl_sema_eval_const(s, shape);
-  if (sv->kind == VAL_ERROR)
-    return NULL;
+  if (sv->kind == VAL_ERROR) return NULL;
   int nd = sv->kind == VAL_TUPLE ? sv->items.len : 1;
   bool same = nd == loop->nvars;
   for (int i = 0; same && i < nd; i++) {
@@ -443,16 +451,14 @@ static TlLayoutFn *loop_layout(Sema *s, const TlNode *n, TlStmt *loop) {
   L->loc = fn->loc;
   L->replicate = 1;
   if (rep) {
-    if (!tl_sema_const_int(s, rep, "replicate=", &L->replicate))
-      return NULL;
+    if (!tl_sema_const_int(s, rep, "replicate=", &L->replicate)) return NULL;
     if (L->replicate < 1) {
       tl_error(s->diag, rep->loc, "replicate= must be at least 1");
       return NULL;
     }
   }
   TlValue *fv = tl_sema_eval_const(s, fn);
-  if (fv->kind == VAL_ERROR)
-    return NULL;
+  if (fv->kind == VAL_ERROR) return NULL;
   if (fv->kind != VAL_FUNC) {
     tl_error(s->diag, fn->loc, "forward_fn= must be a lambda or a helper function, not a %s",
              tl_value_kind_name(fv->kind));
@@ -473,8 +479,7 @@ static TlLayoutFn *loop_layout(Sema *s, const TlNode *n, TlStmt *loop) {
   }
   TlExpr *res[2];
   int nres;
-  if (!tl_sema_inline_helper(s, fv, fn->loc, L->nparams, args, res, 2, &nres))
-    return NULL;
+  if (!tl_sema_inline_helper(s, fv, fn->loc, L->nparams, args, res, 2, &nres)) return NULL;
   if (nres != 2) {
     tl_error(s->diag, fn->loc, "forward_fn must return (thread, local), it returns %d value%s",
              nres, nres == 1 ? "" : "s");
@@ -512,11 +517,9 @@ bool tl_sema_nest_arity(Sema *s, const TlNode *n, TlLoc extents_loc, int ne, int
 
 static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
   static const char *const kws[] = {"loop_layout", "coalesced_width", NULL};
-  if (!tl_sema_check_keywords(s, call, "T.Parallel", kws))
-    return;
+  if (!tl_sema_check_keywords(s, call, "T.Parallel", kws)) return;
   int ne = call->list.len;
-  if (!tl_sema_nest_arity(s, n, call->loc, ne, TL_MAX_NEST, "T.Parallel"))
-    return;
+  if (!tl_sema_nest_arity(s, n, call->loc, ne, TL_MAX_NEST, "T.Parallel")) return;
   // A perfect nest of parallel loops (`for i in T.Parallel(a):` holding only
   // `for j in T.Parallel(b):`, or TIR's T.parallel) is one nest of extents
   // (a, b), as TileLang's layout inference takes it.
@@ -531,8 +534,7 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
     const TlNode *ic = inner->kind == ND_FOR ? inner->a : NULL;
     const char *it = ic && ic->kind == ND_CALL ? tl_sema_t_attr(s, ic->a) : NULL;
     if (!it || (strcmp(it, "Parallel") && strcmp(it, "parallel")) || ic->list2.len ||
-        inner->params.len || ic->list.len != inner->list2.len ||
-        ne + ic->list.len > TL_MAX_NEST)
+        inner->params.len || ic->list.len != inner->list2.len || ne + ic->list.len > TL_MAX_NEST)
       break;
     for (int i = 0; i < ic->list.len; i++) {
       extent_nodes[ne] = TL_VEC_AT(ic->list, TlNode, i);
@@ -541,8 +543,9 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
     body_of = inner;
   }
   if (s->in_parallel) {
-    tl_error(s->diag, n->loc, "T.Parallel nested inside T.Parallel; list all extents in one "
-                              "T.Parallel(e0, e1, ...)");
+    tl_error(s->diag, n->loc,
+             "T.Parallel nested inside T.Parallel; list all extents in one "
+             "T.Parallel(e0, e1, ...)");
     return;
   }
   TlStmt *st = tl_stmt_new(s->arena, ST_PARALLEL, n->loc);
@@ -551,14 +554,14 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
   for (int i = 0; i < ne; i++) {
     const TlNode *e = extent_nodes[i];
     int64_t v;
-    if (!tl_sema_const_int(s, e, "a T.Parallel extent", &v))
-      return;
+    if (!tl_sema_const_int(s, e, "a T.Parallel extent", &v)) return;
     if (v < 1) {
       tl_error(s->diag, e->loc, "T.Parallel extent must be positive, got %lld", (long long)v);
       return;
     }
     if (tl_mul_overflows(total, v, &total) || total > ((int64_t)1 << 40)) {
-      tl_error(s->diag, call->loc, "T.Parallel iteration space is too large (more than 2^40 points)");
+      tl_error(s->diag, call->loc,
+               "T.Parallel iteration space is too large (more than 2^40 points)");
       return;
     }
     st->extents[i] = v;
@@ -605,8 +608,7 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
 
 static bool int_list(Sema *s, const TlNode *n, const char *what, TlVec *out) {
   TlValue *v = tl_sema_eval_const(s, n);
-  if (v->kind == VAL_ERROR)
-    return false;
+  if (v->kind == VAL_ERROR) return false;
   if (v->kind != VAL_TUPLE) {
     tl_error(s->diag, n->loc, "%s must be a list of integers", what);
     return false;
@@ -652,7 +654,8 @@ static bool expand_groups(Sema *s, const TlNode *group, TlStmt *st) {
     tl_error(s->diag, group->loc, "group= must be a list of lists of statement indices");
     return false;
   }
-  for (int i = 0; i < n; i++) owner[i] = -1;
+  for (int i = 0; i < n; i++)
+    owner[i] = -1;
   for (int g = 0; g < ng; g++) {
     TlValue *l = TL_VEC_AT(v->items, TlValue, g);
     if (l->kind != VAL_TUPLE) {
@@ -704,21 +707,25 @@ static bool expand_groups(Sema *s, const TlNode *group, TlStmt *st) {
 }
 
 // for v in T.Pipelined / T.serial / range / T.unroll / T.vectorized
-static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const char *kind, TlVec *out) {
+static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const char *kind,
+                         TlVec *out) {
   bool pipelined = strcmp(kind, "Pipelined") == 0;
   char what[32];
   snprintf(what, sizeof what, "%s%s", strcmp(kind, "range") == 0 ? "" : "T.", kind);
   static const char *const pipe_kws[] = {"num_stages", "order", "stage", "group", NULL};
   static const char *const no_kws[] = {NULL};
   static const char *const unroll_kws[] = {"explicit", "unroll_factor", NULL};
-  if (!tl_sema_check_keywords(s, call, what, pipelined ? pipe_kws : strcmp(kind, "unroll") == 0 ? unroll_kws : no_kws))
+  if (!tl_sema_check_keywords(s, call, what,
+                              pipelined                     ? pipe_kws
+                              : strcmp(kind, "unroll") == 0 ? unroll_kws
+                                                            : no_kws))
     return;
   int na = call->list.len;
   int maxargs = (strcmp(kind, "unroll") == 0 || strcmp(kind, "vectorized") == 0) ? 2 : 3;
-  if (pipelined)
-    maxargs = 2;
+  if (pipelined) maxargs = 2;
   if (na < 1 || na > maxargs) {
-    tl_error(s->diag, call->loc, "%s takes 1 to %d positional arguments, %d given", what, maxargs, na);
+    tl_error(s->diag, call->loc, "%s takes 1 to %d positional arguments, %d given", what, maxargs,
+             na);
     return;
   }
   if (n->list2.len != 1) {
@@ -726,17 +733,22 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
     return;
   }
   TlStmt *st = tl_stmt_new(s->arena, ST_FOR, n->loc);
-  st->loop_kind = pipelined ? LOOP_PIPELINED : strcmp(kind, "unroll") == 0 ? LOOP_UNROLL
-                  : strcmp(kind, "vectorized") == 0 ? LOOP_VECTORIZED : LOOP_SERIAL;
-  TlExpr *a0 = tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 0)), s->index_dtype);
+  st->loop_kind = pipelined                         ? LOOP_PIPELINED
+                  : strcmp(kind, "unroll") == 0     ? LOOP_UNROLL
+                  : strcmp(kind, "vectorized") == 0 ? LOOP_VECTORIZED
+                                                    : LOOP_SERIAL;
+  TlExpr *a0 =
+      tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 0)), s->index_dtype);
   if (na == 1) {
     st->start = tl_expr_int(s->arena, call->loc, 0, s->index_dtype);
     st->stop = a0;
   } else {
     st->start = a0;
-    st->stop = tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 1)), s->index_dtype);
+    st->stop =
+        tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 1)), s->index_dtype);
   }
-  st->step = na == 3 ? tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 2)), s->index_dtype)
+  st->step = na == 3 ? tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, 2)),
+                                       s->index_dtype)
                      : tl_expr_int(s->arena, call->loc, 1, s->index_dtype);
   int64_t step;
   if (tl_expr_is_const(st->step, &step) && step == 0) {
@@ -754,26 +766,23 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
       return;
     }
     if (hi - lo > 4096) {
-      tl_error(s->diag, call->loc, "%s over %lld iterations is too large to unroll (limit 4096)", what,
-               (long long)(hi - lo));
+      tl_error(s->diag, call->loc, "%s over %lld iterations is too large to unroll (limit 4096)",
+               what, (long long)(hi - lo));
       return;
     }
   }
   if (pipelined) {
     const TlNode *ns = tl_sema_kwarg(call, "num_stages");
     int64_t v = 0;
-    if (ns && !tl_sema_const_int(s, ns, "num_stages=", &v))
-      return;
+    if (ns && !tl_sema_const_int(s, ns, "num_stages=", &v)) return;
     if (ns && (v < 0 || v > 16)) {
       tl_error(s->diag, ns->loc, "num_stages= must be in 0..16, got %lld", (long long)v);
       return;
     }
     st->num_stages = ns ? (int)v : 0; // as TileLang: no pipelining unless num_stages= asks
     const TlNode *order = tl_sema_kwarg(call, "order"), *stage = tl_sema_kwarg(call, "stage");
-    if (order && !int_list(s, order, "order=", &st->order))
-      return;
-    if (stage && !int_list(s, stage, "stage=", &st->stage))
-      return;
+    if (order && !int_list(s, order, "order=", &st->order)) return;
+    if (stage && !int_list(s, stage, "stage=", &st->stage)) return;
     if (order && stage && st->order.len != st->stage.len) {
       tl_error(s->diag, stage->loc, "order= has %d entries but stage= has %d", st->order.len,
                st->stage.len);
@@ -807,8 +816,8 @@ static void grid_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) 
   // T.grid(n, i) reads an outer i, not the new loop variable.
   TlExpr *stops[TL_MAX_NEST];
   for (int i = 0; i < ne; i++)
-    stops[i] = tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, i)),
-                               s->index_dtype);
+    stops[i] =
+        tl_sema_convert(s, tl_sema_expr(s, TL_VEC_AT(call->list, TlNode, i)), s->index_dtype);
   TlVec *into = out;
   TlStmt *outer = NULL;
   tl_scope_push(s);
@@ -826,8 +835,10 @@ static void grid_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) 
     }
     int64_t hi;
     if (tl_expr_is_const(st->stop, &hi)) st->var->extent = hi > 0 ? hi : 0;
-    if (!outer) outer = st;
-    else tl_vec_push(s->arena, into, st);
+    if (!outer)
+      outer = st;
+    else
+      tl_vec_push(s->arena, into, st);
     into = &st->body;
   }
   tl_sema_body(s, &n->list, into);
@@ -847,16 +858,19 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
     t = "range";
   if (t && strcmp(t, "Serial") == 0) t = "serial"; // TileLang exports both spellings
   if (!t) {
-    tl_error(s->diag, it->loc, "a kernel loop iterates over T.Parallel, T.Pipelined, T.serial, "
-                               "T.unroll, T.vectorized, T.grid, T.Persistent or range");
+    tl_error(s->diag, it->loc,
+             "a kernel loop iterates over T.Parallel, T.Pipelined, T.serial, "
+             "T.unroll, T.vectorized, T.grid, T.Persistent or range");
     return;
   }
   if (strcmp(t, "parallel") == 0 && it->list.len != 1) {
-    tl_error(s->diag, it->loc, "T.parallel takes one extent here (T.parallel(n)); for a start "
-                               "and a stop, loop over T.Parallel(stop - start) and add start");
+    tl_error(s->diag, it->loc,
+             "T.parallel takes one extent here (T.parallel(n)); for a start "
+             "and a stop, loop over T.Parallel(stop - start) and add start");
     return;
   }
-  if (strcmp(t, "Parallel") == 0 || strcmp(t, "parallel") == 0) // TIR's parallel loop is T.Parallel's
+  if (strcmp(t, "Parallel") == 0 ||
+      strcmp(t, "parallel") == 0) // TIR's parallel loop is T.Parallel's
     parallel(s, n, it, out);
   else if (strcmp(t, "Pipelined") == 0 || strcmp(t, "serial") == 0 || strcmp(t, "range") == 0 ||
            strcmp(t, "unroll") == 0 || strcmp(t, "vectorized") == 0)
@@ -866,8 +880,10 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
   else if (strcmp(t, "grid") == 0)
     grid_loop(s, n, it, out);
   else
-    tl_error(s->diag, it->loc, "'T.%s' is not a loop; use T.Parallel, T.Pipelined, T.serial, "
-                               "T.unroll, T.vectorized, T.grid or T.Persistent", t);
+    tl_error(s->diag, it->loc,
+             "'T.%s' is not a loop; use T.Parallel, T.Pipelined, T.serial, "
+             "T.unroll, T.vectorized, T.grid or T.Persistent",
+             t);
 }
 
 // Branches of one if/elif chain in a kernel. Each elif is an if nested in the
@@ -879,8 +895,7 @@ enum { MAX_ELIF_CHAIN = 512 };
 // An elif is an if alone in its predecessor's else branch (as the parser
 // builds it).
 static const TlNode *next_elif(const TlNode *n) {
-  if (n->list2.len != 1)
-    return NULL;
+  if (n->list2.len != 1) return NULL;
   const TlNode *e = TL_VEC_AT(n->list2, TlNode, 0);
   return e->kind == ND_IF ? e : NULL;
 }
@@ -894,8 +909,9 @@ static bool elif_chain_fits(Sema *s, const TlNode *n) {
     if (++branches > MAX_ELIF_CHAIN) {
       tl_error(s->diag, e->loc, "this is branch %d of one if/elif chain; at most %d are supported",
                branches, MAX_ELIF_CHAIN);
-      tl_note(s->diag, n->loc, "the chain starts here; split it into several if statements, or "
-                               "compute the value with arithmetic or a lookup tensor");
+      tl_note(s->diag, n->loc,
+              "the chain starts here; split it into several if statements, or "
+              "compute the value with arithmetic or a lookup tensor");
       return false;
     }
   }
@@ -903,15 +919,13 @@ static bool elif_chain_fits(Sema *s, const TlNode *n) {
 }
 
 static void if_stmt(Sema *s, const TlNode *n, TlVec *out) {
-  if (!elif_chain_fits(s, n))
-    return;
+  if (!elif_chain_fits(s, n)) return;
   // A branch decided at compile time is inlined in the enclosing scope, as
   // Python runs it: names it assigns stay visible after the if (`if
   // is_causal: end = ... else: end = ...`, then `loop_range = end - start`).
   if (tl_sema_is_constant_expr(s, n->a)) { // `if MODE == "relu":` on module constants
     TlValue *v = tl_sema_eval_const(s, n->a);
-    if (v->kind != VAL_ERROR)
-      tl_sema_body(s, tl_value_truthy(v) ? &n->list : &n->list2, out);
+    if (v->kind != VAL_ERROR) tl_sema_body(s, tl_value_truthy(v) ? &n->list : &n->list2, out);
     return;
   }
   TlExpr *c = tl_sema_expr(s, n->a);
@@ -987,8 +1001,9 @@ static bool iket_call(Sema *s, const TlNode *e) {
   if (e->kind != ND_CALL || e->a->kind != ND_ATTR || !tl_sema_names_module(s, e->a->a, "iket"))
     return false;
   if (!s->iket_warned) {
-    tl_warning(s->diag, e->loc, "iket tracing is not recorded by tlc; its calls in this kernel "
-                                "are dropped");
+    tl_warning(s->diag, e->loc,
+               "iket tracing is not recorded by tlc; its calls in this kernel "
+               "are dropped");
     s->iket_warned = true;
   }
   return true;
@@ -996,8 +1011,7 @@ static bool iket_call(Sema *s, const TlNode *e) {
 
 static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
   const TlNode *e = n->a;
-  if (e->kind == ND_STR)
-    return; // a docstring or comment string
+  if (e->kind == ND_STR) return; // a docstring or comment string
   if (iket_call(s, e)) return;
   if (e->kind == ND_CALL && e->a->kind == ND_NAME) {
     TlSym *y = tl_scope_lookup(s, e->a->name);
@@ -1020,8 +1034,7 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
   if (t && strcmp(t, "use_swizzle") == 0) {
     const TlNode *p = e->list.len ? TL_VEC_AT(e->list, TlNode, 0) : tl_sema_kwarg(e, "panel_size");
     int64_t v = 10;
-    if (p && !tl_sema_const_int(s, p, "panel_size=", &v))
-      return;
+    if (p && !tl_sema_const_int(s, p, "panel_size=", &v)) return;
     if (v < 1) {
       tl_error(s->diag, p->loc, "panel_size= must be positive");
       return;
@@ -1030,28 +1043,29 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
     if (en) {
       TlValue *ev = tl_sema_eval_const(s, en);
       if (ev->kind != VAL_BOOL && ev->kind != VAL_INT) {
-        if (ev->kind != VAL_ERROR)
-          tl_error(s->diag, en->loc, "enable= must be True or False");
+        if (ev->kind != VAL_ERROR) tl_error(s->diag, en->loc, "enable= must be True or False");
         return;
       }
-      if (!ev->i)
-        return;
+      if (!ev->i) return;
     }
     s->kernel->swizzle_panel = v;
     return;
   }
-  static const char *const values[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh",
-                                       "sigmoid", "abs", "min", "max", "ceildiv", "cast",
-                                       "if_then_else", "infinity", "max_value", "min_value", NULL};
+  static const char *const values[] = {
+      "exp", "exp2", "log",     "log2", "sqrt",         "rsqrt",    "tanh",      "sigmoid",   "abs",
+      "min", "max",  "ceildiv", "cast", "if_then_else", "infinity", "max_value", "min_value", NULL};
   bool is_value = false;
   for (int i = 0; t && values[i]; i++)
     is_value = is_value || strcmp(t, values[i]) == 0;
   if (t && e->kind == ND_CALL && !is_value)
-    tl_error(s->diag, e->loc, "'T.%s' is not supported by tlc (yet); see docs/language.md for the "
-                              "statements it compiles", t);
+    tl_error(s->diag, e->loc,
+             "'T.%s' is not supported by tlc (yet); see docs/language.md for the "
+             "statements it compiles",
+             t);
   else
-    tl_error(s->diag, e->loc, "this expression has no effect; a kernel statement is a store, a "
-                              "loop, a branch or a tile operation");
+    tl_error(s->diag, e->loc,
+             "this expression has no effect; a kernel statement is a store, a "
+             "loop, a branch or a tile operation");
 }
 
 static void stmt_node(Sema *s, const TlNode *n, TlVec *out);
@@ -1124,8 +1138,9 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
     tl_error(s->diag, n->loc, "'return' inside a kernel");
     return;
   case ND_DEF:
-    tl_error(s->diag, n->loc, "functions cannot be defined inside a kernel; define helpers at "
-                              "module level");
+    tl_error(s->diag, n->loc,
+             "functions cannot be defined inside a kernel; define helpers at "
+             "module level");
     return;
   case ND_IMPORT:
     tl_error(s->diag, n->loc, "imports belong at module level");
