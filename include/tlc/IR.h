@@ -210,7 +210,11 @@ static inline bool tl_bitwise_op(TlOp op) {
   X(FN_ABS, "abs")                                                                                 \
   X(FN_REINTERPRET, "reinterpret") /* the bits of args[0] read as dtype (same size) */           \
   X(FN_SHFL_XOR, "shfl_xor") /* thread IR: value exchanged with lane ^ offset */              \
-  X(FN_SWIZZLE, "swizzle")   /* thread IR: physical offset of (row, col) in buf's swizzle */
+  X(FN_SWIZZLE, "swizzle")   /* thread IR: physical offset of (row, col) in buf's swizzle */ \
+  X(FN_SHFL, "shfl") /* shfl(mask, value, lane, width): `value` of lane `lane` (T.shfl_sync) */ \
+  X(FN_SHFL_DOWN, "shfl_down") /* shfl_down(mask, value, delta, width): of lane + delta */       \
+  X(FN_SHFL_UP, "shfl_up")     /* shfl_up(mask, value, delta, width): of lane - delta */         \
+  X(FN_SHFL_XOR_MASKED, "shfl_xor_masked") /* (mask, value, delta, width): of lane ^ delta */
 
 typedef enum {
 #define X(k, s) k,
@@ -219,6 +223,10 @@ typedef enum {
 } TlIntrinsic;
 
 const char *tl_intrinsic_name(TlIntrinsic fn);
+// The warp shuffles a kernel writes (T.shfl_sync, T.shfl_down, ...): four
+// operands (mask, value, lane or delta, width), and their CUDA function.
+bool tl_intrinsic_is_user_shuffle(TlIntrinsic fn);
+const char *tl_shuffle_cuda_name(TlIntrinsic fn);
 
 typedef struct TlExpr TlExpr;
 struct TlExpr {
@@ -373,6 +381,10 @@ struct TlStmt {
   // of the block run the body (group_threads 0: an ordinary if). ST_SYNC
   // inside one: a named barrier of those threads, not __syncthreads.
   int64_t group_lo, group_threads;
+  // ST_SYNC from T.sync_threads(id, count): named barrier `barrier_id` (1-15)
+  // that `barrier_threads` threads meet at; 0: the whole block.
+  int barrier_id;
+  int64_t barrier_threads;
 };
 
 // A TMA tensor map the launcher encodes (cuTensorMapEncodeTiled) and passes

@@ -272,6 +272,15 @@ static void call(Emit *e, const TlExpr *x) {
     tl_buf_putc(o, ')');
     return;
   }
+  if (tl_intrinsic_is_user_shuffle(x->fn)) { // T.shfl_sync and friends
+    tl_buf_printf(o, "%s((unsigned)", tl_shuffle_cuda_name(x->fn));
+    for (int i = 0; i < 4; i++) {
+      if (i) tl_buf_puts(o, ", ");
+      tl_cuda_expr(e, x->args[i]);
+    }
+    tl_buf_putc(o, ')');
+    return;
+  }
   if (x->fn == FN_SWIZZLE) {
     const TlBuffer *b = x->buf;
     int64_t C = b->shape[b->ndims - 1], V = 128 / tl_dtype_bits(b->dtype);

@@ -308,6 +308,12 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     return;
   }
   case ST_SYNC:
+    if (s->barrier_id) { // T.sync_threads(id, count)
+      tl_buf_indent(o, level);
+      tl_buf_printf(o, "asm volatile(\"bar.sync %d, %lld;\\n\" ::: \"memory\");\n", s->barrier_id,
+                    (long long)s->barrier_threads);
+      return;
+    }
     if (e->group_threads) {
       // Inside a T.ws scope only its threads reach the barrier: named barrier
       // 1 + (first thread / 128) of that many threads (0 is __syncthreads).

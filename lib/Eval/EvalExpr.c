@@ -553,12 +553,18 @@ bool tl_sema_is_constant_expr(Sema *s, const TlNode *n) {
       if (ix->kind != ND_SLICE && !tl_sema_is_constant_expr(s, ix)) return false;
     }
     return true;
-  case ND_CALL:
+  case ND_CALL: {
+    // T.get_thread_binding() and friends have no arguments yet vary by thread.
+    const char *t = tl_sema_t_attr(s, n->a);
+    if (t && (strncmp(t, "get_", 4) == 0 || strcmp(t, "thread_binding") == 0 ||
+              strcmp(t, "tvm_warp_shuffle") == 0))
+      return false;
     for (int i = 0; i < n->list.len; i++)
       if (!tl_sema_is_constant_expr(s, TL_VEC_AT(n->list, TlNode, i))) return false;
     // A call of a name, of T.*, or of a module's function (math.ceil, tilelang.cdiv).
     return n->list2.len == 0 && (tl_sema_t_attr(s, n->a) || n->a->kind == ND_NAME ||
                                  (n->a->kind == ND_ATTR && tl_sema_is_constant_expr(s, n->a)));
+  }
   case ND_TUPLE:
   case ND_LIST:
     for (int i = 0; i < n->list.len; i++)

@@ -218,6 +218,10 @@ const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char
 static const char *call(TlRef *r, const TlExpr *x) {
   TlDtype t = x->dtype;
   const char *v = tl_ref_expr(r, x->args[0]);
+  if (tl_intrinsic_is_user_shuffle(x->fn)) // per-thread code runs in the same threads here
+    return tl_arena_printf(r->arena, "%s((unsigned)%s, %s, %s, %s)", tl_shuffle_cuda_name(x->fn),
+                           P(v), P(tl_ref_expr(r, x->args[1])), P(tl_ref_expr(r, x->args[2])),
+                           P(tl_ref_expr(r, x->args[3])));
   if (x->fn == FN_REINTERPRET)
     return tl_arena_printf(r->arena, "tlr_bitcast<%s, %s>(%s)", ctype(t), ctype(x->args[0]->dtype),
                            v);

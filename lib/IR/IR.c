@@ -96,6 +96,17 @@ const char *tl_intrinsic_name(TlIntrinsic fn) {
   return names[fn];
 }
 
+bool tl_intrinsic_is_user_shuffle(TlIntrinsic fn) {
+  return fn == FN_SHFL || fn == FN_SHFL_DOWN || fn == FN_SHFL_UP || fn == FN_SHFL_XOR_MASKED;
+}
+
+const char *tl_shuffle_cuda_name(TlIntrinsic fn) {
+  return fn == FN_SHFL_DOWN         ? "__shfl_down_sync"
+         : fn == FN_SHFL_UP         ? "__shfl_up_sync"
+         : fn == FN_SHFL_XOR_MASKED ? "__shfl_xor_sync"
+                                    : "__shfl_sync";
+}
+
 const char *tl_loop_kind_name(TlLoopKind k) {
   static const char *names[] = {"serial", "unroll", "vectorized", "pipelined"};
   return names[k];

@@ -334,6 +334,13 @@ static void no_operands(Parser *p, TlStmt *s) {
   (void)s;
 }
 
+// sync [barrier ID THREADS]: __syncthreads, or named barrier ID of THREADS.
+static void sync_operands(Parser *p, TlStmt *s) {
+  if (!tl_irp_accept_word(p, "barrier")) return;
+  s->barrier_id = tl_irp_small_int(p, "a barrier id");
+  s->barrier_threads = tl_irp_count(p, "a thread count");
+}
+
 static void wgmma_wait_operands(Parser *p, TlStmt *s) {
   s->buf = tl_irp_buffer(p);
 }
@@ -425,7 +432,7 @@ static const struct StmtForm {
     {"fill", ST_FILL, fill_operands, false, DECLARES_NONE},
     {"vstore", ST_VSTORE, vstore_operands, false, DECLARES_NONE},
     {"decl", ST_DECL, decl_operands, false, DECLARES_AFTER},
-    {"sync", ST_SYNC, no_operands, false, DECLARES_NONE},
+    {"sync", ST_SYNC, sync_operands, false, DECLARES_NONE},
     {"async_commit", ST_ASYNC_COMMIT, no_operands, false, DECLARES_NONE},
     {"wgmma_wait", ST_WGMMA_WAIT, wgmma_wait_operands, false, DECLARES_NONE},
     {"async_wait", ST_ASYNC_WAIT, async_wait_operands, false, DECLARES_NONE},

@@ -99,6 +99,8 @@ static void check_expr(V *v, const TlExpr *e) {
     if (e->fn == FN_SWIZZLE &&
         (!e->buf || e->buf->scope != SCOPE_SHARED || e->buf->swizzle == 0 || e->nargs != 2))
       fail(v, e->loc, "swizzle() of a buffer that is not a swizzled shared tile");
+    if (tl_intrinsic_is_user_shuffle(e->fn) && e->nargs != 4)
+      fail(v, e->loc, "shfl() takes a mask, a value, a lane and a width");
     // fall through
   case EX_BINARY:
   case EX_SELECT:
@@ -219,6 +221,12 @@ static void check_stmt(V *v, const TlStmt *s) {
       fail(v, s->loc, "wgmma_wait names no wgmma accumulator");
     break;
   case ST_SYNC: // the pipeline pass places barriers in tile IR already
+    if (s->barrier_id &&
+        (s->barrier_id > 15 || s->barrier_threads <= 0 || s->barrier_threads % 32 ||
+         (v->k->launch_threads && s->barrier_threads > v->k->launch_threads)))
+      fail(v, s->loc,
+           "a named barrier outside 1-15, or of a thread count that is not a "
+           "multiple of 32 within the block");
     break;
   case ST_TMA_LOAD:
     if (s->tma_map < 0 || s->tma_map >= v->k->tma_maps.len || !s->stage_a || !s->dst.buf ||

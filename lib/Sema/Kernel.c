@@ -375,8 +375,7 @@ static void kernel(Sema *s, const TlValue *kv);
 static bool is_accepted_annotation(Sema *s, const TlNode *st) {
   if (st->kind != ND_EXPR_STMT || st->a->kind != ND_CALL) return false;
   const char *t = tl_sema_t_attr(s, st->a->a);
-  return t && (strcmp(t, "func_attr") == 0 || strcmp(t, "disable_warp_group_reg_alloc") == 0 ||
-               strcmp(t, "no_set_max_nreg") == 0);
+  return t && (strcmp(t, "func_attr") == 0 || tl_sema_is_register_hint(t));
 }
 
 // Compiles a kernel value in the scope it closes over (a factory's locals,

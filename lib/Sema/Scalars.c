@@ -215,6 +215,73 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
   return true;
 }
 
+// T.sync_threads() is __syncthreads; T.sync_threads(id, count) is named
+// barrier id (1-15) that `count` threads (a multiple of 32) arrive at, as in
+// TileLang: the threads of a branch (`if tx < 256:`) synchronize among
+// themselves. The id is the user's to keep apart from T.ws scopes' barriers.
+static void named_barrier(Sema *s, const TlNode *call, TlVec *out) {
+  TlStmt *st = tl_stmt_new(s->arena, ST_SYNC, call->loc);
+  tl_vec_push(s->arena, out, st);
+  if (call->list.len == 0) return;
+  if (call->list.len != 2) {
+    tl_error(s->diag, call->loc,
+             "'T.sync_threads' takes no arguments, or a barrier id and a "
+             "thread count");
+    return;
+  }
+  const TlNode *id_node = TL_VEC_AT(call->list, TlNode, 0);
+  const TlNode *count_node = TL_VEC_AT(call->list, TlNode, 1);
+  int64_t id, count;
+  int64_t block = s->kernel->threads[0] * s->kernel->threads[1] * s->kernel->threads[2];
+  if (!tl_sema_const_int(s, id_node, "a barrier id", &id) ||
+      !tl_sema_const_int(s, count_node, "a barrier's thread count", &count))
+    return;
+  if (id < 0 || id > 15) {
+    tl_error(s->diag, id_node->loc,
+             "barrier id %lld is out of range; the GPU has named barriers "
+             "0-15",
+             (long long)id);
+    return;
+  }
+  if (count <= 0 || count % 32 || count > block) {
+    tl_error(s->diag, count_node->loc,
+             "a barrier of %lld threads; it takes a positive multiple of "
+             "32 up to the block's %lld threads",
+             (long long)count, (long long)block);
+    return;
+  }
+  if (id == 0 && count == block) return; // the whole block: __syncthreads
+  if (id == 0) {
+    tl_error(s->diag, id_node->loc,
+             "barrier 0 is the whole block's (__syncthreads); a barrier of "
+             "%lld threads needs an id from 1 to 15",
+             (long long)count);
+    return;
+  }
+  st->barrier_id = (int)id;
+  st->barrier_threads = count;
+}
+
+// TileLang's register-allocation hints for warp-specialized kernels:
+// T.set_max_nreg(n, inc), T.inc_max_nreg / T.dec_max_nreg(n), the producer /
+// consumer annotations and the switches that turn them off. They move
+// registers between warpgroups (setmaxnreg) and never change what a kernel
+// computes; tlc chooses its own split where it specializes warps
+// (TlKernel.consumer_regs), so it accepts them and does nothing.
+bool tl_sema_is_register_hint(const char *name) {
+  static const char *const hints[] = {"disable_warp_group_reg_alloc",
+                                      "no_set_max_nreg",
+                                      "set_max_nreg",
+                                      "inc_max_nreg",
+                                      "dec_max_nreg",
+                                      "annotate_producer_reg_dealloc",
+                                      "annotate_consumer_reg_alloc",
+                                      NULL};
+  for (int i = 0; hints[i]; i++)
+    if (strcmp(name, hints[i]) == 0) return true;
+  return false;
+}
+
 // Statement calls. T.func_attr and the two register-allocation switches
 // steer TileLang's own code generation (function attributes, the setmaxnreg
 // of warp-specialized kernels, which tlc does not emit): nothing to do;
@@ -225,13 +292,11 @@ bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *o
       tl_error(s->diag, call->loc,
                "T.sync_threads() inside T.Parallel; a barrier belongs between "
                "the statements of the block");
-    else if (arity(s, call, "T.sync_threads", 0, 0))
-      tl_vec_push(s->arena, out, tl_stmt_new(s->arena, ST_SYNC, call->loc));
+    else if (arity(s, call, "T.sync_threads", 0, 2))
+      named_barrier(s, call, out);
     return true;
   }
-  if (strcmp(name, "func_attr") == 0 || strcmp(name, "disable_warp_group_reg_alloc") == 0 ||
-      strcmp(name, "no_set_max_nreg") == 0)
-    return true;
+  if (strcmp(name, "func_attr") == 0 || tl_sema_is_register_hint(name)) return true;
   // T.wait_wgmma(n) waits until at most n wgmma groups are in flight, after
   // T.gemm(..., wg_wait=-1) left them running. tlc ignores wg_wait=: each of
   // its T.gemm has waited for what the code after it reads, so there is

@@ -492,6 +492,84 @@ static TlExpr *tir_const(Sema *s, const TlNode *n) {
   return tl_sema_convert(s, v, dt);
 }
 
+// Warp shuffles: T.shfl_sync(value, src_lane, width=32, mask=0xffffffff),
+// T.shfl_down / T.shfl_up / T.shfl_xor(value, delta, width, mask), and TVM's
+// T.tvm_warp_shuffle(mask, value, lane, width, warp_size). Every lane of the
+// mask must reach the call (CUDA's rule for __shfl_sync); NULL: not a shuffle.
+static TlExpr *warp_shuffle(Sema *s, const TlNode *n, const char *name) {
+  static const struct {
+    const char *name;
+    TlIntrinsic fn;
+  } forms[] = {{"shfl_sync", FN_SHFL},
+               {"shfl_down", FN_SHFL_DOWN},
+               {"shfl_up", FN_SHFL_UP},
+               {"shfl_xor", FN_SHFL_XOR_MASKED},
+               {"tvm_warp_shuffle", FN_SHFL}};
+  int form = -1;
+  for (int i = 0; i < (int)(sizeof forms / sizeof forms[0]); i++)
+    if (strcmp(name, forms[i].name) == 0) form = i;
+  if (form < 0) return NULL;
+  char full[40];
+  snprintf(full, sizeof full, "T.%s", name);
+  if (s->in_parallel) {
+    // Which thread holds which element of a T.Parallel nest is the
+    // partition's choice, so a lane number there names nothing the user wrote.
+    tl_error(s->diag, n->loc, "%s inside T.Parallel; a shuffle exchanges values between the "
+                              "threads of per-thread code", full);
+    tl_note(s->diag, n->loc, "write the exchange with tx = T.get_thread_binding() outside "
+                             "T.Parallel, or reduce with T.reduce_* / T.alloc_reducer");
+    return error_expr(s, n->loc);
+  }
+  bool tvm = strcmp(name, "tvm_warp_shuffle") == 0;
+  // operands in IR order: mask, value, lane / delta, width
+  const TlNode *ops[4] = {NULL, NULL, NULL, NULL};
+  if (tvm) {
+    if (n->list2.len || !check_arity(s, n, full, 5, 5)) return error_expr(s, n->loc);
+    for (int i = 0; i < 4; i++)
+      ops[i] = TL_VEC_AT(n->list, TlNode, i);
+  } else {
+    static const char *const kws[] = {"value", "srcLane", "delta", "width", "mask", NULL};
+    if (!tl_sema_check_keywords(s, n, name, kws)) return error_expr(s, n->loc);
+    if (n->list.len > 4) {
+      tl_error(s->diag, n->loc, "'%s' takes a value, a lane (or delta), a width and a mask", full);
+      return error_expr(s, n->loc);
+    }
+    const TlNode *pos[4] = {NULL, NULL, NULL, NULL}; // value, lane, width, mask
+    for (int i = 0; i < n->list.len; i++)
+      pos[i] = TL_VEC_AT(n->list, TlNode, i);
+    static const char *const by_name[4][2] = {
+        {"value", "value"}, {"srcLane", "delta"}, {"width", "width"}, {"mask", "mask"}};
+    for (int i = 0; i < 4; i++)
+      if (!pos[i]) pos[i] = tl_sema_kwarg(n, by_name[i][form == 0 ? 0 : 1]);
+    if (!pos[0] || !pos[1]) {
+      tl_error(s->diag, n->loc, "'%s' needs a value and a %s", full,
+               form == 0 ? "source lane" : "delta");
+      return error_expr(s, n->loc);
+    }
+    ops[0] = pos[3];
+    ops[1] = pos[0];
+    ops[2] = pos[1];
+    ops[3] = pos[2];
+  }
+  TlExpr *e = tl_expr_new(s->arena, EX_CALL, n->loc, TY_INT32, 4);
+  e->fn = forms[form].fn;
+  e->args[0] = ops[0] ? tl_sema_convert(s, tl_sema_expr(s, ops[0]), TY_UINT32)
+                      : tl_expr_int(s->arena, n->loc, 0xffffffffLL, TY_UINT32);
+  TlExpr *value = tl_sema_expr(s, ops[1]);
+  if (value->untyped) value = tl_sema_convert(s, value, value->dtype);
+  if (tl_dtype_bits(value->dtype) < 16 || value->dtype == TY_BOOL) {
+    tl_error(s->diag, ops[1]->loc, "%s exchanges 16-, 32- or 64-bit values, not %s", full,
+             tl_dtype_name(value->dtype));
+    return error_expr(s, n->loc);
+  }
+  e->dtype = value->dtype;
+  e->args[1] = value;
+  e->args[2] = tl_sema_convert(s, tl_sema_expr(s, ops[2]), TY_INT32);
+  e->args[3] = ops[3] ? tl_sema_convert(s, tl_sema_expr(s, ops[3]), TY_INT32)
+                      : tl_expr_int(s->arena, n->loc, 32, TY_INT32);
+  return e;
+}
+
 static TlExpr *lower_call(Sema *s, const TlNode *n) {
   const char *t = tl_sema_t_attr(s, n->a);
   if (!t && (t = tir_attr(s, n->a))) {
@@ -522,6 +600,10 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
         e->args[0] = x;
         return e;
       }
+  }
+  if (t) {
+    TlExpr *shuffle = warp_shuffle(s, n, name);
+    if (shuffle) return shuffle;
   }
   if ((t && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)) ||
       (!t && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0))) {
@@ -621,7 +703,7 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
             "in expressions tlc compiles T.exp, exp2, log, log2, sqrt, rsqrt, "
             "tanh, sigmoid, abs, min, max, clamp, ceildiv, cast, Cast, "
             "float32 (and the other dtypes), if_then_else, infinity, max_value, "
-            "min_value, get_thread_binding");
+            "min_value, get_thread_binding, shfl_sync, shfl_down, shfl_up, shfl_xor, tvm_warp_shuffle");
     return error_expr(s, n->loc);
   }
   tl_error(s->diag, n->loc, "unknown function '%s'", full[0] ? full : "(expression)");

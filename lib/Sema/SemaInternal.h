@@ -90,6 +90,8 @@ bool tl_sema_macro_launch(Sema *s, const TlNode *with);
 TlExpr *tl_sema_expr(Sema *s, const TlNode *n);
 // An expression that must fold to an integer constant; `what` names it.
 bool tl_sema_const_int(Sema *s, const TlNode *n, const char *what, int64_t *out);
+// T.set_max_nreg and TileLang's other register-allocation hints (Scalars.c).
+bool tl_sema_is_register_hint(const char *name);
 TlExpr *tl_sema_convert(Sema *s, TlExpr *e, TlDtype t); // cast unless it already is t
 TlExpr *tl_sema_fold(Sema *s, TlExpr *e);               // folds constant subtrees
 // Inlines a helper/lambda with its parameters bound to args; returns its

@@ -15,10 +15,15 @@ static void body_in_scope(Sema *s, const TlVec *stmts, TlVec *out) {
 
 // What one thread may hold. A fragment is spread over the block's threads
 // and lives in registers: 255 32-bit registers per thread is the hardware's
-// limit (sm_80 and sm_90), and a fragment needing more than that on its own
-// cannot compile to anything sane. A local buffer is one array per thread;
-// CUDA gives a thread at most 512 KB of local memory.
-enum { MAX_REGISTERS_PER_THREAD = 255, MAX_LOCAL_BYTES = 512 * 1024 };
+// limit (sm_80 and sm_90). A fragment past it still compiles, as in
+// TileLang: ptxas keeps the rest in local memory (slow, so a warning); one
+// past four times the limit is mostly spills and an error. A local buffer is
+// one array per thread; CUDA gives a thread at most 512 KB of local memory.
+enum {
+  MAX_REGISTERS_PER_THREAD = 255,
+  MAX_SPILLED_REGISTERS = 4 * 255,
+  MAX_LOCAL_BYTES = 512 * 1024
+};
 
 static bool fits_per_thread(Sema *s, const TlBuffer *b, int64_t total, TlLoc loc) {
   int64_t bytes = total * ((tl_dtype_bits(b->dtype) + 7) / 8); // total <= 2^40: no overflow
@@ -34,13 +39,22 @@ static bool fits_per_thread(Sema *s, const TlBuffer *b, int64_t total, TlLoc loc
   for (int i = 0; i < 3; i++)
     threads *= s->kernel->threads[i];
   int64_t regs = (bytes + 4 * threads - 1) / (4 * threads); // at least, if spread evenly
-  if (regs > MAX_REGISTERS_PER_THREAD) {
+  if (regs > MAX_SPILLED_REGISTERS) {
     tl_error(s->diag, loc,
              "fragment '%s' needs at least %lld registers per thread (%lld bytes "
-             "over %lld threads); the limit is %d",
+             "over %lld threads); the limit is %d, and tlc refuses past %d (mostly spills)",
              b->name, (long long)regs, (long long)bytes, (long long)threads,
-             MAX_REGISTERS_PER_THREAD);
+             MAX_REGISTERS_PER_THREAD, MAX_SPILLED_REGISTERS);
     return false;
+  }
+  if (regs > MAX_REGISTERS_PER_THREAD) {
+    tl_warning(s->diag, loc,
+               "fragment '%s' needs at least %lld registers per thread (%lld bytes over %lld "
+               "threads), over the limit of %d: ptxas will keep part of it in local memory",
+               b->name, (long long)regs, (long long)bytes, (long long)threads,
+               MAX_REGISTERS_PER_THREAD);
+    tl_note(s->diag, loc, "more threads (threads=%lld) or a smaller tile keep it in registers",
+            (long long)threads * 2);
   }
   return true;
 }
