@@ -95,6 +95,8 @@ typedef struct TlBuffer {
   int64_t shared_offset; // byte offset in the dynamic shared block (plan-shared)
   bool written, read;    // filled by sema: used by the launcher (const) and checks
   bool output;           // an eager function's T.empty tensor, which it returns
+  bool scratch;          // T.alloc_global in a prim_func: a kernel parameter that the
+                         // prim_func's launcher allocates (cudaMallocAsync) and frees
   const TlFragLayout *layout; // fragments, after layout inference
   const int32_t *table;  // a constant table tlc computed (loop_layout inverse), or NULL
   int64_t table_len;

@@ -185,13 +185,15 @@ static void group_launcher(Emit *e, const TlModule *m, int first) {
   tl_buf_printf(o, "// %s runs the %d T.Kernel blocks of its prim_func in order on the stream.\n",
                 k0->launcher, n);
   tl_buf_printf(o, "extern \"C\" cudaError_t %s(", k0->launcher);
+  int nparams = 0; // the user's tensors; T.alloc_global buffers are the launcher's own
   for (int p = 0; p < k0->params.len; p++) {
     const TlBuffer *b = TL_VEC_AT(k0->params, TlBuffer, p);
+    if (b->scratch) continue;
     bool written = false;
     for (int j = 0; j < n; j++)
       written = written || TL_VEC_AT(parts[j]->params, TlBuffer, p)->written;
-    tl_buf_printf(o, "%s%s%s* %s", p ? ", " : "", written ? "" : "const ", tl_dtype_cuda(b->dtype),
-                  tl_cuda_buf_name(e, b));
+    tl_buf_printf(o, "%s%s%s* %s", nparams++ ? ", " : "", written ? "" : "const ",
+                  tl_dtype_cuda(b->dtype), tl_cuda_buf_name(e, b));
   }
   // The runtime sizes of every block, once each by name (in the order they
   // first appear), after the tensors as in a single kernel's launcher; each
@@ -207,12 +209,31 @@ static void group_launcher(Emit *e, const TlModule *m, int first) {
       if (!seen && ns < 64) sizes[ns++] = v;
     }
   for (int q = 0; q < ns; q++)
-    tl_buf_printf(o, "%s%s %s", k0->params.len || q ? ", " : "", tl_dtype_cuda(sizes[q]->dtype),
+    tl_buf_printf(o, "%s%s %s", nparams || q ? ", " : "", tl_dtype_cuda(sizes[q]->dtype),
                   sizes[q]->cname);
-  tl_buf_printf(o, "%scudaStream_t stream) {\n  cudaError_t err;\n",
-                k0->params.len || ns ? ", " : "");
+  bool scratch = false;
+  for (int p = 0; p < k0->params.len; p++)
+    scratch = scratch || TL_VEC_AT(k0->params, TlBuffer, p)->scratch;
+  tl_buf_printf(o, "%scudaStream_t stream) {\n  cudaError_t err%s;\n", nparams || ns ? ", " : "",
+                scratch ? " = cudaSuccess" : "");
+  // T.alloc_global buffers: stream-ordered allocations that live until the
+  // last block has run (cudaFreeAsync after it on the same stream).
+  for (int p = 0; p < k0->params.len; p++) {
+    const TlBuffer *b = TL_VEC_AT(k0->params, TlBuffer, p);
+    if (b->scratch)
+      tl_buf_printf(o, "  %s* %s = nullptr;\n", tl_dtype_cuda(b->dtype), tl_cuda_buf_name(e, b));
+  }
+  for (int p = 0; p < k0->params.len; p++) {
+    const TlBuffer *b = TL_VEC_AT(k0->params, TlBuffer, p);
+    if (b->scratch)
+      tl_buf_printf(o,
+                    "  if (err == cudaSuccess) err = cudaMallocAsync((void**)&%s, %lldull, stream); "
+                    "// T.alloc_global at line %d\n",
+                    tl_cuda_buf_name(e, b), (long long)tl_buffer_bytes(b), b->loc.line);
+  }
   for (int j = 0; j < n; j++) {
-    tl_buf_printf(o, "  if ((err = %s(", parts[j]->name);
+    tl_buf_printf(o, scratch ? "  if (err == cudaSuccess) err = %s(" : "  if ((err = %s(",
+                  parts[j]->name);
     for (int p = 0; p < parts[j]->params.len; p++)
       tl_buf_printf(o, "%s%s", p ? ", " : "",
                     tl_cuda_buf_name(e, TL_VEC_AT(parts[j]->params, TlBuffer, p)));
@@ -222,10 +243,25 @@ static void group_launcher(Emit *e, const TlModule *m, int first) {
         if (strcmp(sizes[q]->name, v->name) == 0)
           tl_buf_printf(o, "%s%s", parts[j]->params.len || i ? ", " : "", sizes[q]->cname);
     }
-    tl_buf_printf(o, "%sstream)) != cudaSuccess)\n    return err;\n",
-                  parts[j]->params.len || parts[j]->sizes.len ? ", " : "");
+    const char *comma = parts[j]->params.len || parts[j]->sizes.len ? ", " : "";
+    if (scratch)
+      tl_buf_printf(o, "%sstream);\n", comma);
+    else
+      tl_buf_printf(o, "%sstream)) != cudaSuccess)\n    return err;\n", comma);
   }
-  tl_buf_puts(o, "  return cudaSuccess;\n}\n\n");
+  if (!scratch) {
+    tl_buf_puts(o, "  return cudaSuccess;\n}\n\n");
+    return;
+  }
+  for (int p = 0; p < k0->params.len; p++) {
+    const TlBuffer *b = TL_VEC_AT(k0->params, TlBuffer, p);
+    if (b->scratch)
+      tl_buf_printf(o,
+                    "  if (%s) { cudaError_t e = cudaFreeAsync(%s, stream); if (err == "
+                    "cudaSuccess) err = e; }\n",
+                    tl_cuda_buf_name(e, b), tl_cuda_buf_name(e, b));
+  }
+  tl_buf_puts(o, "  return err;\n}\n\n");
 }
 
 // Whether kernel i is the first block of its launcher group.

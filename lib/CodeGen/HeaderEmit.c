@@ -145,15 +145,17 @@ static void group_decl(TlBuf *out, const TlModule *m, int first) {
   tl_buf_puts(out, " on `stream`. */\n");
   size_t indent = strlen("cudaError_t ") + strlen(k->launcher) + 1;
   tl_buf_printf(out, "cudaError_t %s(", k->launcher);
+  int nparams = 0; // T.alloc_global buffers are the launcher's own, not parameters
   for (int i = 0; i < k->params.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
+    if (b->scratch) continue;
     bool written = false;
     for (int j = first; j < m->kernels.len; j++) {
       const TlKernel *o = TL_VEC_AT(m->kernels, TlKernel, j);
       if (o->launcher && strcmp(o->launcher, k->launcher) == 0 && i < o->params.len)
         written = written || TL_VEC_AT(o->params, TlBuffer, i)->written;
     }
-    if (i > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
+    if (nparams++ > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
     tl_buf_puts(out, written ? "void *" : "const void *");
     tl_buf_puts(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
   }
@@ -170,11 +172,11 @@ static void group_decl(TlBuf *out, const TlModule *m, int first) {
         dup = dup || strcmp(seen[q], v->name) == 0;
       if (dup || ns == 64) continue;
       seen[ns++] = v->name;
-      if (k->params.len > 0 || ns > 1) tl_buf_printf(out, ",\n%*s", (int)indent, "");
+      if (nparams > 0 || ns > 1) tl_buf_printf(out, ",\n%*s", (int)indent, "");
       tl_buf_printf(out, "%s %s", tl_dtype_cuda(v->dtype), v->cname);
     }
   }
-  if (k->params.len > 0 || ns > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
+  if (nparams > 0 || ns > 0) tl_buf_printf(out, ",\n%*s", (int)indent, "");
   tl_buf_puts(out, "cudaStream_t stream);\n\n");
 }
 

@@ -142,6 +142,8 @@ static void parse_buffer_facts(Parser *p, TlBuffer *b) {
       b->read = true;
     } else if (tl_irp_accept_word(p, "output")) {
       b->output = true;
+    } else if (tl_irp_accept_word(p, "scratch")) {
+      b->scratch = true;
     } else if (tl_irp_accept_word(p, "layout")) {
       b->layout = tl_irp_layout(p);
     } else if (tl_irp_accept_word(p, "table")) {

@@ -632,6 +632,7 @@ static void print_buffer_facts(TlBuf *out, const TlBuffer *b, const TlKernel *kn
     if (b->written) tl_buf_puts(out, " written");
     if (b->read) tl_buf_puts(out, " read");
     if (b->output) tl_buf_puts(out, " output");
+    if (b->scratch) tl_buf_puts(out, " scratch");
   }
   if (b->layout) {
     tl_buf_puts(out, " layout ");

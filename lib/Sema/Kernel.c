@@ -411,7 +411,7 @@ static const TlValue *macro_block(Sema *s, const TlNode *st) {
 // the call of a macro whose body holds one. `launcher` names the launcher
 // that runs the blocks in order when the prim_func has several, else NULL.
 static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlNode *with,
-                         const char *launcher) {
+                         const char *launcher, const TlNode *const *scratch, int nscratch) {
   TlKernel *k = TL_NEW(s->arena, TlKernel);
   k->name = name;
   k->loc = launcher ? with->loc : def->loc; // a block of several: where it starts
@@ -434,6 +434,25 @@ static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlN
     TlSym *y = tl_scope_define(s, s->scope, p->name, SYM_BUFFER, p->loc);
     y->buf = b;
   }
+  for (int i = 0; i < nscratch && ok; i++) { // after the user's tensors
+    const TlNode *target = TL_VEC_AT(scratch[i]->list, TlNode, 0), *call = scratch[i]->a;
+    const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : NULL;
+    const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : NULL;
+    TlBuffer *b = tl_sema_global_buffer(s, target->name, target->loc, shape, dtype);
+    if (!b) {
+      ok = false;
+      break;
+    }
+    for (int d = 0; d < b->ndims; d++)
+      if (b->dyn[d]) {
+        tl_error(s->diag, call->loc, "a T.alloc_global buffer needs a compile-time shape");
+        return;
+      }
+    b->scratch = true;
+    tl_sema_add_param(s, k, b);
+    TlSym *y = tl_scope_define(s, s->scope, target->name, SYM_BUFFER, target->loc);
+    y->buf = b;
+  }
   const TlValue *macro = macro_block(s, with);
   if (ok && macro) {
     s->launch_pending = true;
@@ -450,6 +469,21 @@ static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlN
   tl_scope_pop(s);
   s->kernel = NULL;
   tl_vec_push(s->arena, &s->module->kernels, k);
+}
+
+// NAME = T.alloc_global(shape, dtype) among a prim_func's T.Kernel blocks:
+// device memory the blocks share (a split kernel's partial results).
+static bool is_alloc_global(Sema *s, const TlNode *st) {
+  if (st->kind != ND_ASSIGN || st->list.len != 1 || !st->a || st->a->kind != ND_CALL) return false;
+  const char *t = tl_sema_t_attr(s, st->a->a);
+  if (!t || strcmp(t, "alloc_global") != 0) return false;
+  const TlNode *target = TL_VEC_AT(st->list, TlNode, 0);
+  if (target->kind != ND_NAME || st->a->list.len < 1 || st->a->list.len > 2 || st->a->list2.len) {
+    tl_error(s->diag, st->loc, "write a global scratch buffer as NAME = T.alloc_global(shape, "
+                               "dtype)");
+    return false;
+  }
+  return true;
 }
 
 static void kernel(Sema *s, const TlValue *kv) {
@@ -479,14 +513,25 @@ static void kernel(Sema *s, const TlValue *kv) {
     return;
   }
   // Several T.Kernel blocks (a split kernel and a combine kernel) become
-  // kernels NAME_part0, NAME_part1, ... and one launcher NAME running them.
-  enum { MAX_BLOCKS = 16 };
-  const TlNode *withs[MAX_BLOCKS];
-  int nwith = 0;
+  // kernels NAME_part0, NAME_part1, ... and one launcher NAME running them;
+  // so does one block next to T.alloc_global buffers, which that launcher
+  // allocates around the launches (TileLang's flash decoding).
+  enum { MAX_BLOCKS = 16, MAX_SCRATCH = 16 };
+  const TlNode *withs[MAX_BLOCKS], *scratch[MAX_SCRATCH];
+  int nwith = 0, nscratch = 0;
   for (int i = 0; i < def->list.len; i++) {
     TlNode *st = TL_VEC_AT(def->list, TlNode, i);
     if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR) continue; // docstring
     if (is_accepted_annotation(s, st)) continue;
+    if (is_alloc_global(s, st)) {
+      if (nscratch == MAX_SCRATCH) {
+        tl_error(s->diag, st->loc, "a prim_func allocates at most %d T.alloc_global buffers",
+                 MAX_SCRATCH);
+        return;
+      }
+      scratch[nscratch++] = st;
+      continue;
+    }
     if ((st->kind == ND_WITH || macro_block(s, st)) && nwith < MAX_BLOCKS) {
       withs[nwith++] = st;
       continue;
@@ -503,9 +548,10 @@ static void kernel(Sema *s, const TlValue *kv) {
     tl_error(s->diag, def->loc, "kernel '%s' has no 'with T.Kernel(...)' block", def->name);
     return;
   }
+  bool group = nwith > 1 || nscratch > 0;
   for (int i = 0; i < nwith; i++) {
-    const char *part = nwith == 1 ? cname : tl_arena_printf(s->arena, "%s_part%d", cname, i);
-    kernel_block(s, def, part, withs[i], nwith == 1 ? NULL : cname);
+    const char *part = !group ? cname : tl_arena_printf(s->arena, "%s_part%d", cname, i);
+    kernel_block(s, def, part, withs[i], !group ? NULL : cname, scratch, nscratch);
   }
 }
 

@@ -128,6 +128,9 @@ __host__ cudaError_t cudaDeviceSynchronize(void);
 __host__ cudaError_t cudaGetDevice(int *device);
 __host__ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
 __host__ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+// T.alloc_global buffers: the prim_func's launcher allocates them on its stream.
+__host__ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
+__host__ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
 // What clang's CUDA mode calls for <<<grid, block, smem, stream>>>: the
 // first for toolkits before 9.2, the second after.
 __host__ int cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
@@ -370,6 +373,17 @@ TLC_VERIFY_FP8(__nv_fp8_e5m2)
 __device__ __half __shfl_xor_sync(unsigned int mask, __half var, int laneMask, int width = 32);
 __device__ __nv_bfloat16 __shfl_xor_sync(unsigned int mask, __nv_bfloat16 var, int laneMask,
                                          int width = 32);
+/* ... and T.shfl_sync / shfl_up / shfl_down of a 16-bit float. */
+__device__ __half __shfl_sync(unsigned int mask, __half var, int srcLane, int width = 32);
+__device__ __nv_bfloat16 __shfl_sync(unsigned int mask, __nv_bfloat16 var, int srcLane,
+                                     int width = 32);
+__device__ __half __shfl_up_sync(unsigned int mask, __half var, unsigned int delta, int width = 32);
+__device__ __nv_bfloat16 __shfl_up_sync(unsigned int mask, __nv_bfloat16 var, unsigned int delta,
+                                        int width = 32);
+__device__ __half __shfl_down_sync(unsigned int mask, __half var, unsigned int delta,
+                                   int width = 32);
+__device__ __nv_bfloat16 __shfl_down_sync(unsigned int mask, __nv_bfloat16 var,
+                                          unsigned int delta, int width = 32);
 
 __host__ __device__ __half __float2half(const float a);
 __host__ __device__ __half __float2half_rn(const float a);

@@ -287,6 +287,10 @@ extern "C" cudaError_t uses(float* out, const __half* hp, const __nv_bfloat16* b
   err = cudaFuncSetAttribute((const void*)uses_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
   if (err != cudaSuccess)
     return err;
+  void* scratch = nullptr; // a T.alloc_global buffer of a prim_func's launcher
+  if ((err = cudaMallocAsync(&scratch, 64, stream)) != cudaSuccess ||
+      (err = cudaFreeAsync(scratch, stream)) != cudaSuccess)
+    return err;
   uses_kernel<<<dim3(4, 1, 1), dim3(128, 1, 1), smem, stream>>>(out, hp, bp, f4, u4, ip, dp, ai, au, aull, af, ad, tmap);
   err = cudaPeekAtLastError();
   if (err != cudaSuccess)
