@@ -25,11 +25,12 @@
 
 #include "SemaInternal.h"
 
-// What compiling an eager function collects before the T.Kernel block.
+// What compiling an eager function collects before its T.Kernel blocks.
 typedef struct {
   TlBuffer **inputs; // per parameter: its tensor, or NULL
   TlVec outputs;     // TlBuffer*: the T.empty tensors in creation order
-  const TlNode *with;
+  TlVec withs;       // TlNode*: the T.Kernel blocks, in order
+  TlVec scratch;     // TlNode*: the T.alloc_global statements
   const TlNode *ret;
 } EagerBody;
 
@@ -91,22 +92,31 @@ static bool empty_decl(Sema *s, EagerBody *body, const TlNode *st) {
   return true;
 }
 
-// One statement of the body before (or, for `return`, after) the T.Kernel.
+// One statement of the body before (or, for `return`, after) the T.Kernel
+// blocks: several blocks follow each other, with T.alloc_global buffers.
 static bool body_stmt(Sema *s, const TlNode *def, EagerBody *body, const TlNode *st) {
   if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR) return true; // docstring
-  if (body->with) {
-    if (st->kind == ND_RETURN && !body->ret) {
+  if (body->ret) {
+    tl_error(s->diag, st->loc, "a statement after the eager function's return");
+    return false;
+  }
+  if (st->kind == ND_WITH) {
+    tl_vec_push(s->arena, &body->withs, (void *)st);
+    return true;
+  }
+  if (tl_sema_is_alloc_global(s, st)) {
+    tl_vec_push(s->arena, &body->scratch, (void *)st);
+    return true;
+  }
+  if (body->withs.len) {
+    if (st->kind == ND_RETURN) {
       body->ret = st;
       return true;
     }
     tl_error(s->diag, st->loc,
-             "after its T.Kernel block an eager function only returns its "
+             "after its T.Kernel blocks an eager function only returns its "
              "T.empty outputs");
     return false;
-  }
-  if (st->kind == ND_WITH) {
-    body->with = st;
-    return true;
   }
   if (tl_sema_is_tensor_decl(s, st)) return tensor_decl(s, def, body, st);
   if (is_empty_call(s, st)) return empty_decl(s, body, st);
@@ -176,7 +186,8 @@ static bool check_consts_used(Sema *s, const struct TlEagerState *e) {
   return ok;
 }
 
-void tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k) {
+TlEagerBlocks tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k, int part) {
+  TlEagerBlocks r = {0};
   const TlNode *def = kv->fn;
   struct TlEagerState state = {kv->consts, NULL, kv->loc, kv->s};
   state.declared = TL_NEW_ARRAY(s->arena, bool, kv->consts->items.len + 1);
@@ -195,11 +206,25 @@ void tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k) {
   for (int i = 0; i < def->list.len && ok; i++)
     ok = body_stmt(s, def, &body, TL_VEC_AT(def->list, TlNode, i));
   s->eager = saved;
-  if (!ok) return;
-  if (!check_return(s, &body) || !check_consts_used(s, &state)) return;
+  if (!ok) return r;
+  if (body.withs.len == 0) {
+    tl_error(s->diag, def->loc, "eager function '%s' has no 'with T.Kernel(...)' block",
+             def->name);
+    return r;
+  }
+  // The first run reports the body's errors; a later one (the next block)
+  // would repeat them.
+  if (part == 0 && (!check_return(s, &body) || !check_consts_used(s, &state))) return r;
   for (int i = 0; i < def->params.len; i++)
     if (body.inputs[i]) tl_sema_add_param(s, k, body.inputs[i]);
   for (int i = 0; i < body.outputs.len; i++)
     tl_sema_add_param(s, k, TL_VEC_AT(body.outputs, TlBuffer, i));
-  tl_sema_kernel_block(s, k, body.with);
+  for (int i = 0; i < body.scratch.len; i++)
+    if (!tl_sema_scratch_param(s, k, TL_VEC_AT(body.scratch, TlNode, i))) return r;
+  r.nwith = body.withs.len;
+  r.nscratch = body.scratch.len;
+  r.with = TL_VEC_AT(body.withs, TlNode, part);
+  tl_sema_kernel_block(s, k, r.with);
+  r.ok = true;
+  return r;
 }

@@ -410,6 +410,26 @@ static const TlValue *macro_block(Sema *s, const TlNode *st) {
 // parameters, launch and body; the block is a `with T.Kernel` statement or
 // the call of a macro whose body holds one. `launcher` names the launcher
 // that runs the blocks in order when the prim_func has several, else NULL.
+// The T.alloc_global buffer of statement st as a parameter of k (after the
+// user's tensors) that the launcher allocates, and its name in scope.
+bool tl_sema_scratch_param(Sema *s, TlKernel *k, const TlNode *st) {
+  const TlNode *target = TL_VEC_AT(st->list, TlNode, 0), *call = st->a;
+  const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : NULL;
+  const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : NULL;
+  TlBuffer *b = tl_sema_global_buffer(s, target->name, target->loc, shape, dtype);
+  if (!b) return false;
+  for (int d = 0; d < b->ndims; d++)
+    if (b->dyn[d]) {
+      tl_error(s->diag, call->loc, "a T.alloc_global buffer needs a compile-time shape");
+      return false;
+    }
+  b->scratch = true;
+  tl_sema_add_param(s, k, b);
+  TlSym *y = tl_scope_define(s, s->scope, target->name, SYM_BUFFER, target->loc);
+  y->buf = b;
+  return true;
+}
+
 static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlNode *with,
                          const char *launcher, const TlNode *const *scratch, int nscratch) {
   TlKernel *k = TL_NEW(s->arena, TlKernel);
@@ -434,25 +454,8 @@ static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlN
     TlSym *y = tl_scope_define(s, s->scope, p->name, SYM_BUFFER, p->loc);
     y->buf = b;
   }
-  for (int i = 0; i < nscratch && ok; i++) { // after the user's tensors
-    const TlNode *target = TL_VEC_AT(scratch[i]->list, TlNode, 0), *call = scratch[i]->a;
-    const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : NULL;
-    const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : NULL;
-    TlBuffer *b = tl_sema_global_buffer(s, target->name, target->loc, shape, dtype);
-    if (!b) {
-      ok = false;
-      break;
-    }
-    for (int d = 0; d < b->ndims; d++)
-      if (b->dyn[d]) {
-        tl_error(s->diag, call->loc, "a T.alloc_global buffer needs a compile-time shape");
-        return;
-      }
-    b->scratch = true;
-    tl_sema_add_param(s, k, b);
-    TlSym *y = tl_scope_define(s, s->scope, target->name, SYM_BUFFER, target->loc);
-    y->buf = b;
-  }
+  for (int i = 0; i < nscratch && ok; i++) // after the user's tensors
+    ok = tl_sema_scratch_param(s, k, scratch[i]);
   const TlValue *macro = macro_block(s, with);
   if (ok && macro) {
     s->launch_pending = true;
@@ -473,7 +476,7 @@ static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlN
 
 // NAME = T.alloc_global(shape, dtype) among a prim_func's T.Kernel blocks:
 // device memory the blocks share (a split kernel's partial results).
-static bool is_alloc_global(Sema *s, const TlNode *st) {
+bool tl_sema_is_alloc_global(Sema *s, const TlNode *st) {
   if (st->kind != ND_ASSIGN || st->list.len != 1 || !st->a || st->a->kind != ND_CALL) return false;
   const char *t = tl_sema_t_attr(s, st->a->a);
   if (!t || strcmp(t, "alloc_global") != 0) return false;
@@ -501,15 +504,29 @@ static void kernel(Sema *s, const TlValue *kv) {
                name, cname);
   if (!tl_sema_plain_params(s, def, "@T.prim_func kernel")) return;
   if (kv->consts) { // an eager @tilelang.jit function bound by f.compile(...)
-    TlKernel *k = TL_NEW(s->arena, TlKernel);
-    k->name = cname;
-    k->loc = def->loc;
-    s->kernel = k;
-    tl_scope_push(s);
-    tl_sema_eager_kernel(s, kv, k);
-    tl_scope_pop(s);
-    s->kernel = NULL;
-    tl_vec_push(s->arena, &s->module->kernels, k);
+    // Each of its T.Kernel blocks is compiled by a run of the whole body
+    // (its Python statements are evaluated again: fresh tensors and sizes
+    // for each kernel); several blocks, or T.alloc_global buffers, make
+    // kernels NAME_part0, NAME_part1, ... and a launcher NAME, as below.
+    int nparts = 1;
+    for (int part = 0; part < nparts; part++) {
+      TlKernel *k = TL_NEW(s->arena, TlKernel);
+      k->name = cname;
+      k->loc = def->loc;
+      s->kernel = k;
+      tl_scope_push(s);
+      TlEagerBlocks blocks = tl_sema_eager_kernel(s, kv, k, part);
+      tl_scope_pop(s);
+      s->kernel = NULL;
+      if (!blocks.ok) return;
+      if (blocks.nwith > 1 || blocks.nscratch > 0) {
+        nparts = blocks.nwith;
+        k->name = tl_arena_printf(s->arena, "%s_part%d", cname, part);
+        k->launcher = cname;
+        k->loc = blocks.with->loc;
+      }
+      tl_vec_push(s->arena, &s->module->kernels, k);
+    }
     return;
   }
   // Several T.Kernel blocks (a split kernel and a combine kernel) become
@@ -523,7 +540,7 @@ static void kernel(Sema *s, const TlValue *kv) {
     TlNode *st = TL_VEC_AT(def->list, TlNode, i);
     if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR) continue; // docstring
     if (is_accepted_annotation(s, st)) continue;
-    if (is_alloc_global(s, st)) {
+    if (tl_sema_is_alloc_global(s, st)) {
       if (nscratch == MAX_SCRATCH) {
         tl_error(s->diag, st->loc, "a prim_func allocates at most %d T.alloc_global buffers",
                  MAX_SCRATCH);

@@ -79,7 +79,18 @@ bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with);
 
 /* Eager.c: the bodies of eager @tilelang.jit functions (lib/Eval/EvalEager.c binds them) */
 // Compiles the body of an eager function bound by f.compile(...) into k.
-void tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k);
+// What compiling one T.Kernel block of an eager function saw of its body:
+// how many blocks and T.alloc_global buffers it has, the block compiled.
+typedef struct TlEagerBlocks {
+  bool ok;
+  int nwith, nscratch;
+  const TlNode *with;
+} TlEagerBlocks;
+TlEagerBlocks tl_sema_eager_kernel(Sema *s, const TlValue *kv, TlKernel *k, int part);
+// NAME = T.alloc_global(shape, dtype) next to T.Kernel blocks, and its
+// buffer made a parameter of k that the launcher allocates (Kernel.c).
+bool tl_sema_is_alloc_global(Sema *s, const TlNode *st);
+bool tl_sema_scratch_param(Sema *s, TlKernel *k, const TlNode *st);
 
 /* Kernel.c */
 // The `with T.Kernel(...)` of a macro that a prim_func calls as one of its
