@@ -249,9 +249,38 @@ static const char *wgmma_rs_refusal(const Ctx *c, const TlStmt *s) {
   return NULL;
 }
 
+// The gemm at body[*at] needs the accumulator layout l, and its C already
+// has another (a T.Parallel nest gave it a wgmma layout, or another gemm its
+// own): the gemm accumulates into a copy of C laid out for it, moved in and
+// out through shared memory, and *at moves past the statements added.
+static void accumulate_in_copy(Ctx *c, TlVec *body, int *at, TlStmt *s, TlFragLayout *l) {
+  TlBuffer *C = s->c;
+  tl_warning(c->diag, s->loc,
+             "accumulator '%s' already has the layout %s; this T.gemm needs %s, so it "
+             "accumulates into a copy moved through shared memory before and after it",
+             C->name, tl_layout_describe(c->arena, C->layout), tl_layout_describe(c->arena, l));
+  TlBuffer *copy = TL_NEW(c->arena, TlBuffer);
+  *copy = *C;
+  copy->name = tl_arena_printf(c->arena, "%s_gemm%d", C->name, c->kernel->buffers.len);
+  copy->layout = l;
+  copy->loc = s->loc;
+  copy->read = copy->written = true;
+  tl_vec_push(c->arena, &c->kernel->buffers, copy);
+  TlVec around = {0};
+  TlBuffer *in = tl_stage_in_shared(c->arena, c->kernel, C, s->loc, &around);
+  tl_unstage_from_shared(c->arena, c->kernel, in, copy, s->loc, &around);
+  tl_vec_push(c->arena, &around, s);
+  s->c = copy;
+  TlBuffer *out = tl_stage_in_shared(c->arena, c->kernel, copy, s->loc, &around);
+  tl_unstage_from_shared(c->arena, c->kernel, out, C, s->loc, &around);
+  tl_vec_splice(c->arena, body, *at, &around);
+  *at += around.len - 1;
+  c->changed = true;
+}
+
 // The accumulator layout and operand swizzles of a gemm whose A and B are
-// shared tiles.
-static void gemm_shared_layout(Ctx *c, TlStmt *s) {
+// shared tiles (body[*at]).
+static void gemm_shared_layout(Ctx *c, TlVec *body, int *at, TlStmt *s) {
   s->engine_why = wgmma_refusal(c, s);
   if (!s->engine_why) {
     TlFragLayout *l = tl_layout_wgmma_c(c->arena, s->c->shape[0], s->c->shape[1], c->threads);
@@ -317,12 +346,8 @@ static void gemm_shared_layout(Ctx *c, TlStmt *s) {
       return;
     }
     TlFragLayout *l = tl_layout_gemm_c(c->arena, M, N, c->threads, wm, wn);
-    if (s->c->layout && !tl_layout_equal(s->c->layout, l)) {
-      tl_error(c->diag, s->loc, "accumulator '%s' already has the layout %s; this T.gemm needs %s",
-               s->c->name, tl_layout_describe(c->arena, s->c->layout), tl_layout_describe(c->arena, l));
-      c->ok = false;
-      return;
-    }
+    if (s->c->layout && !tl_layout_equal(s->c->layout, l))
+      accumulate_in_copy(c, body, at, s, l);
     s->c->layout = l;
     s->use_mma = mma;
     if (mma) {
@@ -339,7 +364,7 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
     gemm_layouts(c, &s->else_body);
     // A fragment A waits for gemm_rs_layouts, once it has its layout.
     if (s->kind == ST_GEMM && s->a->scope != SCOPE_FRAGMENT)
-      gemm_shared_layout(c, s);
+      gemm_shared_layout(c, body, &i, s);
   }
 }
 
@@ -392,17 +417,13 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
       tl_vec_push(c->arena, &two, s);
       tl_vec_splice(c->arena, body, i, &two);
       i++;
-      gemm_shared_layout(c, s);
+      gemm_shared_layout(c, body, &i, s);
       c->changed = true;
       continue;
     }
     TlFragLayout *l = tl_layout_gemm_c(c->arena, M, N, c->threads, A->wm, warps / A->wm);
-    if (s->c->layout && !tl_layout_equal(s->c->layout, l)) {
-      tl_error(c->diag, s->loc, "accumulator '%s' already has the layout %s; this T.gemm needs %s",
-               s->c->name, tl_layout_describe(c->arena, s->c->layout), tl_layout_describe(c->arena, l));
-      c->ok = false;
-      return;
-    }
+    if (s->c->layout && !tl_layout_equal(s->c->layout, l))
+      accumulate_in_copy(c, body, &i, s, l);
     if (!s->c->layout)
       c->changed = true;
     s->c->layout = l;
