@@ -6,6 +6,10 @@ prim_func's own launcher).
 
   hadamard SO FN B N    TileLang's example_hadamard (warp shuffles, per-thread code):
                         B = A @ H_N (Sylvester's Hadamard matrix, unnormalized), float32
+  gemm SO FN M N K IN OUT
+                        TileLang's TensorCoreIntrinEmitter GEMMs (C = A @ B.T, A [M, K],
+                        B [N, K]; IN float16, bfloat16, int8 or e4m3; OUT float16, float32
+                        or int32) against torch's matmul in float64
   decode SO FN B SQ H SKV D
                         TileLang's flash_decoding/example_mha_inference: the prim_func's
                         launcher (T.alloc_global scratch, split kernel, combine kernel)
@@ -85,6 +89,35 @@ def hadamard(so, fn, b, n, bench):
     return ok, line
 
 
+TORCH_DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "int8": torch.int8,
+                "e4m3": torch.float8_e4m3fn, "float32": torch.float32, "int32": torch.int32}
+
+
+def gemm(so, fn, m, n, k, din, dout, bench):
+    torch.manual_seed(1234)
+    if din == "int8":
+        a = torch.randint(-7, 8, (m, k), device="cuda", dtype=torch.int8)
+        b = torch.randint(-7, 8, (n, k), device="cuda", dtype=torch.int8)
+    else:
+        a = torch.randn(m, k, device="cuda").to(TORCH_DTYPES[din])
+        b = torch.randn(n, k, device="cuda").to(TORCH_DTYPES[din])
+    c = torch.zeros(m, n, device="cuda", dtype=TORCH_DTYPES[dout])
+    f = launcher(so, fn)
+    err, args = run(f, a, b, c)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double().T
+    rel = ((c.double() - ref).norm() / ref.norm()).item()
+    tol = 0 if din == "int8" else 1e-2
+    ok = err == 0 and rel <= tol and not torch.isnan(c.double()).any().item()
+    line = f"{'PASS' if ok else 'FAIL'} gemm {fn} {m}x{n}x{k} {din}->{dout}: err={err} rel_err={rel:.2e}"
+    if bench and ok and din in ("float16", "bfloat16"):
+        t_tlc = median_ms(lambda: f(*args))
+        t_torch = median_ms(lambda: a @ b.T)
+        tflops = 2.0 * m * n * k / t_tlc / 1e9
+        line += f" tlc_ms={t_tlc:.3f} ({tflops:.0f} TFLOP/s) cublas_ms={t_torch:.3f} ratio={t_torch / t_tlc:.2f}x"
+    return ok, line
+
+
 def decode(so, fn, b, sq, h, skv, d, bench):
     torch.manual_seed(1234)
     q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.float16)
@@ -112,11 +145,14 @@ def decode(so, fn, b, sq, h, skv, d, bench):
 def main():
     bench = "--bench" in sys.argv
     argv = [a for a in sys.argv[1:] if a != "--bench"]
-    mode, so, fn, nums = argv[0], argv[1], argv[2], [int(x) for x in argv[3:]]
+    mode, so, fn = argv[0], argv[1], argv[2]
+    nums = [int(x) for x in argv[3:]] if mode != "gemm" else []
     if mode == "hadamard":
         ok, line = hadamard(so, fn, *nums, bench)
     elif mode == "decode":
         ok, line = decode(so, fn, *nums, bench)
+    elif mode == "gemm":
+        ok, line = gemm(so, fn, int(argv[3]), int(argv[4]), int(argv[5]), argv[6], argv[7], bench)
     else:
         print(f"unknown mode {mode}")
         return 2

@@ -268,6 +268,7 @@ struct TlExpr {
   X(ST_ASYNC_COMMIT, "commit") /* close this thread's group of async copies */                    \
   X(ST_ASYNC_WAIT, "wait")     /* wait until at most `width` groups are pending */               \
   X(ST_WGMMA_WAIT, "wgmma_wait") /* wait for every wgmma group; accumulator `buf` is readable */ \
+  X(ST_MMA, "mma") /* one warp's mma.sync m16n8k(mma_k) on local buffers a, b, c at mma_offset */ \
   X(ST_TMA_LOAD, "tma_load")     /* src (global region) -> stage `stage_a` of dst.buf by TMA,  */ \
                                  /* through tensor map `tma_map`; completes on full[stage]     */ \
   X(ST_TMA_STORE, "tma_store")   /* src.buf (a shared tile) -> dst (global region) by TMA through */ \
@@ -387,6 +388,10 @@ struct TlStmt {
   // that `barrier_threads` threads meet at; 0: the whole block.
   int barrier_id;
   int64_t barrier_threads;
+  // ST_MMA (TensorCoreIntrinEmitter.mma): C[c..] += A[a..] B[b..] for one
+  // m16n8k(mma_k) atom; the offsets are elements of the local buffers a, b, c.
+  int mma_k;
+  int64_t mma_offset[3];
 };
 
 // A TMA tensor map the launcher encodes (cuTensorMapEncodeTiled) and passes

@@ -13,6 +13,8 @@ typedef struct Emit {
   const TlModule *m;
   const TlKernel *k;
   bool need_floordiv, need_floormod, need_fmod, need_swz, need_mma, need_cp_async, need_bitcast;
+  unsigned need_mma_8bit; // k32 mma.sync helpers of 8-bit operands (TensorCoreIntrinEmitter):
+                          // bit 0 int8, 1 float8_e4m3, 2 float8_e5m2
   bool need_swz_wg, need_wgmma;
   bool kernel_wgmma; // this kernel's shared tiles are read by wgmma (the async proxy)
   int64_t group_lo, group_threads; // inside a T.ws scope: its threads (group_threads 0: not)
@@ -25,6 +27,9 @@ typedef struct Emit {
 } Emit;
 
 void tl_emit_gemm_ptx(TlBuf *out);
+// The k32 mma.sync helpers of 8-bit operands, those whose bit is set in forms
+// (bit 0 int8, 1 float8_e4m3, 2 float8_e5m2).
+void tl_emit_mma_8bit_ptx(TlBuf *out, unsigned forms);
 void tl_emit_wgmma_ptx(TlBuf *out);
 void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g, int64_t group_threads,
                          void (*print_expr)(TlBuf *, const TlExpr *));

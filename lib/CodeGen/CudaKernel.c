@@ -29,6 +29,16 @@ static void arg_list(TlBuf *o, Emit *e, const TlKernel *k) {
     tl_buf_printf(o, "%s%s", i || k->params.len ? ", " : "", TL_VEC_AT(k->sizes, TlVar, i)->cname);
 }
 
+// Is b an operand of an mma atom (TensorCoreIntrinEmitter.mma) in body?
+static bool mma_operand(const TlVec *body, const TlBuffer *b) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_MMA && (s->a == b || s->b == b || s->c == b)) return true;
+    if (mma_operand(&s->body, b) || mma_operand(&s->else_body, b)) return true;
+  }
+  return false;
+}
+
 // A grid extent: its value, or the expression of runtime sizes the launcher
 // computes.
 static void grid_extent(Emit *e, const TlKernel *k, int d) {
@@ -527,8 +537,9 @@ void tl_cuda_kernel(Emit *e, const TlKernel *k) {
                     tl_cuda_buf_name(e, b), tl_dtype_cuda(b->dtype), (long long)b->shared_offset,
                     (long long)tl_buffer_bytes(b));
     else if (b->scope == SCOPE_LOCAL)
-      tl_buf_printf(o, "  %s %s[%lld];\n", tl_dtype_cuda(b->dtype), tl_cuda_buf_name(e, b),
-                    (long long)tl_buffer_elems(b));
+      // An mma.sync operand is read as 32-bit registers: 16-byte aligned.
+      tl_buf_printf(o, "  %s%s %s[%lld];\n", mma_operand(&k->body, b) ? "__align__(16) " : "",
+                    tl_dtype_cuda(b->dtype), tl_cuda_buf_name(e, b), (long long)tl_buffer_elems(b));
     else if (b->scope == SCOPE_FRAGMENT && b->layout)
       tl_buf_printf(o, "  %s %s[%lld]; // fragment %s\n", tl_dtype_cuda(b->dtype),
                     tl_cuda_buf_name(e, b), (long long)b->layout->locals,

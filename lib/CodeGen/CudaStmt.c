@@ -401,6 +401,23 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     }
     tl_buf_printf(o, ", %s);\n", tl_cuda_buf_name(e, s->c));
     return;
+  case ST_MMA: { // one m16n8k16 / m16n8k32 atom on local buffers
+    TlDtype t = s->a->dtype;
+    const char *fn = t == TY_FLOAT16    ? "tl_mma_half"
+                     : t == TY_BFLOAT16 ? "tl_mma_bf16"
+                     : t == TY_INT8     ? "tl_mma_s8"
+                     : t == TY_FLOAT8_E4M3 ? "tl_mma_e4m3"
+                                           : "tl_mma_e5m2";
+    if (t == TY_FLOAT16 || t == TY_BFLOAT16)
+      e->need_mma = e->need_swz = true;
+    else
+      e->need_mma_8bit |= t == TY_INT8 ? 1u : t == TY_FLOAT8_E4M3 ? 2u : 4u;
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "%s(%s + %lld, (const unsigned*)(%s + %lld), (const unsigned*)(%s + %lld));\n", fn,
+                  tl_cuda_buf_name(e, s->c), (long long)s->mma_offset[2], tl_cuda_buf_name(e, s->a),
+                  (long long)s->mma_offset[0], tl_cuda_buf_name(e, s->b), (long long)s->mma_offset[1]);
+    return;
+  }
   case ST_WGMMA_WAIT:
     tl_buf_indent(o, level);
     tl_buf_printf(o, "tl_wgmma_wait<0>(); // the last wgmma group of %s\n",

@@ -39,6 +39,26 @@ void tl_emit_gemm_ptx(TlBuf *out) {
   tl_buf_puts(out, "\n");
 }
 
+// The k32 atoms of 8-bit operands (TensorCoreIntrinEmitter on int8 or
+// float8): A 4 registers of four bytes, B 2, D 4 int32 or fp32 (PTX ISA,
+// mma.m16n8k32; the float8 forms need sm_89).
+void tl_emit_mma_8bit_ptx(TlBuf *out, unsigned wanted) {
+  static const char *const forms[3][3] = {
+      {"s8", "int", "s32.s8.s8.s32"}, {"e4m3", "float", "f32.e4m3.e4m3.f32"}, {"e5m2", "float", "f32.e5m2.e5m2.f32"}};
+  for (int f = 0; f < 3; f++)
+    if (wanted & (1u << f))
+      tl_buf_printf(out,
+                  "__device__ __forceinline__ void tl_mma_%s(%s *d, const unsigned *a, const unsigned *b) {\n"
+                  "  asm volatile(\"mma.sync.aligned.m16n8k32.row.col.%s \"\n"
+                  "               \"{%%0,%%1,%%2,%%3}, {%%4,%%5,%%6,%%7}, {%%8,%%9}, {%%0,%%1,%%2,%%3};\\n\"\n"
+                  "               : \"+%s\"(d[0]), \"+%s\"(d[1]), \"+%s\"(d[2]), \"+%s\"(d[3])\n"
+                  "               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b[0]), \"r\"(b[1]));\n"
+                  "}\n",
+                  forms[f][0], forms[f][1], forms[f][2], f ? "f" : "r", f ? "f" : "r", f ? "f" : "r",
+                  f ? "f" : "r");
+  tl_buf_puts(out, "\n");
+}
+
 // The warpgroup-level pieces of T.gemm on wgmma (sm_90a). A descriptor
 // names a shared tile in wgmma's canonical layout: its start address, the
 // byte stride between panels (LBO, MN-major only), between 8-row swizzle

@@ -53,7 +53,8 @@ static const char *const usage =
     "  --iters=N             with --harness: timed runs per kernel (default 100)\n"
     "  --size NAME=VALUE     with --harness: the value of runtime size NAME (T.dynamic)\n"
     "  --data NAME=SPEC      with --harness: fill integer input NAME by SPEC (offsets:TOTAL:MAX,\n"
-    "                        range:LO:HI, arange, const:V) instead of random values\n"
+    "                        range:LO:HI, arange, arange:STEP, div:D:N, const:V) instead of\n"
+    "                        random values\n"
     "  --max-errors=N        stop after N errors (default 20, 0: no limit)\n"
     "  -w                    suppress warnings\n"
     "  -Werror               treat warnings as errors\n"
@@ -201,7 +202,7 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       size_t n = v ? strcspn(v, "=") : 0;
       if (!v || n == 0 || !v[n] || !tl_harness_data_spec_ok(v + n + 1))
         return usage_error("--data needs NAME=SPEC with SPEC offsets:TOTAL:MAX, range:LO:HI, "
-                           "arange or const:V, got '%s'",
+                           "arange, arange:STEP, div:D:N or const:V, got '%s'",
                            v ? v : "");
       if (o->ndata == 64) return usage_error("more than 64 --data options%s", "");
       o->data[o->ndata++] = v;

@@ -145,6 +145,9 @@ void tl_eval_import(Sema *s, const TlNode *st) {
   TlSym *y = tl_scope_define(s, tl_eval_current(s), bound, SYM_VALUE, st->loc);
   y->value = tl_value_new(s, VAL_MODULE, st->loc);
   y->value->s = whole ? full : bound;
+  // TileLang's first releases lived inside TVM: `import tvm.tl.language as T`
+  // (BitBLAS-era files) is today's tilelang.language.
+  if (whole && strcmp(full, "tvm.tl.language") == 0) y->value->s = "tilelang.language";
 }
 
 DecoratorKind tl_eval_decorator_kind(Sema *s, const TlNode *d) {

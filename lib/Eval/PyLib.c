@@ -144,6 +144,53 @@ static TlValue *from_kernel(Sema *s, const TlNode *n, const char *name) {
   return tuner;
 }
 
+// TensorCoreIntrinEmitter(a_dtype=..., ...) from TileLang's
+// tilelang/cuda/intrinsics/macro/mma_macro_generator.py: a warp-level MMA
+// helper whose methods kernels call (lib/Sema/MmaEmitter.c checks and lowers
+// them). The value keeps the settings, positional or by keyword, in
+// __init__'s order, defaults filled in.
+static const char *const mma_emitter_params[] = {
+    "a_dtype",       "b_dtype",        "accum_dtype", "a_transposed", "b_transposed",
+    "block_row_warps", "block_col_warps", "warp_row_tiles", "warp_col_tiles", "chunk",
+    "reduce_k",      "num_elems_per_byte", "is_m_first", "thread_var", NULL};
+
+static TlValue *mma_emitter(Sema *s, const TlNode *n, const char *name) {
+  enum { NPARAMS = 14 };
+  TlVec args = {0}, names = {0}, vals = {0};
+  if (!tl_sema_eval_call_args(s, n, &args, &names, &vals)) return error_at(s, n->loc);
+  if (args.len > NPARAMS) {
+    tl_error(s->diag, n->loc, "'%s' takes at most %d arguments", name, NPARAMS);
+    return error_at(s, n->loc);
+  }
+  TlValue *v = tl_value_new(s, VAL_MMA_EMITTER, n->loc);
+  TlValue *set[NPARAMS];
+  const TlValue *dtypes[3] = {tl_value_str(s, n->loc, "float16"), tl_value_str(s, n->loc, "float16"),
+                              tl_value_str(s, n->loc, "float16")};
+  static const int64_t ints[NPARAMS] = {0, 0, 0, 0, 0, 2, 2, 8, 8, 16, 1, 1, 0, 0};
+  for (int i = 0; i < NPARAMS; i++) {
+    if (i < 3) set[i] = (TlValue *)dtypes[i];
+    else if (i == 3 || i == 4 || i == 12) set[i] = tl_value_new(s, VAL_BOOL, n->loc);
+    else if (i == 13) set[i] = tl_value_new(s, VAL_NONE, n->loc);
+    else set[i] = int_result(s, n->loc, ints[i]);
+    if (i < args.len) set[i] = TL_VEC_AT(args, TlValue, i);
+  }
+  for (int k = 0; k < names.len; k++) {
+    const char *key = (const char *)names.items[k];
+    int at = -1;
+    for (int i = 0; mma_emitter_params[i]; i++)
+      if (strcmp(key, mma_emitter_params[i]) == 0) at = i;
+    if (at < 0) {
+      tl_error(s->diag, n->loc, "unexpected keyword argument '%s' to '%s'", key, name);
+      return error_at(s, n->loc);
+    }
+    set[at] = TL_VEC_AT(vals, TlValue, k);
+  }
+  for (int i = 0; i < NPARAMS; i++)
+    tl_vec_push(s->arena, &v->items, set[i]);
+  v->s = name;
+  return v;
+}
+
 TlValue *tl_sema_tuner_method(Sema *s, const TlNode *n, TlValue *tuner) {
   const char *m = n->a->name;
   // The builder's settings (compile target, profiling, cache) do not change
@@ -218,6 +265,8 @@ TlValue *tl_sema_library_call(Sema *s, const TlNode *n) {
   const char *q = dotted_name(s, n->a);
   if (q && ends_with(q, "AutoTuner.from_kernel")) return from_kernel(s, n, strstr(q, "AutoTuner"));
   if (q && starts_with(q, "torch.cuda.")) return torch_cuda(s, n, q);
+  if (q && (strcmp(q, "TensorCoreIntrinEmitter") == 0 || ends_with(q, ".TensorCoreIntrinEmitter")))
+    return mma_emitter(s, n, "TensorCoreIntrinEmitter");
   // tvm.te.var("m") / tvm.tir.Var("m", "int32"): TVM's symbolic sizes, T.dynamic's older spellings.
   if (q && (ends_with(q, "tvm.te.var") || ends_with(q, "tvm.tir.Var") || ends_with(q, "tvm.tirx.Var"))) {
     static const char *const kws[] = {"name", "dtype", "span", NULL};

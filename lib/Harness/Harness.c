@@ -119,7 +119,8 @@ static bool sizes_bound(const TlModule *ref, const TlModule *compiled, const TlH
 
 // --data specs: offsets:TOTAL:MAX (a cu_seqlens-style table: 0 first, TOTAL
 // last, steps of 0..MAX), range:LO:HI (integers in [LO, HI)), arange (the
-// index), const:V. The runtime (runtime/head.cu, tlh_fill) reads the same.
+// index), arange:STEP (the index times STEP), div:D:N (the index over D, at
+// most N - 1: which group a block belongs to), const:V. The runtime (runtime/head.cu, tlh_fill) reads the same.
 static bool int_field(const char **p, long long *v, bool last) {
   char *end;
   errno = 0;
@@ -134,6 +135,9 @@ bool tl_harness_data_spec_ok(const char *spec) {
   const char *p;
   if (spec[strspn(spec, "abcdefghijklmnopqrstuvwxyz0123456789:+-")]) return false;
   if (strcmp(spec, "arange") == 0) return true;
+  if (strncmp(spec, "arange:", 7) == 0) return p = spec + 7, int_field(&p, &a, true);
+  if (strncmp(spec, "div:", 4) == 0)
+    return p = spec + 4, int_field(&p, &a, false) && int_field(&p, &b, true) && a > 0 && b > 0;
   if (strncmp(spec, "const:", 6) == 0) return p = spec + 6, int_field(&p, &a, true);
   if (strncmp(spec, "range:", 6) == 0)
     return p = spec + 6, int_field(&p, &a, false) && int_field(&p, &b, true) && a < b;

@@ -334,6 +334,21 @@ static void no_operands(Parser *p, TlStmt *s) {
   (void)s;
 }
 
+// mma A[off], B[off] -> C[off] k K: one mma.sync atom on local buffers.
+static void mma_operands(Parser *p, TlStmt *s) {
+  TlBuffer **bufs[3] = {&s->a, &s->b, &s->c};
+  for (int i = 0; i < 3; i++) {
+    if (i == 1) tl_irp_expect(p, ",");
+    if (i == 2) tl_irp_expect(p, "->");
+    *bufs[i] = tl_irp_buffer(p);
+    tl_irp_expect(p, "[");
+    s->mma_offset[i] = tl_irp_count(p, "an element offset");
+    tl_irp_expect(p, "]");
+  }
+  tl_irp_expect_word(p, "k");
+  s->mma_k = tl_irp_small_int(p, "an mma K");
+}
+
 // sync [barrier ID THREADS]: __syncthreads, or named barrier ID of THREADS.
 static void sync_operands(Parser *p, TlStmt *s) {
   if (!tl_irp_accept_word(p, "barrier")) return;
@@ -433,6 +448,7 @@ static const struct StmtForm {
     {"vstore", ST_VSTORE, vstore_operands, false, DECLARES_NONE},
     {"decl", ST_DECL, decl_operands, false, DECLARES_AFTER},
     {"sync", ST_SYNC, sync_operands, false, DECLARES_NONE},
+    {"mma", ST_MMA, mma_operands, false, DECLARES_NONE},
     {"async_commit", ST_ASYNC_COMMIT, no_operands, false, DECLARES_NONE},
     {"wgmma_wait", ST_WGMMA_WAIT, wgmma_wait_operands, false, DECLARES_NONE},
     {"async_wait", ST_ASYNC_WAIT, async_wait_operands, false, DECLARES_NONE},

@@ -517,6 +517,12 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     end_line(p, s);
     push(p, s->var); // visible to the rest of the enclosing body
     return;
+  case ST_MMA:
+    tl_buf_printf(out, "mma %s[%lld], %s[%lld] -> %s[%lld] k %d", s->a->name,
+                  (long long)s->mma_offset[0], s->b->name, (long long)s->mma_offset[1], s->c->name,
+                  (long long)s->mma_offset[2], s->mma_k);
+    end_line(p, s);
+    return;
   case ST_SYNC:
     tl_buf_puts(out, "sync");
     if (s->barrier_id)

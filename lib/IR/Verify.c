@@ -220,6 +220,21 @@ static void check_stmt(V *v, const TlStmt *s) {
     if (!s->buf || s->buf->scope != SCOPE_FRAGMENT || !s->buf->layout || !s->buf->layout->wgmma)
       fail(v, s->loc, "wgmma_wait names no wgmma accumulator");
     break;
+  case ST_MMA: {
+    const TlBuffer *ops[3] = {s->a, s->b, s->c};
+    // registers per operand: A 4, B 2, C 4 (32-bit words; C one element each)
+    int64_t words[3] = {4, 2, 4};
+    bool ok = s->mma_k == 16 || s->mma_k == 32;
+    for (int i = 0; i < 3 && ok; i++) {
+      int64_t per_word = i == 2 ? 1 : 32 / (ops[i] ? tl_dtype_bits(ops[i]->dtype) : 32);
+      ok = ops[i] && ops[i]->scope == SCOPE_LOCAL && ops[i]->ndims == 1 && s->mma_offset[i] >= 0 &&
+           s->mma_offset[i] % per_word == 0 &&
+           s->mma_offset[i] + words[i] * per_word <= ops[i]->shape[0];
+    }
+    if (!ok)
+      fail(v, s->loc, "an mma atom whose operands are not local buffers holding its registers");
+    break;
+  }
   case ST_SYNC: // the pipeline pass places barriers in tile IR already
     if (s->barrier_id &&
         (s->barrier_id > 15 || s->barrier_threads <= 0 || s->barrier_threads % 32 ||

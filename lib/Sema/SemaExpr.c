@@ -517,7 +517,7 @@ static TlExpr *warp_shuffle(Sema *s, const TlNode *n, const char *name) {
     tl_error(s->diag, n->loc, "%s inside T.Parallel; a shuffle exchanges values between the "
                               "threads of per-thread code", full);
     tl_note(s->diag, n->loc, "write the exchange with tx = T.get_thread_binding() outside "
-                             "T.Parallel, or reduce with T.reduce_* / T.alloc_reducer");
+                             "T.Parallel, or reduce with T.reduce_*");
     return error_expr(s, n->loc);
   }
   bool tvm = strcmp(name, "tvm_warp_shuffle") == 0;

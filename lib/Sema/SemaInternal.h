@@ -103,6 +103,9 @@ TlExpr *tl_sema_expr(Sema *s, const TlNode *n);
 bool tl_sema_const_int(Sema *s, const TlNode *n, const char *what, int64_t *out);
 // T.set_max_nreg and TileLang's other register-allocation hints (Scalars.c).
 bool tl_sema_is_register_hint(const char *name);
+// emitter.ldmatrix_a(...) and the other methods of a TensorCoreIntrinEmitter
+// value, lowered into out (MmaEmitter.c); false when call is no such call.
+bool tl_sema_mma_emitter_call(Sema *s, const TlNode *call, TlVec *out);
 TlExpr *tl_sema_convert(Sema *s, TlExpr *e, TlDtype t); // cast unless it already is t
 TlExpr *tl_sema_fold(Sema *s, TlExpr *e);               // folds constant subtrees
 // Inlines a helper/lambda with its parameters bound to args; returns its

@@ -1038,6 +1038,7 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
       return;
     }
   }
+  if (tl_sema_mma_emitter_call(s, e, out)) return;
   const char *t = e->kind == ND_CALL ? tl_sema_t_attr(s, e->a) : NULL;
   if (t && tl_sema_is_tile_op(t)) {
     tl_sema_tile_op(s, e, t, out);

@@ -102,13 +102,19 @@ static void tlh_random(std::vector<double> &h, int type, unsigned long long seed
 
 // tlc --data fills (docs/harness.md): offsets:TOTAL:MAX is a cu_seqlens
 // table (0 first, TOTAL last, random steps of 0..MAX that add up to TOTAL),
-// range:LO:HI random integers in [LO, HI), arange the index, const:V.
+// range:LO:HI random integers in [LO, HI), arange the index, arange:STEP
+// the index times STEP, div:D:N the index divided by D (at most N - 1),
+// const:V.
 static void tlh_fill(std::vector<double> &h, const char *spec, unsigned long long seed) {
   unsigned long long s = seed;
   long long a = 0, b = 0;
   size_t n = h.size();
   if (strcmp(spec, "arange") == 0) {
     for (size_t i = 0; i < n; i++) h[i] = (double)i;
+  } else if (sscanf(spec, "arange:%lld", &a) == 1) {
+    for (size_t i = 0; i < n; i++) h[i] = (double)((long long)i * a);
+  } else if (sscanf(spec, "div:%lld:%lld", &a, &b) == 2) {
+    for (size_t i = 0; i < n; i++) h[i] = (double)((long long)i / a < b - 1 ? (long long)i / a : b - 1);
   } else if (sscanf(spec, "const:%lld", &a) == 1) {
     for (size_t i = 0; i < n; i++) h[i] = (double)a;
   } else if (sscanf(spec, "range:%lld:%lld", &a, &b) == 2) {
