@@ -30,6 +30,8 @@ typedef enum {
   VAL_SIZE,   // a runtime size, T.dynamic("m"): s is its name, dtype int32 or int64
   VAL_BARRIER, // T.alloc_barrier: the first of the kernel's mbarriers it made (i), count
   VAL_TUNER,  // AutoTuner.from_kernel(kernel=f, configs=c): items {f, c} (PyLib.c)
+  VAL_HOST_TENSOR, // a torch tensor host code makes (torch.rand(m, k, dtype=...)): items =
+                   // its shape (ints), dtype; only .shape, .dtype and arithmetic are known
   VAL_MMA_EMITTER, // TensorCoreIntrinEmitter(...): items = its 14 settings in
                    // __init__ order (PyLib.c); kernels call its methods (MmaEmitter.c)
   VAL_ERROR,  // evaluation failed (already reported)

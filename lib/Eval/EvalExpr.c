@@ -262,6 +262,21 @@ static TlValue *attribute(Sema *s, const TlNode *n) {
       tl_sema_report_opaque(s, base->loc, y->value);
       return tl_eval_error_value(s, n->loc);
     }
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_HOST_TENSOR) { // torch.rand(...).shape
+      TlValue *tensor = y->value;
+      if (strcmp(n->name, "shape") == 0) {
+        TlValue *v = tl_eval_tuple_value(s, n->loc, false);
+        v->items = tensor->items;
+        return v;
+      }
+      if (strcmp(n->name, "dtype") == 0) {
+        TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);
+        v->dtype = tensor->dtype;
+        return v;
+      }
+      tl_error(s->diag, n->loc, "tlc knows a host tensor's shape and dtype, not '%s'", n->name);
+      return tl_eval_error_value(s, n->loc);
+    }
     if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE &&
         strcmp(y->value->s, "math") == 0 &&
         (strcmp(n->name, "pi") == 0 || strcmp(n->name, "e") == 0))

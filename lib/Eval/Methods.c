@@ -153,6 +153,15 @@ static TlValue *str_method(Sema *s, const TlNode *n, const char *str, const char
 TlValue *tl_eval_method(Sema *s, const TlNode *n, TlValue *self) {
   const char *m = n->a->name;
   if (self->kind == VAL_TUNER) return tl_sema_tuner_method(s, n, self);
+  if (self->kind == VAL_HOST_TENSOR) {
+    // .cuda(), .contiguous(), .to("cuda"): the same tensor as far as tlc knows
+    // (a dtype change is not followed, nor are the arguments evaluated).
+    if (strcmp(m, "cuda") == 0 || strcmp(m, "contiguous") == 0 || strcmp(m, "to") == 0 ||
+        strcmp(m, "requires_grad_") == 0)
+      return self;
+    tl_error(s->diag, n->loc, "tlc knows a host tensor's shape and dtype; it cannot call '.%s'", m);
+    return tl_eval_error_value(s, n->loc);
+  }
   TlVec args = {0};
   TlValue *bad = tl_eval_args(s, n, &args);
   if (bad) return bad;

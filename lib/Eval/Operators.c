@@ -94,6 +94,10 @@ TlValue *tl_eval_binop(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
   if (l->kind == VAL_ERROR || r->kind == VAL_ERROR) return tl_eval_error_value(s, n->loc);
   TlValue *seq = sequence_binop(s, n, l, r);
   if (seq) return seq;
+  // A host tensor with a number (torch.rand(m, k) * 2 - 1): the same shape.
+  if ((l->kind == VAL_HOST_TENSOR && (tl_eval_is_number(r) || r->kind == VAL_HOST_TENSOR)) ||
+      (r->kind == VAL_HOST_TENSOR && tl_eval_is_number(l)))
+    return l->kind == VAL_HOST_TENSOR ? l : r;
   if ((n->op == TK_AMP || n->op == TK_PIPE || n->op == TK_CARET || n->op == TK_LSHIFT ||
        n->op == TK_RSHIFT) &&
       (l->kind == VAL_INT || l->kind == VAL_BOOL) && (r->kind == VAL_INT || r->kind == VAL_BOOL))

@@ -117,6 +117,53 @@ static TlValue *data_type(Sema *s, const TlNode *n, const char *name) {
   return v;
 }
 
+// torch.rand(m, k, dtype=..., device=...) and its kin in host code: a value
+// that knows its shape and dtype, so `M, K = A.shape` at module level gives
+// sizes a kernel may use (TileLang's stream-K example); nothing is allocated.
+static TlValue *host_tensor(Sema *s, const TlNode *n, const char *name) {
+  TlValue *v = tl_value_new(s, VAL_HOST_TENSOR, n->loc);
+  v->dtype = TY_FLOAT32;
+  for (int i = 0; i < n->list.len; i++) {
+    TlValue *d = tl_sema_eval_const(s, TL_VEC_AT(n->list, TlNode, i));
+    if (d->kind == VAL_TUPLE && n->list.len == 1) {
+      for (int j = 0; j < d->items.len; j++)
+        tl_vec_push(s->arena, &v->items, TL_VEC_AT(d->items, TlValue, j));
+      continue;
+    }
+    tl_vec_push(s->arena, &v->items, d);
+  }
+  for (int i = 0; i < v->items.len; i++)
+    if (TL_VEC_AT(v->items, TlValue, i)->kind != VAL_INT) {
+      tl_error(s->diag, n->loc, "'%s' needs integer sizes for tlc to know the tensor's shape", name);
+      return error_at(s, n->loc);
+    }
+  const TlNode *dt = tl_sema_kwarg(n, "dtype");
+  if (dt) {
+    TlValue *d = tl_sema_eval_const(s, dt);
+    if (d->kind == VAL_ERROR || !tl_value_as_dtype(s, d, &v->dtype)) return error_at(s, n->loc);
+  }
+  return v;
+}
+
+// tilelang.language.fp8.determine_fp8_type(fmt="e4m3") (and its torch
+// twin): the platform's fp8 dtype, on a CUDA target float8_e4m3fn or
+// float8_e5m2 (TileLang picks the fnuz encodings on ROCm only).
+static TlValue *fp8_type(Sema *s, const TlNode *n, const char *name) {
+  TlVec args = {0}, names = {0}, vals = {0};
+  if (!tl_sema_eval_call_args(s, n, &args, &names, &vals)) return error_at(s, n->loc);
+  const TlValue *fmt = args.len > 0 ? TL_VEC_AT(args, TlValue, 0) : NULL;
+  for (int i = 0; i < names.len; i++)
+    if (strcmp((const char *)names.items[i], "fp8_format") == 0) fmt = TL_VEC_AT(vals, TlValue, i);
+  const char *f = fmt && fmt->kind == VAL_STR ? fmt->s : fmt ? NULL : "e4m3";
+  if (!f || args.len + names.len > 1 || (strcmp(f, "e4m3") != 0 && strcmp(f, "e5m2") != 0)) {
+    tl_error(s->diag, n->loc, "'%s' takes one format, \"e4m3\" or \"e5m2\"", name);
+    return error_at(s, n->loc);
+  }
+  TlValue *v = tl_value_new(s, VAL_DTYPE, n->loc);
+  v->dtype = f[1] == '4' ? TY_FLOAT8_E4M3 : TY_FLOAT8_E5M2;
+  return v;
+}
+
 // AutoTuner.from_kernel(kernel=f, configs=c), positional or keywords: a
 // tuner value holding both; its .run(...) compiles f(**c[0]).
 static TlValue *from_kernel(Sema *s, const TlNode *n, const char *name) {
@@ -265,6 +312,10 @@ TlValue *tl_sema_library_call(Sema *s, const TlNode *n) {
   const char *q = dotted_name(s, n->a);
   if (q && ends_with(q, "AutoTuner.from_kernel")) return from_kernel(s, n, strstr(q, "AutoTuner"));
   if (q && starts_with(q, "torch.cuda.")) return torch_cuda(s, n, q);
+  if (q && (strcmp(q, "torch.rand") == 0 || strcmp(q, "torch.randn") == 0 ||
+            strcmp(q, "torch.zeros") == 0 || strcmp(q, "torch.ones") == 0 ||
+            strcmp(q, "torch.empty") == 0))
+    return host_tensor(s, n, q);
   if (q && (strcmp(q, "TensorCoreIntrinEmitter") == 0 || ends_with(q, ".TensorCoreIntrinEmitter")))
     return mma_emitter(s, n, "TensorCoreIntrinEmitter");
   // tvm.te.var("m") / tvm.tir.Var("m", "int32"): TVM's symbolic sizes, T.dynamic's older spellings.
@@ -291,6 +342,8 @@ TlValue *tl_sema_library_call(Sema *s, const TlNode *n) {
   }
   if (ends_with(q, ".DataType")) // tvm.DataType, tvm.tir.DataType, tilelang's re-export
     return data_type(s, n, q);
+  if (ends_with(q, ".determine_fp8_type") || ends_with(q, ".determine_torch_fp8_type"))
+    return fp8_type(s, n, strrchr(q, '.') + 1);
   return NULL;
 }
 

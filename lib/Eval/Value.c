@@ -23,7 +23,7 @@ const char *tl_value_kind_name(TlValueKind k) {
   static const char *names[] = {"int",   "float",     "bool",     "str",          "None",
                                 "tuple", "dtype",     "function", "module",       "kernel",
                                 "macro", "host code", "dict",     "runtime size", "mbarrier", "autotuner",
-                                "TensorCoreIntrinEmitter", "error"};
+                                "torch tensor", "TensorCoreIntrinEmitter", "error"};
   return names[k];
 }
 

@@ -7,7 +7,7 @@ import torch
 x = 1.0
 x += torch.cuda.memory_allocated()
 if True:
-    y = torch.zeros(3)
+    y = torch.zeros(3).numpy()
 
 def f():
     @T.prim_func
