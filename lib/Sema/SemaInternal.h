@@ -130,6 +130,8 @@ bool tl_sema_tensor_view(Sema *s, const TlNode *target, const TlNode *call);
 void tl_sema_finish_views(TlKernel *k);
 /* Im2Col.c: T.im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad) */
 void tl_sema_im2col(Sema *s, const TlNode *call, TlVec *out);
+// T.cumsum(src, dst=None, dim=0, reverse=False) as T.Parallel nests (Scan.c).
+void tl_sema_cumsum(Sema *s, const TlNode *call, TlVec *out);
 
 /* TileOps.c */
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);

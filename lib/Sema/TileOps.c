@@ -10,7 +10,7 @@
 static const char *const tile_ops[] = {
     "copy",       "gemm",          "fill",          "clear",      "reduce_max",   "reduce_sum",
     "reduce_min", "reduce_abssum", "reduce_absmax", "atomic_add", "atomic_addx2", "atomic_addx4",
-    "im2col",     "c2d_im2col",    NULL};
+    "im2col",     "c2d_im2col",    "cumsum",        NULL};
 
 bool tl_sema_is_tile_op(const char *name) {
   for (int i = 0; tile_ops[i]; i++)
@@ -844,6 +844,8 @@ bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out) {
     atomic_add(s, call, op, out);
   else if (strcmp(op, "im2col") == 0 || strcmp(op, "c2d_im2col") == 0)
     tl_sema_im2col(s, call, out);
+  else if (strcmp(op, "cumsum") == 0)
+    tl_sema_cumsum(s, call, out);
   else
     reduce(s, call, op, out);
   return s->diag->nerrors == before;
