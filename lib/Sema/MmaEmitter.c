@@ -83,10 +83,11 @@ static bool config_of(Sema *s, const TlValue *em, TlLoc loc, MmaConfig *c) {
   if (c->chunk < c->k_dim) c->k_dim = c->chunk;
   if (c->k_dim != (half ? 16 : 32) || c->chunk % c->k_dim || c->warp_row_tiles < 16 ||
       c->warp_row_tiles % 16 || c->warp_col_tiles < 8 || c->warp_col_tiles % 8 ||
-      c->row_warps < 1 || c->col_warps < 1) {
+      c->row_warps < 1 || c->col_warps < 1 || c->row_warps * c->col_warps > 32 ||
+      c->warp_row_tiles > 4096 || c->warp_col_tiles > 4096 || c->chunk > 4096) {
     tl_error(s->diag, loc,
              "TensorCoreIntrinEmitter needs chunk a multiple of %d, warp_row_tiles of 16 and "
-             "warp_col_tiles of 8, and at least one warp each way",
+             "warp_col_tiles of 8 (each at most 4096), and 1 to 32 warps",
              half ? 16 : 32);
     return false;
   }
