@@ -406,10 +406,6 @@ static const TlValue *macro_block(Sema *s, const TlNode *st) {
   return y && y->kind == SYM_VALUE && y->value->kind == VAL_MACRO ? y->value : NULL;
 }
 
-// One T.Kernel block of the prim_func `def` as the kernel `name`: its
-// parameters, launch and body; the block is a `with T.Kernel` statement or
-// the call of a macro whose body holds one. `launcher` names the launcher
-// that runs the blocks in order when the prim_func has several, else NULL.
 // The T.alloc_global buffer of statement st as a parameter of k (after the
 // user's tensors) that the launcher allocates, and its name in scope.
 bool tl_sema_scratch_param(Sema *s, TlKernel *k, const TlNode *st) {
@@ -430,6 +426,11 @@ bool tl_sema_scratch_param(Sema *s, TlKernel *k, const TlNode *st) {
   return true;
 }
 
+// One T.Kernel block of the prim_func `def` as the kernel `name`: its
+// parameters (the T.alloc_global buffers `scratch` after the user's),
+// launch and body; the block is a `with T.Kernel` statement or the call of a
+// macro whose body holds one. `launcher` names the launcher that runs the
+// blocks in order when the prim_func has several, else NULL.
 static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlNode *with,
                          const char *launcher, const TlNode *const *scratch, int nscratch) {
   TlKernel *k = TL_NEW(s->arena, TlKernel);
