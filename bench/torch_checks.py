@@ -28,19 +28,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
-
-def median_ms(fn):
-    for _ in range(5):
-        fn()
-    times = []
-    for _ in range(20):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b))
-    return sorted(times)[len(times) // 2]
+from conv_check import median_ms  # CUDA events, 20 runs after 5 warm-ups
 
 
 def walsh_hadamard(x):
