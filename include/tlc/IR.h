@@ -372,7 +372,9 @@ struct TlStmt {
   int plan_frag_ndims;
   int64_t plan_frag_extents[2];
   bool per_thread; // ST_SEQ: what one thread does alone (a partitioned nest); no barrier inside
-  bool async_copy;  // ST_PARALLEL / lane loop: a pipeline producer, lowered to cp.async
+  bool async_copy;  // ST_PARALLEL / lane loop: a pipeline producer, lowered to cp.async;
+                    // ST_STORE: an element of T.ptx_cp_async (thread-sync: two such writes
+                    // do not order each other; the user's mbarriers or wait_group do)
   TlExpr *stage_a, *stage_b; // ST_GEMM: the pipeline stage of a multi-buffered A / B
   bool wgmma_in_flight;      // ST_GEMM on wgmma in a pipelined loop: returns with its own
                              // group in flight; an ST_WGMMA_WAIT after the loop drains it

@@ -139,8 +139,9 @@ static void check_plan(V *v, const TlStmt *s) {
 static void check_facts(V *v, const TlStmt *s) {
   if (s->per_thread && s->kind != ST_SEQ)
     fail(v, s->loc, "per_thread on a statement that is not a block");
-  if (s->async_copy && s->kind != ST_PARALLEL && s->kind != ST_FOR)
-    fail(v, s->loc, "async_copy on a statement that is not a loop");
+  if (s->async_copy && s->kind != ST_PARALLEL && s->kind != ST_FOR &&
+      !(s->kind == ST_STORE && s->buf && s->buf->scope == SCOPE_SHARED && s->update_op == OP_EQ))
+    fail(v, s->loc, "async_copy on a statement that is neither a loop nor a store to shared memory");
   if (s->plan.ndims > 0) check_plan(v, s);
   if ((s->pipe_buffers.len || s->applied_stages) &&
       (s->kind != ST_FOR || s->loop_kind != LOOP_PIPELINED))

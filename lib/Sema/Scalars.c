@@ -308,6 +308,26 @@ bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *o
     }
     return true;
   }
+  // T.ptx_commit_group() / T.ptx_wait_group(n) close and wait for the
+  // cp.async groups of a hand-written prefetch (`T.Parallel(...,
+  // prefer_async=True)`). tlc emits such a nest as ordinary loads and stores,
+  // done when the nest ends (thread-sync orders them with barriers), so there
+  // is no group to commit or wait for.
+  if (strcmp(name, "ptx_cp_async") == 0) {
+    tl_sema_ptx_cp_async(s, call, out);
+    return true;
+  }
+  if (strcmp(name, "ptx_commit_group") == 0) {
+    (void)arity(s, call, "T.ptx_commit_group", 0, 0);
+    return true;
+  }
+  if (strcmp(name, "ptx_wait_group") == 0) {
+    if (arity(s, call, "T.ptx_wait_group", 1, 1)) {
+      int64_t groups;
+      (void)tl_sema_const_int(s, TL_VEC_AT(call->list, TlNode, 0), "T.ptx_wait_group", &groups);
+    }
+    return true;
+  }
   if (strcmp(name, "annotate_layout") == 0) {
     tl_sema_annotate_layout(s, call);
     return true;

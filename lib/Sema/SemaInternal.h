@@ -52,6 +52,9 @@ bool tl_sema_alloc_barrier(Sema *s, const TlNode *target, const TlNode *call);
 // T.create_list_of_mbarrier, T.barrier_wait/arrive, T.mbarrier_wait_parity/
 // arrive, T.tma_copy: true when name is one of them (reported or lowered).
 bool tl_sema_barrier_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out);
+// `if tx < 128: ... elif tx >= 128 and tx < 256: ...` with tile work: the
+// branches as T.ws scopes. False (nothing emitted) for any other if.
+bool tl_sema_thread_branches(Sema *s, const TlNode *n, TlVec *out);
 void tl_sema_ws_scope(Sema *s, const TlNode *with, TlVec *out);
 // After a kernel's body: the launch and scope sizes, checks outside scopes.
 void tl_sema_finish_ws(Sema *s, TlKernel *k);
@@ -130,6 +133,8 @@ bool tl_sema_tensor_view(Sema *s, const TlNode *target, const TlNode *call);
 void tl_sema_finish_views(TlKernel *k);
 /* Im2Col.c: T.im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad) */
 void tl_sema_im2col(Sema *s, const TlNode *call, TlVec *out);
+// T.ptx_cp_async(dst access_ptr, src access_ptr, n[, pred]) as element stores (PtxCopy.c).
+void tl_sema_ptx_cp_async(Sema *s, const TlNode *call, TlVec *out);
 // T.cumsum(src, dst=None, dim=0, reverse=False) as T.Parallel nests (Scan.c).
 void tl_sema_cumsum(Sema *s, const TlNode *call, TlVec *out);
 

@@ -530,7 +530,11 @@ bool tl_sema_nest_arity(Sema *s, const TlNode *n, TlLoc extents_loc, int ne, int
 }
 
 static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
-  static const char *const kws[] = {"loop_layout", "coalesced_width", NULL};
+  // prefer_async= and annotations= are scheduling hints of TileLang's
+  // (cp.async for a global-to-shared nest); tlc picks cp.async itself in
+  // pipelined loops, so both are accepted and have no effect.
+  static const char *const kws[] = {"loop_layout", "coalesced_width", "prefer_async", "annotations",
+                                    NULL};
   if (!tl_sema_check_keywords(s, call, "T.Parallel", kws)) return;
   int ne = call->list.len;
   if (!tl_sema_nest_arity(s, n, call->loc, ne, TL_MAX_NEST, "T.Parallel")) return;
@@ -942,6 +946,7 @@ static void if_stmt(Sema *s, const TlNode *n, TlVec *out) {
     if (v->kind != VAL_ERROR) tl_sema_body(s, tl_value_truthy(v) ? &n->list : &n->list2, out);
     return;
   }
+  if (tl_sema_thread_branches(s, n, out)) return;
   TlExpr *c = tl_sema_expr(s, n->a);
   if (c->kind == EX_INT) { // compile-time branch, as Python would run it
     tl_sema_body(s, c->ival ? &n->list : &n->list2, out);

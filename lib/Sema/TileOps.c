@@ -10,7 +10,7 @@
 static const char *const tile_ops[] = {
     "copy",       "gemm",          "fill",          "clear",      "reduce_max",   "reduce_sum",
     "reduce_min", "reduce_abssum", "reduce_absmax", "atomic_add", "atomic_addx2", "atomic_addx4",
-    "im2col",     "c2d_im2col",    "cumsum",        NULL};
+    "im2col",     "c2d_im2col",    "cumsum",        "wgmma_gemm", NULL};
 
 bool tl_sema_is_tile_op(const char *name) {
   for (int i = 0; tile_ops[i]; i++)
@@ -461,6 +461,78 @@ static bool flag(Sema *s, const TlNode *call, const char *name, int pos, bool df
   return true;
 }
 
+// A T.gemm operand written as a region of a shared tile (TileLang's
+// A_shared[stage, :, :] or Q_shared[:, :D]): tlc's gemm helpers take whole
+// 2-D tiles, so the region is copied into a 2-D shared tile of its own
+// first (one tile per shape and dtype in a kernel, reused by every such
+// operand: each copy and the gemm reading it are ordered by barriers), with
+// a warning that says what it costs. NULL after an error.
+static TlBuffer *gemm_region_operand(Sema *s, const TlNode *arg, const char *role, TlVec *out) {
+  TlRegion r;
+  if (!region(s, arg, &r)) return NULL;
+  TlBuffer *b = r.buf;
+  if (b->scope != SCOPE_SHARED) {
+    tl_error(s->diag, arg->loc,
+             "T.gemm operand %s is a slice of %s '%s'; only slices of shared tiles are taken",
+             role, tl_scope_name(b->scope), b->name);
+    tl_note(s->diag, b->loc, "'%s' declared here", b->name);
+    return NULL;
+  }
+  int64_t ext[TL_MAX_DIMS];
+  int n = squeeze(&r, ext);
+  if (r.point || n != 2) {
+    tl_error(s->diag, arg->loc,
+             "T.gemm operand %s must be a 2-D region of '%s' (slices in two dimensions)", role,
+             b->name);
+    return NULL;
+  }
+  if (!check_in_bounds(s, &r)) return NULL;
+  bool whole = b->ndims == 2;
+  for (int d = 0; whole && d < 2; d++) {
+    int64_t lo;
+    whole = tl_expr_is_const(r.start[d], &lo) && lo == 0 && r.extent[d] == b->shape[d];
+  }
+  if (whole) return b;
+  TlBuffer *t = NULL;
+  char name[96];
+  snprintf(name, sizeof name, "gemm_%s_%lldx%lld_%s", role, (long long)ext[0], (long long)ext[1],
+           tl_dtype_name(b->dtype));
+  for (int i = 0; i < s->kernel->buffers.len && !t; i++) {
+    TlBuffer *o = TL_VEC_AT(s->kernel->buffers, TlBuffer, i);
+    if (strcmp(o->name, name) == 0) t = o;
+  }
+  if (!t) {
+    t = TL_NEW(s->arena, TlBuffer);
+    t->name = tl_arena_strdup(s->arena, name);
+    t->loc = arg->loc;
+    t->scope = SCOPE_SHARED;
+    t->dtype = b->dtype;
+    t->stages = 1;
+    t->ndims = 2;
+    t->shape[0] = ext[0], t->shape[1] = ext[1];
+    tl_vec_push(s->arena, &s->kernel->buffers, t);
+  }
+  tl_warning(s->diag, arg->loc,
+             "T.gemm operand %s is a region of shared tile '%s'; tlc copies it into a "
+             "%lldx%lld tile of its own before the gemm (%lld bytes of shared memory, one "
+             "shared-to-shared copy per call)",
+             role, b->name, (long long)ext[0], (long long)ext[1],
+             (long long)(ext[0] * ext[1] * tl_dtype_bits(b->dtype) / 8));
+  TlStmt *cp = tl_stmt_new(s->arena, ST_COPY, arg->loc);
+  cp->src = r;
+  cp->dst.buf = t;
+  cp->dst.loc = arg->loc;
+  cp->dst.ndims = 2;
+  for (int d = 0; d < 2; d++) {
+    cp->dst.start[d] = tl_expr_int(s->arena, arg->loc, 0, s->index_dtype);
+    cp->dst.extent[d] = ext[d];
+  }
+  b->read = true;
+  t->written = true;
+  tl_vec_push(s->arena, out, cp);
+  return t;
+}
+
 static void gemm(Sema *s, const TlNode *call, TlVec *out) {
   static const char *const kws[] = {"transpose_A", "transpose_B", "policy", "k_pack",
                                     "wg_wait",     "clear_accum", NULL};
@@ -482,7 +554,9 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
   TlBuffer *bufs[3];
   for (int i = 0; i < 3; i++) {
     TlNode *arg = TL_VEC_AT(call->list, TlNode, i);
-    bufs[i] = buffer_named(s, arg);
+    bufs[i] = arg->kind == ND_SUBSCRIPT && i < 2
+                  ? gemm_region_operand(s, arg, i == 0 ? "A" : "B", out)
+                  : buffer_named(s, arg);
     if (!bufs[i]) return;
     if (bufs[i]->ndims != 2) {
       tl_error(s->diag, arg->loc, "T.gemm operand '%s' must be 2-D, it is %d-D", bufs[i]->name,
@@ -542,8 +616,22 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
   }
   st->a->read = st->b->read = st->c->read = true;
   st->c->written = true;
+  // clear_accum= a runtime condition (`clear_accum=(j == 0)` in an unrolled
+  // k loop): the accumulator is cleared when it holds.
+  const TlNode *ca = tl_sema_kwarg(call, "clear_accum");
+  TlStmt *clear_if = NULL;
   bool clear_accum;
-  if (!flag(s, call, "clear_accum", 99, false, &clear_accum)) return;
+  if (ca && !tl_sema_is_constant_expr(s, ca)) {
+    TlExpr *c = tl_sema_expr(s, ca);
+    if (c->kind == EX_INT) {
+      clear_accum = c->ival != 0;
+    } else {
+      clear_if = tl_stmt_new(s->arena, ST_IF, ca->loc);
+      clear_if->cond = tl_sema_convert(s, c, TY_BOOL);
+      clear_accum = true;
+    }
+  } else if (!flag(s, call, "clear_accum", 99, false, &clear_accum))
+    return;
   if (clear_accum) { // C = A @ B instead of C += A @ B
     TlStmt *z = tl_stmt_new(s->arena, ST_FILL, call->loc);
     z->dst.buf = st->c;
@@ -554,6 +642,10 @@ static void gemm(Sema *s, const TlNode *call, TlVec *out) {
       z->dst.extent[d] = st->c->shape[d];
     }
     z->value = tl_sema_convert(s, tl_expr_float(s->arena, call->loc, 0, TY_FLOAT32), st->c->dtype);
+    if (clear_if) {
+      tl_vec_push(s->arena, &clear_if->body, z);
+      z = clear_if;
+    }
     tl_vec_push(s->arena, out, z);
   }
   const TlNode *pol = tl_sema_kwarg(call, "policy");
@@ -836,7 +928,10 @@ bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   int before = s->diag->nerrors;
   if (strcmp(op, "copy") == 0)
     copy(s, call, out);
-  else if (strcmp(op, "gemm") == 0)
+  // T.wgmma_gemm is TileLang's T.gemm that leaves its wgmma group in flight
+  // for a later T.wait_wgmma; tlc's T.gemm waits for its own group (and picks
+  // wgmma by the same rule), so it is a T.gemm here.
+  else if (strcmp(op, "gemm") == 0 || strcmp(op, "wgmma_gemm") == 0)
     gemm(s, call, out);
   else if (strcmp(op, "fill") == 0 || strcmp(op, "clear") == 0)
     fill(s, call, op[0] == 'c', out);

@@ -227,7 +227,10 @@ bool tl_sema_barrier_stmt(Sema *s, const TlNode *call, const char *name, TlVec *
     mbar_stmt(s, call, name, true, out);
     return true;
   }
-  if (strcmp(name, "barrier_arrive") == 0 || strcmp(name, "mbarrier_arrive") == 0) {
+  // cp.async.mbarrier.arrive.noinc: the thread arrives once its cp.async
+  // copies land; tlc's T.ptx_cp_async has landed already (PtxCopy.c).
+  if (strcmp(name, "barrier_arrive") == 0 || strcmp(name, "mbarrier_arrive") == 0 ||
+      strcmp(name, "cp_async_barrier_noinc") == 0) {
     mbar_stmt(s, call, name, false, out);
     return true;
   }
@@ -332,6 +335,174 @@ void tl_sema_ws_scope(Sema *s, const TlNode *with, TlVec *out) {
   tl_scope_pop(s);
   s->ws_depth--;
   tl_vec_push(a, out, st);
+}
+
+// TileLang's other spelling of warp specialization: branches on the thread
+// index,
+//   tx = T.get_thread_binding()
+//   if tx < 128: ...  elif tx >= 128 and tx < 256: ...  elif tx >= 256: ...
+// where TileLang bounds each branch's threads and partitions its tile
+// operations over them. A chain whose every branch (else included) runs one
+// window of whole warpgroups, and one of which holds tile work, is a chain
+// of T.ws scopes here; any other thread-index branch stays an ordinary if.
+
+// threadIdx.x, directly or through a scalar whose single value it is.
+// Such scalars go to s->seen_through: their lets are dropped at the end if
+// nothing else reads them (the harness's reference has no thread indices).
+static bool is_thread_x(Sema *s, const TlExpr *e) {
+  const TlVar *tx = s->kernel->thread_vars[0];
+  if (e->kind == EX_CAST) return is_thread_x(s, e->args[0]);
+  if (e->kind != EX_VAR) return false;
+  if (e->var == tx) return true;
+  if (e->var->kind != VAR_SCALAR) return false;
+  TlSym *y = tl_scope_lookup(s, e->var->name);
+  if (!y || y->kind != SYM_VAR || y->var != e->var || !y->let_value ||
+      !is_thread_x(s, y->let_value))
+    return false;
+  tl_vec_push(s->arena, &s->seen_through, e->var);
+  return true;
+}
+
+// Narrows [*lo, *hi) by a condition of comparisons of threadIdx.x with
+// constants joined by `and`. False for any other condition.
+static bool thread_window(Sema *s, const TlExpr *c, int64_t *lo, int64_t *hi) {
+  if (c->kind == EX_CAST) return thread_window(s, c->args[0], lo, hi);
+  if (c->kind != EX_BINARY) return false;
+  if (c->op == OP_AND)
+    return thread_window(s, c->args[0], lo, hi) && thread_window(s, c->args[1], lo, hi);
+  TlOp op = c->op;
+  const TlExpr *x = c->args[0], *k = c->args[1];
+  if (!is_thread_x(s, x)) { // c OP tx: turn it around
+    const TlExpr *t = x;
+    x = k, k = t;
+    op = op == OP_LT ? OP_GT : op == OP_GT ? OP_LT : op == OP_LE ? OP_GE : op == OP_GE ? OP_LE : op;
+  }
+  int64_t v;
+  if (!is_thread_x(s, x) || !tl_expr_is_const(k, &v)) return false;
+  switch (op) {
+  case OP_LT: *hi = *hi < v ? *hi : v; return true;
+  case OP_LE: *hi = *hi < v + 1 ? *hi : v + 1; return true;
+  case OP_GE: *lo = *lo > v ? *lo : v; return true;
+  case OP_GT: *lo = *lo > v + 1 ? *lo : v + 1; return true;
+  default: return false;
+  }
+}
+
+// Does a statement list hold tile work (a tile operator, a T.Parallel nest,
+// a macro that may hold either)?
+static bool node_has_tile_work(Sema *s, const TlNode *n, int depth) {
+  if (!n || depth > 200) return false;
+  if (n->kind == ND_CALL) {
+    const char *t = tl_sema_t_attr(s, n->a);
+    if (t && (tl_sema_is_tile_op(t) || strcmp(t, "Parallel") == 0)) return true;
+    if (n->a->kind == ND_NAME) {
+      TlSym *y = tl_scope_lookup(s, n->a->name);
+      if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MACRO) return true;
+    }
+  }
+  if (node_has_tile_work(s, n->a, depth + 1) || node_has_tile_work(s, n->b, depth + 1) ||
+      node_has_tile_work(s, n->c, depth + 1))
+    return true;
+  const TlVec *lists[2] = {&n->list, &n->list2};
+  for (int l = 0; l < 2; l++)
+    for (int i = 0; i < lists[l]->len; i++)
+      if (node_has_tile_work(s, TL_VEC_AT(*lists[l], TlNode, i), depth + 1)) return true;
+  return false;
+}
+
+// A condition that can only be comparisons of kernel names and integers
+// joined by `and` (so lowering it here reports nothing the ordinary if
+// would not): the cheap test before the real one.
+static bool simple_condition(Sema *s, const TlNode *c, int depth) {
+  if (depth > 16) return false;
+  switch (c->kind) {
+  case ND_AND:
+  case ND_COMPARE:
+    return c->kind == ND_AND || c->ival == 0 ? simple_condition(s, c->a, depth + 1) &&
+                                                   simple_condition(s, c->b, depth + 1)
+                                             : false;
+  case ND_INT:
+    return true;
+  case ND_NAME: {
+    TlSym *y = tl_scope_lookup(s, c->name);
+    return y && y->kind == SYM_VAR;
+  }
+  case ND_CALL: {
+    const char *t = tl_sema_t_attr(s, c->a);
+    return t && strcmp(t, "get_thread_binding") == 0 && c->list.len == 0 && c->list2.len == 0;
+  }
+  default:
+    return false;
+  }
+}
+
+enum { MAX_THREAD_BRANCHES = 16 };
+
+bool tl_sema_thread_branches(Sema *s, const TlNode *n, TlVec *out) {
+  TlKernel *k = s->kernel;
+  if (s->in_parallel || s->ws_depth || !k || k->threads[1] != 1 || k->threads[2] != 1)
+    return false;
+  int64_t T = k->launch_threads ? k->launch_threads : k->threads[0];
+  if (s->ws_threads) T = k->threads[0]; // scopes so far kept the block's size here
+  const TlNode *branch[MAX_THREAD_BRANCHES];
+  const TlVec *bodies[MAX_THREAD_BRANCHES];
+  int64_t lo[MAX_THREAD_BRANCHES], hi[MAX_THREAD_BRANCHES];
+  int nb = 0;
+  bool work = false;
+  const TlNode *e = n;
+  while (e && nb < MAX_THREAD_BRANCHES) {
+    if (!simple_condition(s, e->a, 0)) return false;
+    TlExpr *c = tl_sema_expr(s, e->a);
+    lo[nb] = 0, hi[nb] = T;
+    if (!thread_window(s, c, &lo[nb], &hi[nb])) return false;
+    branch[nb] = e;
+    bodies[nb] = &e->list;
+    work = work || node_has_tile_work(s, e->list.len ? TL_VEC_AT(e->list, TlNode, 0) : NULL, 0);
+    for (int i = 1; i < e->list.len && !work; i++)
+      work = node_has_tile_work(s, TL_VEC_AT(e->list, TlNode, i), 0);
+    nb++;
+    const TlNode *next = e->list2.len == 1 ? TL_VEC_AT(e->list2, TlNode, 0) : NULL;
+    if (next && next->kind == ND_IF) {
+      e = next;
+      continue;
+    }
+    if (e->list2.len) { // else: what the branches before leave
+      if (nb == MAX_THREAD_BRANCHES) return false;
+      branch[nb] = e, bodies[nb] = &e->list2, lo[nb] = 0, hi[nb] = T;
+      for (int i = 0; i < e->list2.len && !work; i++)
+        work = node_has_tile_work(s, TL_VEC_AT(e->list2, TlNode, i), 0);
+      nb++;
+    }
+    break;
+  }
+  if (!work || nb > MAX_THREAD_BRANCHES) return false;
+  // Each branch runs its window less the windows before it (an elif);
+  // every result must be one non-empty window of whole warpgroups, all of one size.
+  for (int i = 0; i < nb; i++) {
+    for (int j = 0; j < i; j++) {
+      if (hi[j] <= lo[i] || lo[j] >= hi[i]) continue;
+      if (lo[j] <= lo[i]) lo[i] = hi[j] > lo[i] ? hi[j] : lo[i];
+      else if (hi[j] >= hi[i]) hi[i] = lo[j];
+      else return false; // a hole in the middle
+    }
+    if (lo[i] < 0) lo[i] = 0;
+    if (hi[i] > T) hi[i] = T;
+    int64_t size = hi[i] - lo[i];
+    if (size <= 0 || size % 128 || lo[i] % size || size != hi[0] - lo[0]) return false;
+    if (s->ws_threads && s->ws_threads != size) return false;
+  }
+  (void)branch;
+  for (int i = 0; i < nb; i++) {
+    s->ws_threads = hi[i] - lo[i];
+    TlStmt *st = group_if(s->arena, k, lo[i], hi[i] - lo[i], branch[i]->loc);
+    s->ws_depth++;
+    tl_scope_push(s);
+    tl_sema_body(s, bodies[i], &st->body);
+    tl_scope_pop(s);
+    s->ws_depth--;
+    tl_vec_push(s->arena, out, st);
+  }
+  return true;
 }
 
 static bool body_reads(const TlVec *body, const TlBuffer *b) {

@@ -16,33 +16,48 @@
 
 enum { MAX_BUFS = 64 };
 
+// A set of buffers. `async[i]`: b[i] is only written by the element stores
+// of T.ptx_cp_async (ST_STORE async_copy), which stand for cp.async writes:
+// like TileLang (TVM's storage sync) two of those do not order each other
+// (the user orders them with mbarriers or wait_group), so a meet of two
+// async entries is no hazard; any read or other write of the buffer is.
 typedef struct Set {
   const TlBuffer *b[MAX_BUFS];
+  bool async[MAX_BUFS];
   int n;
   bool overflow; // too many to track: assume everything
 } Set;
 
-static void set_add(Set *s, const TlBuffer *b) {
+static void set_add_as(Set *s, const TlBuffer *b, bool async) {
   if (!b || b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT) return;
   for (int i = 0; i < s->n; i++)
-    if (s->b[i] == b) return;
+    if (s->b[i] == b) {
+      s->async[i] = s->async[i] && async;
+      return;
+    }
   if (s->n == MAX_BUFS)
     s->overflow = true;
-  else
+  else {
+    s->async[s->n] = async;
     s->b[s->n++] = b;
+  }
+}
+
+static void set_add(Set *s, const TlBuffer *b) {
+  set_add_as(s, b, false);
 }
 
 static bool set_meets(const Set *a, const Set *b) {
   if ((a->overflow && b->n) || (b->overflow && a->n)) return true;
   for (int i = 0; i < a->n; i++)
     for (int j = 0; j < b->n; j++)
-      if (a->b[i] == b->b[j]) return true;
+      if (a->b[i] == b->b[j] && !(a->async[i] && b->async[j])) return true;
   return false;
 }
 
 static void set_union(Set *a, const Set *b) {
   for (int i = 0; i < b->n; i++)
-    set_add(a, b->b[i]);
+    set_add_as(a, b->b[i], b->async[i]);
   a->overflow = a->overflow || b->overflow;
 }
 
@@ -79,7 +94,7 @@ static void effects(const TlStmt *s, Set *r, Set *w) {
   // An async copy's write lands after a wait_group; the pipeline's own
   // wait + barrier orders it, so it is not a hazard here.
   if (s->kind == ST_CP_ASYNC) return;
-  if (s->kind == ST_STORE || s->kind == ST_VSTORE) set_add(w, s->buf);
+  if (s->kind == ST_STORE || s->kind == ST_VSTORE) set_add_as(w, s->buf, s->async_copy);
   if (s->kind == ST_VLOAD) set_add(r, s->buf);
   if (s->kind == ST_TMA_STORE) // the TMA unit reads the staged tile
     set_add(r, s->src.buf);
