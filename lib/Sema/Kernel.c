@@ -432,7 +432,8 @@ bool tl_sema_scratch_param(Sema *s, TlKernel *k, const TlNode *st) {
 // macro whose body holds one. `launcher` names the launcher that runs the
 // blocks in order when the prim_func has several, else NULL.
 static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlNode *with,
-                         const char *launcher, const TlNode *const *scratch, int nscratch) {
+                         const char *launcher, const TlNode *const *scratch, int nscratch,
+                         const TlNode *const *shapes, int nshapes) {
   TlKernel *k = TL_NEW(s->arena, TlKernel);
   k->name = name;
   k->loc = launcher ? with->loc : def->loc; // a block of several: where it starts
@@ -440,20 +441,51 @@ static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlN
   s->kernel = k;
   tl_scope_push(s);
   bool ok = true;
-  for (int i = 0; i < def->params.len; i++) {
+  // Tensors in parameter order; a pointer parameter's tensor is made after
+  // the scalars its shape may name (PtrParams.c), in its own position.
+  enum { MAX_PARAMS = 256 };
+  TlBuffer *tensors[MAX_PARAMS] = {0};
+  if (def->params.len > MAX_PARAMS) {
+    tl_error(s->diag, def->loc, "a kernel takes at most %d parameters", MAX_PARAMS);
+    ok = false;
+  }
+  for (int i = 0; i < def->params.len && ok; i++) {
     TlNode *p = TL_VEC_AT(def->params, TlNode, i);
     if (is_scalar_param(s, p)) {
       ok = scalar_param(s, p) && ok;
       continue;
     }
+    if (tl_sema_is_ptr_param(s, p)) continue;
     TlBuffer *b = kernel_param(s, p);
     if (!b) {
       ok = false;
       continue;
     }
-    tl_sema_add_param(s, k, b);
+    tensors[i] = b;
     TlSym *y = tl_scope_define(s, s->scope, p->name, SYM_BUFFER, p->loc);
     y->buf = b;
+  }
+  bool tensors_ok = ok;
+  for (int i = 0; i < def->params.len && tensors_ok; i++) {
+    TlNode *p = TL_VEC_AT(def->params, TlNode, i);
+    if (tl_sema_is_ptr_param(s, p) && !(tensors[i] = tl_sema_ptr_param(s, p, shapes, nshapes)))
+      ok = false;
+  }
+  for (int i = 0; i < def->params.len && ok; i++)
+    if (tensors[i]) tl_sema_add_param(s, k, tensors[i]);
+  for (int i = 0; i < nshapes && tensors_ok; i++) { // each make_tensor shapes a pointer parameter
+    const TlNode *call = shapes[i]->a;
+    const TlNode *ptr = call->list.len ? TL_VEC_AT(call->list, TlNode, 0) : NULL;
+    bool names_ptr = false;
+    for (int j = 0; ptr && ptr->kind == ND_NAME && j < def->params.len; j++) {
+      TlNode *p = TL_VEC_AT(def->params, TlNode, j);
+      names_ptr = names_ptr || (strcmp(p->name, ptr->name) == 0 && tl_sema_is_ptr_param(s, p));
+    }
+    if (!names_ptr) {
+      tl_error(s->diag, ptr ? ptr->loc : call->loc,
+               "T.make_tensor here takes a pointer parameter of the prim_func (NAME: T.ptr)");
+      ok = false;
+    }
   }
   for (int i = 0; i < nscratch && ok; i++) // after the user's tensors
     ok = tl_sema_scratch_param(s, k, scratch[i]);
@@ -535,8 +567,8 @@ static void kernel(Sema *s, const TlValue *kv) {
   // so does one block next to T.alloc_global buffers, which that launcher
   // allocates around the launches (TileLang's flash decoding).
   enum { MAX_BLOCKS = 16, MAX_SCRATCH = 16 };
-  const TlNode *withs[MAX_BLOCKS], *scratch[MAX_SCRATCH];
-  int nwith = 0, nscratch = 0;
+  const TlNode *withs[MAX_BLOCKS], *scratch[MAX_SCRATCH], *shapes[MAX_SCRATCH];
+  int nwith = 0, nscratch = 0, nshapes = 0;
   for (int i = 0; i < def->list.len; i++) {
     TlNode *st = TL_VEC_AT(def->list, TlNode, i);
     if (st->kind == ND_EXPR_STMT && st->a->kind == ND_STR) continue; // docstring
@@ -548,6 +580,15 @@ static void kernel(Sema *s, const TlValue *kv) {
         return;
       }
       scratch[nscratch++] = st;
+      continue;
+    }
+    if (tl_sema_is_make_tensor(s, st)) { // a pointer parameter's shape (PtrParams.c)
+      if (nshapes == MAX_SCRATCH) {
+        tl_error(s->diag, st->loc, "a prim_func shapes at most %d pointer parameters",
+                 MAX_SCRATCH);
+        return;
+      }
+      shapes[nshapes++] = st;
       continue;
     }
     if ((st->kind == ND_WITH || macro_block(s, st)) && nwith < MAX_BLOCKS) {
@@ -569,7 +610,8 @@ static void kernel(Sema *s, const TlValue *kv) {
   bool group = nwith > 1 || nscratch > 0;
   for (int i = 0; i < nwith; i++) {
     const char *part = !group ? cname : tl_arena_printf(s->arena, "%s_part%d", cname, i);
-    kernel_block(s, def, part, withs[i], !group ? NULL : cname, scratch, nscratch);
+    kernel_block(s, def, part, withs[i], !group ? NULL : cname, scratch, nscratch, shapes,
+                 nshapes);
   }
 }
 

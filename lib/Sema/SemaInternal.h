@@ -126,6 +126,12 @@ bool tl_sema_bind_helper(Sema *s, const TlValue *fn, TlLoc call_loc, int nargs,
                          const TlHelperArg *args, TlExpr **results, int max_results,
                          int *nresults);
 
+/* PtrParams.c: `P: T.ptr` parameters shaped by `X = T.make_tensor(P, shape, dtype)` */
+bool tl_sema_is_ptr_param(Sema *s, const TlNode *param);
+bool tl_sema_is_make_tensor(Sema *s, const TlNode *stmt);
+// The tensor X of pointer parameter p (defined in scope), from the one
+// make_tensor statement of `stmts` that names p; NULL after an error.
+TlBuffer *tl_sema_ptr_param(Sema *s, const TlNode *p, const TlNode *const *stmts, int n);
 /* TensorView.c: X = T.Tensor(shape, dtype, P.data), a view of parameter P */
 bool tl_sema_tensor_view(Sema *s, const TlNode *target, const TlNode *call);
 // Marks the parameters read or written through their views (the launcher's
