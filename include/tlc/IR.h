@@ -105,6 +105,11 @@ typedef struct TlBuffer {
   unsigned dropped_dims; // dimensions were dropped (bit d: written dimension d); 0 otherwise
   const struct TlBuffer *view_of; // global: T.Tensor(shape, dtype, P.data), parameter P's
                                  // memory seen with this shape (no memory of its own)
+  // T.StridedTensor (globals): the element stride of each dimension, a
+  // constant or the runtime size dyn_stride[d]; not strided: row-major.
+  bool strided;
+  int64_t stride[TL_MAX_DIMS];
+  struct TlVar *dyn_stride[TL_MAX_DIMS];
   bool wgmma_operand;    // shared: swizzle is wgmma's canonical layout (panels of
                          // swizzle*8 16-bit columns, Swizzle<3|2|1,4,3>), not tl_swz
 } TlBuffer;
@@ -113,6 +118,12 @@ int64_t tl_buffer_elems(const TlBuffer *b); // one stage; 0 for a tensor with ru
 bool tl_buffer_is_dynamic(const TlBuffer *b); // a dimension is a runtime size
 // Dimension d of b as an expression: its extent, or its runtime size.
 struct TlExpr *tl_buffer_dim(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc);
+// The element stride of dimension d of a T.StridedTensor, as an expression.
+struct TlExpr *tl_buffer_stride(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc);
+// The elements a strided tensor spans (1 + sum of (extent - 1) * stride), for
+// compile-time extents and strides (0 when one is a runtime size);
+// tl_buffer_elems for a tensor that is not strided.
+int64_t tl_buffer_span(const TlBuffer *b);
 // Indices of an access: ndims, or ndims + 1 with a leading stage index for a
 // multi-buffered tile. Returns the row-major flat element offset.
 struct TlExpr;

@@ -96,9 +96,23 @@ static void param(TlBuf *out, const TlKernel *k, const TlBuffer *b, int index) {
     else
       tl_buf_printf(out, "%lld", (long long)b->shape[d]);
   }
+  tl_buf_puts(out, "],\n         ");
+  if (b->strided) { // T.StridedTensor: element strides, numbers or size names
+    tl_buf_puts(out, "\"layout\": \"strided\", \"strides\": [");
+    for (int d = 0; d < b->ndims; d++) {
+      tl_buf_puts(out, d ? ", " : "");
+      if (b->dyn_stride[d])
+        tl_buf_json_string(out, b->dyn_stride[d]->name);
+      else
+        tl_buf_printf(out, "%lld", (long long)b->stride[d]);
+    }
+    tl_buf_puts(out, "], ");
+  } else {
+    tl_buf_puts(out, "\"layout\": \"row-major-contiguous\", ");
+  }
   tl_buf_printf(out,
-                "],\n         \"layout\": \"row-major-contiguous\", \"element_bytes\": %lld, "
-                "\"align_bytes\": %lld, \"access\": \"%s\", \"output\": %s}",
+                "\"element_bytes\": %lld, \"align_bytes\": %lld, \"access\": \"%s\", "
+                "\"output\": %s}",
                 (long long)elem, (long long)align, access_name(b), is_output(b) ? "true" : "false");
 }
 

@@ -17,7 +17,8 @@ static TlValue *error_value(Sema *s, TlLoc loc) {
 bool tl_sema_is_tensor_annotation(Sema *s, const TlNode *ann) {
   if (!ann || (ann->kind != ND_CALL && ann->kind != ND_SUBSCRIPT)) return false;
   const char *t = tl_sema_t_attr(s, ann->a);
-  return t && (strcmp(t, "Tensor") == 0 || strcmp(t, "Buffer") == 0);
+  return t && (strcmp(t, "Tensor") == 0 || strcmp(t, "Buffer") == 0 ||
+               strcmp(t, "StridedTensor") == 0);
 }
 
 // The T.Kernel block at the top level of def's body, or NULL.

@@ -230,7 +230,8 @@ static void tables(TlBuf *out, TlArena *a, const TlKernel *k, const TlKernelFact
     for (int dd = 0; dd < b->ndims; dd++)
       tl_buf_printf(out, "%s%lldLL", dd ? ", " : "", (long long)b->shape[dd]);
     const char *spec = data_spec(o, b->name);
-    tl_buf_printf(out, "}, %lldLL, %d, %d, %g, %g, ", (long long)tl_buffer_elems(b), f->read[i],
+    // A T.StridedTensor holds every element its strides reach (the gaps too).
+    tl_buf_printf(out, "}, %lldLL, %d, %d, %g, %g, ", (long long)tl_buffer_span(b), f->read[i],
                   f->written[i], tl_harness_tolerance(f, b->dtype),
                   tl_harness_abs_tolerance(f, b->dtype));
     if (spec)

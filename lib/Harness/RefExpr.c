@@ -321,6 +321,18 @@ static const char *access(TlRef *r, const TlBuffer *b, const char *const *idx, b
   TlBuf s;
   tl_buf_init(&s, r->arena);
   tl_buf_printf(&s, "%s[", tl_ref_buf_name(r, b));
+  if (b->strided) { // sum of index * stride (the harness binds every runtime size)
+    for (int d = 0; d < b->ndims; d++) {
+      tl_buf_puts(&s, d ? " + " : "");
+      if (check)
+        tl_buf_printf(&s, "tlr_ix(%s, %lldLL, %d)", idx[d], (long long)b->shape[d], line);
+      else
+        tl_buf_printf(&s, "(long long)%s", tl_ref_paren(r, idx[d]));
+      tl_buf_printf(&s, " * %lldLL", (long long)b->stride[d]);
+    }
+    tl_buf_putc(&s, ']');
+    return s.data;
+  }
   for (int d = 0; d < b->ndims; d++) {
     // ((i0 * S1 + i1) * S2 + i2): open all parentheses first.
     if (d == 0)

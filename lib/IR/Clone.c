@@ -44,8 +44,10 @@ static TlVar *clone_var(Cloner *c, const TlVar *v) {
 
 static TlBuffer *clone_buffer(Cloner *c, const TlBuffer *b) {
   TlBuffer *copy = copy_once(c, &c->old_buffers, &c->new_buffers, b, sizeof *b, _Alignof(TlBuffer));
-  for (int d = 0; copy && d < TL_MAX_DIMS; d++) // runtime sizes: the copy's own variables
+  for (int d = 0; copy && d < TL_MAX_DIMS; d++) { // runtime sizes: the copy's own variables
     copy->dyn[d] = clone_var(c, b->dyn[d]);
+    copy->dyn_stride[d] = clone_var(c, b->dyn_stride[d]);
+  }
   return copy;
 }
 

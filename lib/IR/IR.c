@@ -141,6 +141,22 @@ TlExpr *tl_buffer_dim(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc
   return v->dtype == t ? v : tl_expr_cast(a, loc, v, t);
 }
 
+TlExpr *tl_buffer_stride(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc) {
+  if (!b->dyn_stride[d]) return tl_expr_int(a, loc, b->stride[d], t);
+  TlExpr *v = tl_expr_var(a, loc, b->dyn_stride[d]);
+  return v->dtype == t ? v : tl_expr_cast(a, loc, v, t);
+}
+
+int64_t tl_buffer_span(const TlBuffer *b) {
+  if (!b->strided) return tl_buffer_elems(b);
+  for (int i = 0; i < b->ndims; i++)
+    if (b->dyn[i] || b->dyn_stride[i]) return 0; // known at run time only
+  int64_t n = 1;
+  for (int i = 0; i < b->ndims; i++)
+    n += (b->shape[i] - 1) * b->stride[i]; // sema checked it fits
+  return n;
+}
+
 int64_t tl_buffer_bytes(const TlBuffer *b) {
   return tl_buffer_elems(b) * (tl_dtype_bits(b->dtype) / 8) * (b->stages > 0 ? b->stages : 1);
 }
@@ -321,6 +337,14 @@ TlExpr *tl_access_flat(TlArena *a, const TlBuffer *b, TlExpr *const *idx, int n)
   int lead = n - b->ndims; // 1 when a stage index leads
   TlLoc loc = idx[0]->loc;
   TlExpr *off = NULL;
+  if (b->strided) { // sum of index * stride (globals: no stage index)
+    for (int d = 0; d < b->ndims; d++) {
+      TlDtype t = idx[d]->dtype;
+      TlExpr *term = tl_expr_binary(a, loc, OP_MUL, idx[d], tl_buffer_stride(a, b, d, t, loc), t);
+      off = off ? tl_expr_binary(a, loc, OP_ADD, off, term, t) : term;
+    }
+    return tl_simplify(a, off);
+  }
   for (int d = lead; d < n; d++) {
     TlDtype t = idx[d]->dtype;
     off = off ? tl_expr_binary(

@@ -34,6 +34,7 @@ typedef struct Tok {
 typedef struct RuntimeDim {
   TlBuffer *buf;
   int dim;
+  bool stride; // a runtime stride of dimension dim (strides [...]), not its extent
   struct Tok *tok;
   const char *name, *cname;
 } RuntimeDim;

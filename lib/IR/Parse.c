@@ -99,7 +99,10 @@ static void parse_runtime_sizes(Parser *p, TlKernel *k) {
     TlVar *v = tl_irp_table_var(p, r->name, r->cname);
     if (!v || v->kind != VAR_SIZE)
       tl_irp_error_at(p, r->tok, "'%s' is not a runtime size of the kernel's var table", r->name);
-    r->buf->dyn[r->dim] = v;
+    if (r->stride)
+      r->buf->dyn_stride[r->dim] = v;
+    else
+      r->buf->dyn[r->dim] = v;
   }
   if (tl_irp_accept_word(p, "sizes")) {
     do {
@@ -136,6 +139,25 @@ static void parse_buffer_facts(Parser *p, TlBuffer *b) {
       b->wgmma_operand = true;
     } else if (tl_irp_accept_word(p, "view_of")) {
       b->view_of = tl_irp_buffer(p);
+    } else if (tl_irp_accept_word(p, "strides")) {
+      b->strided = true;
+      tl_irp_expect(p, "[");
+      for (int d = 0; d < b->ndims; d++) {
+        if (d) tl_irp_expect(p, ",");
+        if (tl_irp_peek(p)->kind == TK_IDENT) { // a runtime stride, resolved after the var table
+          RuntimeDim *r = TL_NEW(p->a, RuntimeDim);
+          r->buf = b;
+          r->dim = d;
+          r->stride = true;
+          r->tok = tl_irp_peek(p);
+          r->name = tl_irp_ident(p, "a runtime size");
+          r->cname = tl_irp_key_cname(p, r->name);
+          tl_vec_push(p->a, &p->runtime_dims, r);
+        } else {
+          b->stride[d] = tl_irp_count(p, "a stride");
+        }
+      }
+      tl_irp_expect(p, "]");
     } else if (tl_irp_accept_word(p, "written")) {
       b->written = true;
     } else if (tl_irp_accept_word(p, "read")) {

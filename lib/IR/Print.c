@@ -635,6 +635,17 @@ static void print_buffer_facts(TlBuf *out, const TlBuffer *b, const TlKernel *kn
   // Only global buffers' uses are read later (the launcher's const).
   if (b->scope == SCOPE_GLOBAL) {
     if (b->view_of) tl_buf_printf(out, " view_of %s", b->view_of->name);
+    if (b->strided) { // a runtime stride prints as its variable's key
+      tl_buf_puts(out, " strides [");
+      for (int d = 0; d < b->ndims; d++) {
+        tl_buf_puts(out, d ? ", " : "");
+        if (b->dyn_stride[d])
+          print_var_key(out, b->dyn_stride[d]);
+        else
+          tl_buf_printf(out, "%lld", (long long)b->stride[d]);
+      }
+      tl_buf_putc(out, ']');
+    }
     if (b->written) tl_buf_puts(out, " written");
     if (b->read) tl_buf_puts(out, " read");
     if (b->output) tl_buf_puts(out, " output");

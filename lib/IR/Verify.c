@@ -407,9 +407,12 @@ static void check_kernel(V *v) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
     if (b->param_index != i || b->scope != SCOPE_GLOBAL)
       failf(v, b->loc, "parameter '%s' is not a global buffer at its position", b->name);
-    for (int d = 0; d < b->ndims; d++)
+    for (int d = 0; d < b->ndims; d++) {
       if (b->dyn[d] && !in_scope(v, b->dyn[d]))
         failf(v, b->loc, "a dimension of '%s' is a runtime size the kernel does not take", b->name);
+      if (b->dyn_stride[d] && !in_scope(v, b->dyn_stride[d]))
+        failf(v, b->loc, "a stride of '%s' is a runtime size the kernel does not take", b->name);
+    }
     check_buffer(v, b);
   }
   for (int i = 0; i < k->buffers.len; i++) {

@@ -98,7 +98,45 @@ TlBuffer *tl_sema_global_buffer(Sema *s, const char *name, TlLoc loc, const TlNo
   return b;
 }
 
+// T.StridedTensor's strides: one per dimension, each a positive compile-time
+// integer or a runtime size (a scalar parameter, T.dynamic), in elements.
+static bool strides_of(Sema *s, const TlNode *n, TlBuffer *b) {
+  TlValue *v = tl_sema_eval_const(s, n);
+  if (v->kind == VAL_ERROR) return false;
+  int nd = v->kind == VAL_TUPLE ? v->items.len : 1;
+  if ((v->kind != VAL_TUPLE && v->kind != VAL_INT && v->kind != VAL_SIZE) || nd != b->ndims) {
+    tl_error(s->diag, n->loc, "T.StridedTensor takes one stride per dimension (%d here)",
+             b->ndims);
+    return false;
+  }
+  int64_t span = 1;
+  for (int i = 0; i < nd; i++) {
+    TlValue *d = v->kind == VAL_TUPLE ? TL_VEC_AT(v->items, TlValue, i) : v;
+    if (d->kind == VAL_SIZE) {
+      b->dyn_stride[i] = tl_sema_size_var(s, d, d->loc);
+      if (!b->dyn_stride[i]) return false;
+      continue;
+    }
+    if (d->kind != VAL_INT || d->i < 1) {
+      tl_error(s->diag, d->loc, "stride %d of '%s' must be a positive integer or a runtime size",
+               i, b->name);
+      return false;
+    }
+    b->stride[i] = d->i;
+    int64_t term;
+    if (!b->dyn[i] && (tl_mul_overflows(b->shape[i] - 1, d->i, &term) ||
+                       (span += term) > (INT64_MAX >> 4))) {
+      tl_error(s->diag, n->loc, "the strides of '%s' span more elements than fit in 64 bits",
+               b->name);
+      return false;
+    }
+  }
+  b->strided = true;
+  return true;
+}
+
 // ann = ("T.Tensor" | "T.Buffer") ( "(" shape ("," dtype)? ")" | "[" shape ("," dtype)? "]" )
+//     | "T.StridedTensor" "(" shape "," strides ("," dtype)? ")"
 TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNode *ann) {
   if (!tl_sema_is_tensor_annotation(s, ann)) {
     tl_error(s->diag, ann ? ann->loc : loc,
@@ -108,9 +146,28 @@ TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNod
     return NULL;
   }
   const char *t = tl_sema_t_attr(s, ann->a);
-  static const char *const kws[] = {"shape", "dtype", NULL};
-  if (ann->kind == ND_CALL && !tl_sema_check_keywords(s, ann, "T.Tensor", kws)) return NULL;
   bool call = ann->kind == ND_CALL;
+  if (strcmp(t, "StridedTensor") == 0) {
+    static const char *const skws[] = {"shape", "strides", "dtype", NULL};
+    if (!call || !tl_sema_check_keywords(s, ann, "T.StridedTensor", skws)) {
+      if (!call) tl_error(s->diag, ann->loc, "write T.StridedTensor(shape, strides, dtype)");
+      return NULL;
+    }
+    const TlNode *shape =
+        ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0) : tl_sema_kwarg(ann, "shape");
+    const TlNode *strides =
+        ann->list.len > 1 ? TL_VEC_AT(ann->list, TlNode, 1) : tl_sema_kwarg(ann, "strides");
+    const TlNode *dtype =
+        ann->list.len > 2 ? TL_VEC_AT(ann->list, TlNode, 2) : tl_sema_kwarg(ann, "dtype");
+    if (!shape || !strides || ann->list.len > 3) {
+      tl_error(s->diag, ann->loc, "T.StridedTensor takes a shape, strides and a dtype");
+      return NULL;
+    }
+    TlBuffer *b = tl_sema_global_buffer(s, name, loc, shape, dtype);
+    return b && strides_of(s, strides, b) ? b : NULL;
+  }
+  static const char *const kws[] = {"shape", "dtype", NULL};
+  if (call && !tl_sema_check_keywords(s, ann, "T.Tensor", kws)) return NULL;
   const TlNode *shape = ann->list.len > 0 ? TL_VEC_AT(ann->list, TlNode, 0)
                         : call            ? tl_sema_kwarg(ann, "shape")
                                           : NULL;
@@ -127,7 +184,7 @@ TlBuffer *tl_sema_tensor_param(Sema *s, const char *name, TlLoc loc, const TlNod
 void tl_sema_add_param(Sema *s, TlKernel *k, TlBuffer *b) {
   b->param_index = k->params.len;
   tl_vec_push(s->arena, &k->params, b);
-  if (tl_buffer_elems(b) > INT32_MAX) s->index_dtype = TY_INT64;
+  if (tl_buffer_span(b) > INT32_MAX) s->index_dtype = TY_INT64;
 }
 
 // param = NAME ":" tensor-annotation
@@ -449,7 +506,7 @@ static void kernel_block(Sema *s, const TlNode *def, const char *name, const TlN
     tl_error(s->diag, def->loc, "a kernel takes at most %d parameters", MAX_PARAMS);
     ok = false;
   }
-  for (int i = 0; i < def->params.len && ok; i++) {
+  for (int i = 0; i < def->params.len && i < MAX_PARAMS; i++) {
     TlNode *p = TL_VEC_AT(def->params, TlNode, i);
     if (is_scalar_param(s, p)) {
       ok = scalar_param(s, p) && ok;

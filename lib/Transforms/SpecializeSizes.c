@@ -33,8 +33,18 @@ static bool assume_divisors(TlKernel *k) {
   bool any = false;
   for (int i = 0; i < k->params.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->params, TlBuffer, i);
-    TlVar *last = b->ndims ? b->dyn[b->ndims - 1] : NULL;
     int64_t d = elems_of_16_bytes(b->dtype);
+    if (b->strided) { // the runtime strides set the alignment of rows, not the extents
+      for (int j = 0; j < b->ndims && d > 1; j++) {
+        TlVar *v = b->dyn_stride[j];
+        if (!v) continue;
+        int64_t old = v->divisor ? v->divisor : 1;
+        v->divisor = old / tl_gcd(old, d) * d;
+        any = true;
+      }
+      continue;
+    }
+    TlVar *last = b->ndims ? b->dyn[b->ndims - 1] : NULL;
     if (!last || d == 1) continue;
     int64_t old = last->divisor ? last->divisor : 1;
     last->divisor = old / tl_gcd(old, d) * d; // lcm over the tensors that share the size

@@ -148,6 +148,8 @@ static bool tma_map_for(Ctx *c, const TlStmt *nest, const TlVar *loop_var, TlTma
   if (!load || load->dtype != tile->dtype || load->buf->dtype != tile->dtype)
     return refuse(c, "a pipelined copy converts its elements (TMA copies bytes)");
   TlBuffer *g = load->buf;
+  if (g->strided)
+    return refuse(c, "a pipelined copy reads a T.StridedTensor (tlc encodes TMA maps of row-major tensors only)");
   if (!runtime_extents_ok(c, g))
     return false;
   if (g->ndims > 5 || load->nargs != g->ndims)
@@ -379,7 +381,8 @@ static TlStmt *epilogue_store(const TlStmt *nest) {
   TlStmt *st = TL_VEC_AT(nest->body, TlStmt, 0);
   if (st->kind == ST_IF && !st->else_body.len && st->body.len == 1)
     st = TL_VEC_AT(st->body, TlStmt, 0);
-  if (st->kind != ST_STORE || st->update_op != OP_EQ || st->buf->scope != SCOPE_GLOBAL || st->cond)
+  if (st->kind != ST_STORE || st->update_op != OP_EQ || st->buf->scope != SCOPE_GLOBAL || st->cond ||
+      st->buf->strided) // TMA maps of row-major tensors only
     return NULL;
   const TlExpr *v = st->value;
   if (v->kind == EX_CAST)

@@ -86,7 +86,13 @@ class Kernel:
         if not ok:
             raise ArgumentError(f"{self._where(p)} has shape {list(shape)}; the kernel takes "
                                 f"{list(p.shape)}")
-        if not t.is_contiguous():
+        if p.strides is not None:  # T.StridedTensor: the strides the kernel was compiled for
+            if len(t.stride()) != len(p.strides) or not all(
+                    sizes.setdefault(d, n) == n if isinstance(d, str) else d == n
+                    for d, n in zip(p.strides, t.stride())):
+                raise ArgumentError(f"{self._where(p)} has strides {list(t.stride())}; the kernel "
+                                    f"takes {list(p.strides)}")
+        elif not t.is_contiguous():
             raise ArgumentError(f"{self._where(p)} is not contiguous (strides {list(t.stride())}); "
                                 f"the kernel reads it as a dense row-major array: pass .contiguous()")
         ptr = t.data_ptr()
@@ -117,6 +123,13 @@ class Kernel:
         except KeyError as e:
             raise ArgumentError(f"{self._where(p)}: cannot allocate it, no input gives the size "
                                 f"{e.args[0]}") from None
+        if p.strides is not None:
+            try:
+                strides = tuple(sizes[d] if isinstance(d, str) else d for d in p.strides)
+            except KeyError as e:
+                raise ArgumentError(f"{self._where(p)}: cannot allocate it, no input gives the "
+                                    f"stride {e.args[0]}") from None
+            return torch.empty_strided(shape, strides, dtype=self._dtypes[p.index], device=device)
         return torch.empty(shape, dtype=self._dtypes[p.index], device=device)
 
     def __call__(self, *args):

@@ -8,7 +8,7 @@ by a ``cudaStream_t``.
 """
 import json
 from dataclasses import dataclass
-from typing import List, Tuple, Union
+from typing import List, Optional, Tuple, Union
 
 FORMAT_VERSION = 1
 
@@ -28,6 +28,8 @@ class Param:
     align_bytes: int  # the widest access the kernel makes; data_ptr() must be a multiple
     access: str  # read, write, readwrite or unused
     output: bool  # written and never read: a caller may leave it out
+    # T.StridedTensor: element strides (ints or size names); None: row-major, contiguous
+    strides: Optional[Tuple[Union[int, str], ...]] = None
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,14 @@ def _param(obj, where) -> Param:
     for dim in shape:
         if isinstance(dim, bool) or not isinstance(dim, (int, str)):
             raise SignatureError(f"{where}: a shape entry should be an int or a size name, got {dim!r}")
+    strides = None
+    if obj.get("layout") == "strided":
+        strides = tuple(_need(obj, "strides", list, where))
+        if len(strides) != len(shape) or any(isinstance(d, bool) or not isinstance(d, (int, str))
+                                             for d in strides):
+            raise SignatureError(f"{where}: 'strides' should have one int or size name per dimension")
     return Param(
+        strides=strides,
         name=_need(obj, "name", str, where),
         index=_need(obj, "index", int, where),
         role=_need(obj, "role", str, where),

@@ -95,6 +95,10 @@ def empty(shape, dtype=float32, device=None):  # noqa: A002
     return Tensor(shape, dtype, device)
 
 
+def empty_strided(shape, strides, dtype=float32, device=None):  # noqa: A002
+    return Tensor(shape, dtype, device, tuple(strides))
+
+
 class _Stream:
     cuda_stream = 0x5743  # recognisable in the launch log
 
