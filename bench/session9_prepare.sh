@@ -10,11 +10,11 @@ rm -rf "$W" && mkdir -p "$W"
 for f in test/GPU/Inputs/*.tl test/GPU/Inputs/*.py; do
   n=$(basename "${f%.*}")
   [ "$n" = oob ] && continue
-  build/bin/tlc -w --harness --cublas "$f" -o "$W/${n}_harness.cu"
+  build/bin/tlc -w --harness "$f" -o "$W/${n}_harness.cu"
 done
 D=test/GPU/Dynamic
 build/bin/tlc -w --harness $D/ptr_params.py --call 'scale()' --size m=4095 --size n=8191 -o $W/ptr_scale_harness.cu
-build/bin/tlc -w --harness --cublas $D/ptr_params.py --call 'gemm(1024, 1024, 1024, 128, 128, 32)' --size m=1000 --size n=1000 --size k=1000 -o $W/ptr_gemm_harness.cu
+build/bin/tlc -w --harness $D/ptr_params.py --call 'gemm(1024, 1024, 1024, 128, 128, 32)' --size m=1000 --size n=1000 --size k=1000 -o $W/ptr_gemm_harness.cu
 build/bin/tlc -w --harness $D/strided.py --call 'copy_with_stride(1024, 1024, 2048, 128, 128)' -o $W/strided_copy_harness.cu
 build/bin/tlc -w --harness $D/strided.py --call 'tile_copy(4000, 3000, 32, 64)' --size NN=4099 -o $W/strided_tile_harness.cu
 # The TileLang files that compile since this session's first commit.
