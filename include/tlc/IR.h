@@ -105,6 +105,10 @@ typedef struct TlBuffer {
   unsigned dropped_dims; // dimensions were dropped (bit d: written dimension d); 0 otherwise
   const struct TlBuffer *view_of; // global: T.Tensor(shape, dtype, P.data), parameter P's
                                  // memory seen with this shape (no memory of its own)
+  // T.view (shared): the tile whose bytes this buffer reinterprets (it has
+  // no memory of its own); `aliased`: a T.view reinterprets this tile.
+  const struct TlBuffer *alias_of;
+  bool aliased;
   // T.StridedTensor (globals): the element stride of each dimension, a
   // constant or the runtime size dyn_stride[d]; not strided: row-major.
   bool strided;

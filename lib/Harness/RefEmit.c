@@ -550,7 +550,7 @@ int64_t tl_ref_scratch_bytes(const TlKernel *k) {
   int64_t total = 0;
   for (int i = 0; i < k->buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
-    if (b->scope == SCOPE_SHARED || b->scope == SCOPE_FRAGMENT)
+    if ((b->scope == SCOPE_SHARED && !b->alias_of) || b->scope == SCOPE_FRAGMENT)
       total += (tl_buffer_elems(b) * (tl_dtype_bits(b->dtype) / 8) + 15) / 16 * 16;
   }
   return total;
@@ -602,6 +602,11 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
     if (b->view_of) continue; // a parameter's memory under another shape
     const char *t = tl_dtype_cuda(b->dtype), *name = tl_ref_buf_name(&e->r, b);
+    if (b->alias_of) { // T.view: its tile's bytes, declared before it
+      line(e, 1, "[[maybe_unused]] %s *%s = (%s *)%s; // view of %s", t, name, t,
+           tl_ref_buf_name(&e->r, b->alias_of), b->alias_of->name);
+      continue;
+    }
     if (b->scope == SCOPE_LOCAL) {
       line(e, 1, "%s %s[%lld]; // local: one per thread", t, name, (long long)tl_buffer_elems(b));
       line(e, 1, "tlr_poison(%s, sizeof(%s));", name, name);

@@ -48,6 +48,7 @@ static TlBuffer *clone_buffer(Cloner *c, const TlBuffer *b) {
     copy->dyn[d] = clone_var(c, b->dyn[d]);
     copy->dyn_stride[d] = clone_var(c, b->dyn_stride[d]);
   }
+  if (copy && b->alias_of) copy->alias_of = clone_buffer(c, b->alias_of);
   return copy;
 }
 

@@ -137,6 +137,10 @@ static void parse_buffer_facts(Parser *p, TlBuffer *b) {
       b->swizzle = tl_irp_small_int(p, "a swizzle chunk count");
     } else if (tl_irp_accept_word(p, "wgmma_operand")) {
       b->wgmma_operand = true;
+    } else if (tl_irp_accept_word(p, "alias_of")) {
+      b->alias_of = tl_irp_buffer(p);
+    } else if (tl_irp_accept_word(p, "aliased")) {
+      b->aliased = true;
     } else if (tl_irp_accept_word(p, "view_of")) {
       b->view_of = tl_irp_buffer(p);
     } else if (tl_irp_accept_word(p, "strides")) {

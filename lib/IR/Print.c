@@ -631,6 +631,8 @@ static void print_buffer_facts(TlBuf *out, const TlBuffer *b, const TlKernel *kn
   if (b->scope == SCOPE_SHARED && (kn->thread_level || b->shared_offset))
     tl_buf_printf(out, " offset %lld", (long long)b->shared_offset);
   if (b->swizzle) tl_buf_printf(out, " swizzle %d", b->swizzle);
+  if (b->alias_of) tl_buf_printf(out, " alias_of %s", b->alias_of->name);
+  if (b->aliased) tl_buf_puts(out, " aliased");
   if (b->wgmma_operand) tl_buf_puts(out, " wgmma_operand");
   // Only global buffers' uses are read later (the launcher's const).
   if (b->scope == SCOPE_GLOBAL) {

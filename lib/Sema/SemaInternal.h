@@ -132,6 +132,8 @@ bool tl_sema_is_make_tensor(Sema *s, const TlNode *stmt);
 // The tensor X of pointer parameter p (defined in scope), from the one
 // make_tensor statement of `stmts` that names p; NULL after an error.
 TlBuffer *tl_sema_ptr_param(Sema *s, const TlNode *p, const TlNode *const *stmts, int n);
+/* SharedView.c: X = T.view(src, shape, dtype), src's bytes as another tile */
+bool tl_sema_shared_view(Sema *s, const TlNode *target, const TlNode *call);
 /* TensorView.c: X = T.Tensor(shape, dtype, P.data), a view of parameter P */
 bool tl_sema_tensor_view(Sema *s, const TlNode *target, const TlNode *call);
 // Marks the parameters read or written through their views (the launcher's

@@ -397,6 +397,10 @@ static void assign(Sema *s, const TlNode *n, TlVec *out) {
       tl_sema_tensor_view(s, target, value);
       return;
     }
+    if (t && strcmp(t, "view") == 0) {
+      tl_sema_shared_view(s, target, value);
+      return;
+    }
     if (t && strcmp(t, "alloc_barrier") == 0) {
       tl_sema_alloc_barrier(s, target, value);
       return;

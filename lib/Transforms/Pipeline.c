@@ -61,9 +61,9 @@ static bool reads_only_global(const TlExpr *e) {
 TlBuffer *tl_pipeline_producer_target(const TlStmt *s) {
   if (s->kind != ST_PARALLEL || s->origin != ORIGIN_COPY || s->body.len != 1) return NULL;
   const TlStmt *st = TL_VEC_AT(s->body, TlStmt, 0);
-  if (st->kind != ST_STORE || !st->buf || st->buf->scope != SCOPE_SHARED ||
-      !reads_only_global(st->value))
-    return NULL;
+  if (st->kind != ST_STORE || !st->buf || st->buf->scope != SCOPE_SHARED || st->buf->aliased ||
+      st->buf->alias_of || !reads_only_global(st->value))
+    return NULL; // a T.view's tile keeps one copy: stages would move under the view
   if (st->update_op != OP_EQ) // T.atomic_add's copy adds: it is compute, not a producer
     return NULL;
   return st->buf;

@@ -38,7 +38,7 @@ static int64_t place_in_order(TlKernel *kn) {
   int64_t off = 0;
   for (int i = 0; i < kn->buffers.len; i++) {
     TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
-    if (b->scope != SCOPE_SHARED) continue;
+    if (b->scope != SCOPE_SHARED || b->alias_of) continue;
     int64_t align = align_of(b);
     off = (off + align - 1) / align * align;
     b->shared_offset = off;
@@ -68,6 +68,7 @@ static Life *life_of(Lives *L, const TlBuffer *b) {
 }
 
 static void use(Lives *L, const TlBuffer *b) {
+  if (b && b->alias_of) b = b->alias_of; // a T.view's uses keep its tile alive
   Life *f = b ? life_of(L, b) : NULL;
   if (!f) return;
   if (L->whole) f->whole = true;
@@ -143,7 +144,7 @@ static int64_t place_by_lifetime(TlArena *a, TlKernel *kn, bool *overlaid) {
   L.v = TL_NEW_ARRAY(a, Life, kn->buffers.len > 0 ? kn->buffers.len : 1);
   for (int i = 0; i < kn->buffers.len; i++) {
     TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
-    if (b->scope != SCOPE_SHARED) continue;
+    if (b->scope != SCOPE_SHARED || b->alias_of) continue; // a T.view sits on its tile
     L.v[L.n++] = (Life){.buf = b, .first = 1, .last = 0};
   }
   for (L.at = 0; L.at < kn->body.len; L.at++)
@@ -210,6 +211,10 @@ bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d) {
     if (off + extra > m->max_shared_bytes && nshared <= 256 && !kn->persistent)
       off = place_by_lifetime(a, kn, &overlaid);
     kn->shared_bytes = off;
+    for (int i = 0; i < kn->buffers.len; i++) { // a T.view sits on its tile's bytes
+      TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
+      if (b->alias_of) b->shared_offset = b->alias_of->shared_offset;
+    }
     // A warp-specialized kernel's mbarriers are static shared memory, which
     // the alignment of the dynamic block rounds up to 1 KB; it counts too.
     off += extra;
@@ -226,7 +231,7 @@ bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d) {
         tl_note(d, kn->loc, "that is with the tiles whose lifetimes do not overlap sharing memory");
       for (int i = 0; i < kn->buffers.len; i++) {
         TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
-        if (b->scope != SCOPE_SHARED)
+        if (b->scope != SCOPE_SHARED || b->alias_of)
           continue;
         char shape[96];
         size_t o = 0;
@@ -243,7 +248,7 @@ bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d) {
       int64_t fixed = 0, per_stage = 0, stages = 0;
       for (int i = 0; i < kn->buffers.len; i++) {
         TlBuffer *b = TL_VEC_AT(kn->buffers, TlBuffer, i);
-        if (b->scope != SCOPE_SHARED)
+        if (b->scope != SCOPE_SHARED || b->alias_of)
           continue;
         int64_t one = (tl_buffer_bytes(b) / (b->stages > 1 ? b->stages : 1) + SHARED_ALIGN - 1) /
                       SHARED_ALIGN * SHARED_ALIGN;

@@ -30,6 +30,7 @@ typedef struct Set {
 
 static void set_add_as(Set *s, const TlBuffer *b, bool async) {
   if (!b || b->scope == SCOPE_LOCAL || b->scope == SCOPE_FRAGMENT) return;
+  if (b->alias_of) b = b->alias_of; // T.view: the same bytes
   for (int i = 0; i < s->n; i++)
     if (s->b[i] == b) {
       s->async[i] = s->async[i] && async;
