@@ -368,6 +368,47 @@ static void gemm_layouts(Ctx *c, TlVec *body) {
   }
 }
 
+// Does s (at any depth) write b?
+static bool writes_buffer(const TlStmt *s, const TlBuffer *b) {
+  if ((s->buf == b && (s->kind == ST_STORE || s->kind == ST_VSTORE || s->kind == ST_CP_ASYNC)) ||
+      (s->dst.buf == b && s->kind != ST_GEMM) || s->c == b)
+    return true;
+  for (int i = 0; i < s->body.len; i++)
+    if (writes_buffer(TL_VEC_AT(s->body, TlStmt, i), b)) return true;
+  for (int i = 0; i < s->else_body.len; i++)
+    if (writes_buffer(TL_VEC_AT(s->else_body, TlStmt, i), b)) return true;
+  return false;
+}
+
+// The shared tile a fragment A was last filled from, whole, when neither has
+// changed since: `T.copy(S_shared, acc_s_cast)` then `T.gemm(acc_s_cast, ...)`
+// (TileLang's MLA decode). The gemm reads the tile itself then, instead of a
+// staging copy of the fragment. NULL otherwise.
+static TlBuffer *fragment_source(const TlVec *body, int at, const TlBuffer *frag) {
+  for (int j = at - 1; j >= 0; j--) {
+    const TlStmt *p = TL_VEC_AT(*body, TlStmt, j);
+    if (!writes_buffer(p, frag)) continue;
+    if (p->kind != ST_PARALLEL || p->origin != ORIGIN_COPY || p->nvars != 2 || p->body.len != 1 ||
+        p->extents[0] != frag->shape[0] || p->extents[1] != frag->shape[1])
+      return NULL;
+    const TlStmt *st = TL_VEC_AT(p->body, TlStmt, 0);
+    const TlExpr *v = st->value;
+    if (st->kind != ST_STORE || st->buf != frag || st->update_op != OP_EQ || st->nindices != 2 ||
+        v->kind != EX_LOAD || v->nargs != 2 || v->buf->scope != SCOPE_SHARED ||
+        v->buf->dtype != frag->dtype || v->buf->ndims != 2 || v->buf->stages > 1 ||
+        v->buf->shape[0] != frag->shape[0] || v->buf->shape[1] != frag->shape[1])
+      return NULL;
+    for (int d = 0; d < 2; d++)
+      if (st->indices[d]->kind != EX_VAR || st->indices[d]->var != p->vars[d] ||
+          v->args[d]->kind != EX_VAR || v->args[d]->var != p->vars[d])
+        return NULL;
+    for (int q = j + 1; q < at; q++)
+      if (writes_buffer(TL_VEC_AT(*body, TlStmt, q), v->buf)) return NULL;
+    return v->buf;
+  }
+  return NULL;
+}
+
 // T.gemm(A_frag, B_shared, C): A's registers are fed to mma.sync directly.
 // The accumulator layout of an m16n8 atom is the A operand layout of half a
 // k16 step, so A must be another gemm's accumulator layout (cast through a
@@ -409,6 +450,13 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
       why = "the tile shape does not fit the mma atoms";
     if (!why)
       s->engine_why = c->has_wgmma ? "a fragment A that is an mma.sync accumulator" : "the target has no wgmma";
+    TlBuffer *src = why && !s->trans_a ? fragment_source(body, i, s->a) : NULL;
+    if (src) { // the tile A was copied from, unchanged: the gemm reads it
+      s->a = src;
+      gemm_shared_layout(c, body, &i, s);
+      c->changed = true;
+      continue;
+    }
     if (why) {
       // Registers cannot feed mma.sync here: stage A in a shared tile
       // right before the gemm (a copy nest that follows A's layout).
