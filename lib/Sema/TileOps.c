@@ -501,6 +501,11 @@ static TlBuffer *gemm_region_operand(Sema *s, const TlNode *arg, const char *rol
     TlBuffer *o = TL_VEC_AT(s->kernel->buffers, TlBuffer, i);
     if (strcmp(o->name, name) == 0) t = o;
   }
+  TlSym *user = tl_scope_lookup(s, name);
+  if (t && user && user->kind == SYM_BUFFER && user->buf == t) { // the user's own buffer
+    snprintf(name + strlen(name), sizeof name - strlen(name), "_%d", s->kernel->buffers.len);
+    t = NULL;
+  }
   if (!t) {
     t = TL_NEW(s->arena, TlBuffer);
     t->name = tl_arena_strdup(s->arena, name);
