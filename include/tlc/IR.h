@@ -109,6 +109,7 @@ typedef struct TlBuffer {
   // no memory of its own); `aliased`: a T.view reinterprets this tile.
   const struct TlBuffer *alias_of;
   bool aliased;
+  bool region_tile; // shared: sema's copy of a gemm operand that is a region of another tile
   // T.StridedTensor (globals): the element stride of each dimension, a
   // constant or the runtime size dyn_stride[d]; not strided: row-major.
   bool strided;
@@ -391,6 +392,9 @@ struct TlStmt {
                     // ST_STORE: an element of T.ptx_cp_async (thread-sync: two such writes
                     // do not order each other; the user's mbarriers or wait_group do)
   TlExpr *stage_a, *stage_b; // ST_GEMM: the pipeline stage of a multi-buffered A / B
+  // ST_GEMM: an operand that is a region of a larger shared tile read in place
+  // (a buffer with alias_of): its element offset in that tile; NULL otherwise.
+  TlExpr *offset_a, *offset_b;
   bool wgmma_in_flight;      // ST_GEMM on wgmma in a pipelined loop: returns with its own
                              // group in flight; an ST_WGMMA_WAIT after the loop drains it
   TlVec pipe_buffers;        // ST_FOR pipelined: the multi-buffered shared tiles

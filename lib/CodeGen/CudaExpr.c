@@ -286,7 +286,8 @@ static void call(Emit *e, const TlExpr *x) {
     int64_t C = b->shape[b->ndims - 1], V = 128 / tl_dtype_bits(b->dtype);
     if (tl_cuda_swizzle_is_wg(b)) { // panels of V * swizzle columns
       e->need_swz_wg = e->need_swz = true;
-      tl_buf_printf(o, "tl_swz_wg<%lld, %lld, %lld, %d>(", (long long)(tl_buffer_elems(b) / C),
+      // rows of one 2-D slice (a tile of more dimensions is a stack of them)
+      tl_buf_printf(o, "tl_swz_wg<%lld, %lld, %lld, %d>(", (long long)(b->ndims > 2 ? b->shape[b->ndims - 2] : tl_buffer_elems(b) / C),
                     (long long)C, (long long)V, b->swizzle);
     } else {
       e->need_swz = true;

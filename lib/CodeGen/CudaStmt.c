@@ -388,12 +388,20 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
                         print_expr_to);
     tl_buf_indent(o, level);
     tl_buf_printf(o, "tl_gemm_%d(%s", s->gemm_id, tl_cuda_buf_name(e, s->a));
+    if (s->offset_a) { // a region of a larger tile, read in place
+      tl_buf_puts(o, " + ");
+      tl_cuda_expr_p(e, s->offset_a, 13);
+    }
     if (s->stage_a) {
       tl_buf_puts(o, " + ");
       tl_cuda_expr_p(e, s->stage_a, 13);
       tl_buf_printf(o, " * %lld", (long long)tl_buffer_elems(s->a));
     }
     tl_buf_printf(o, ", %s", tl_cuda_buf_name(e, s->b));
+    if (s->offset_b) {
+      tl_buf_puts(o, " + ");
+      tl_cuda_expr_p(e, s->offset_b, 13);
+    }
     if (s->stage_b) {
       tl_buf_puts(o, " + ");
       tl_cuda_expr_p(e, s->stage_b, 13);

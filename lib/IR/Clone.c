@@ -129,6 +129,8 @@ static TlStmt *clone_stmt(Cloner *c, const TlStmt *s) {
   copy->c = clone_buffer(c, s->c);
   copy->stage_a = clone_expr(c, s->stage_a);
   copy->stage_b = clone_expr(c, s->stage_b);
+  copy->offset_a = clone_expr(c, s->offset_a);
+  copy->offset_b = clone_expr(c, s->offset_b);
   copy->pipe_buffers = clone_buffers(c, &s->pipe_buffers);
   return copy;
 }

@@ -390,6 +390,8 @@ TlStmt *tl_stmt_clone(TlArena *a, const TlStmt *s) {
   c->step = tl_expr_clone(a, s->step);
   c->stage_a = tl_expr_clone(a, s->stage_a);
   c->stage_b = tl_expr_clone(a, s->stage_b);
+  c->offset_a = tl_expr_clone(a, s->offset_a);
+  c->offset_b = tl_expr_clone(a, s->offset_b);
   clone_region(a, &c->src);
   clone_region(a, &c->dst);
   c->body = clone_body(a, &s->body);

@@ -141,6 +141,8 @@ static void parse_buffer_facts(Parser *p, TlBuffer *b) {
       b->alias_of = tl_irp_buffer(p);
     } else if (tl_irp_accept_word(p, "aliased")) {
       b->aliased = true;
+    } else if (tl_irp_accept_word(p, "region_tile")) {
+      b->region_tile = true;
     } else if (tl_irp_accept_word(p, "view_of")) {
       b->view_of = tl_irp_buffer(p);
     } else if (tl_irp_accept_word(p, "strides")) {

@@ -151,6 +151,10 @@ static void parse_facts(Parser *p, TlStmt *s) {
       s->stage_a = tl_irp_expr(p);
     } else if (tl_irp_is_word(t, "stage_b")) {
       s->stage_b = tl_irp_expr(p);
+    } else if (tl_irp_is_word(t, "offset_a")) {
+      s->offset_a = tl_irp_expr(p);
+    } else if (tl_irp_is_word(t, "offset_b")) {
+      s->offset_b = tl_irp_expr(p);
     } else {
       tl_irp_error_at(p, t, "unknown statement attribute '%s'", t->text);
     }

@@ -357,6 +357,14 @@ static void print_facts(P *p, const TlStmt *s) {
     tl_buf_puts(out, " stage_b ");
     expr(p, s->stage_b);
   }
+  if (s->offset_a) {
+    tl_buf_puts(out, " offset_a ");
+    expr(p, s->offset_a);
+  }
+  if (s->offset_b) {
+    tl_buf_puts(out, " offset_b ");
+    expr(p, s->offset_b);
+  }
 }
 
 static void end_line(P *p, const TlStmt *s) {
@@ -633,6 +641,7 @@ static void print_buffer_facts(TlBuf *out, const TlBuffer *b, const TlKernel *kn
   if (b->swizzle) tl_buf_printf(out, " swizzle %d", b->swizzle);
   if (b->alias_of) tl_buf_printf(out, " alias_of %s", b->alias_of->name);
   if (b->aliased) tl_buf_puts(out, " aliased");
+  if (b->region_tile) tl_buf_puts(out, " region_tile");
   if (b->wgmma_operand) tl_buf_puts(out, " wgmma_operand");
   // Only global buffers' uses are read later (the launcher's const).
   if (b->scope == SCOPE_GLOBAL) {
@@ -707,6 +716,8 @@ static void collect_stmt(TlArena *a, TlVec *seen, const TlStmt *s) {
   collect_expr(a, seen, s->cond);
   collect_expr(a, seen, s->stage_a);
   collect_expr(a, seen, s->stage_b);
+  collect_expr(a, seen, s->offset_a);
+  collect_expr(a, seen, s->offset_b);
   if (s->kind == ST_COPY || s->kind == ST_REDUCE || s->kind == ST_TMA_LOAD)
     collect_region(a, seen, &s->src);
   if (s->kind == ST_TMA_STORE) collect_region(a, seen, &s->dst);

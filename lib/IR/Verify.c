@@ -161,6 +161,10 @@ static void check_facts(V *v, const TlStmt *s) {
       fail(v, s->loc, "a gemm stage index on an operand that is not multi-buffered");
     if (s->stage_a) check_expr(v, s->stage_a);
     if (s->stage_b) check_expr(v, s->stage_b);
+    if ((s->offset_a && !s->a->alias_of) || (s->offset_b && !s->b->alias_of))
+      fail(v, s->loc, "a gemm operand offset on a tile that views no other");
+    if (s->offset_a) check_expr(v, s->offset_a);
+    if (s->offset_b) check_expr(v, s->offset_b);
   }
 }
 

@@ -515,6 +515,7 @@ static TlBuffer *gemm_region_operand(Sema *s, const TlNode *arg, const char *rol
     t->stages = 1;
     t->ndims = 2;
     t->shape[0] = ext[0], t->shape[1] = ext[1];
+    t->region_tile = true; // layout-inference may read the region in place instead
     tl_vec_push(s->arena, &s->kernel->buffers, t);
   }
   tl_warning(s->diag, arg->loc,

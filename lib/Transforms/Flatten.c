@@ -38,6 +38,8 @@ static void flatten_body(TlArena *a, TlVec *body) {
     if (s->kind == ST_GEMM) {
       s->stage_a = s->stage_a ? tl_simplify(a, s->stage_a) : NULL;
       s->stage_b = s->stage_b ? tl_simplify(a, s->stage_b) : NULL;
+      s->offset_a = s->offset_a ? tl_simplify(a, s->offset_a) : NULL;
+      s->offset_b = s->offset_b ? tl_simplify(a, s->offset_b) : NULL;
     }
     flatten_body(a, &s->body);
     flatten_body(a, &s->else_body);

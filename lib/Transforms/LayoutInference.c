@@ -409,6 +409,176 @@ static TlBuffer *fragment_source(const TlVec *body, int at, const TlBuffer *frag
   return NULL;
 }
 
+// --- gemm operands that are regions of a larger shared tile, in place ---
+// Sema copies a region operand (`K_s[stage, :, :]`, `Q_s[:, :D]`) into a
+// tile of its own (region_tile) right before the gemm; the harness's
+// reference keeps that. Once the tile's layout is known, the gemm reads the
+// region where it is instead, when that is the same layout: whole rows of
+// the source's last two dimensions, and either every column (a stage of a
+// 3-D tile: each 2-D slice is laid out as a 2-D tile, Swizzle.c) or, on
+// wgmma's panel layout, whole panels. The source then takes the tile's
+// layout (it must have none yet, or the same), the gemm reads a view of it
+// (alias_of) at an element offset, and the copy goes.
+
+static bool expr_uses_buffer(const TlExpr *e, const TlBuffer *b) {
+  if (!e) return false;
+  if (e->buf == b) return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_uses_buffer(e->args[i], b)) return true;
+  return false;
+}
+
+static bool stmt_uses_buffer(const TlStmt *s, const TlBuffer *b) {
+  if (s->buf == b || s->a == b || s->b == b || s->c == b || s->src.buf == b || s->dst.buf == b)
+    return true;
+  for (int i = 0; i < s->nindices; i++)
+    if (expr_uses_buffer(s->indices[i], b)) return true;
+  if (expr_uses_buffer(s->value, b) || expr_uses_buffer(s->cond, b)) return true;
+  for (int i = 0; i < s->body.len; i++)
+    if (stmt_uses_buffer(TL_VEC_AT(s->body, TlStmt, i), b)) return true;
+  for (int i = 0; i < s->else_body.len; i++)
+    if (stmt_uses_buffer(TL_VEC_AT(s->else_body, TlStmt, i), b)) return true;
+  return false;
+}
+
+// p is `T[i, j] = X[lead..., i, j + c0]` over T's whole shape: the source X,
+// its leading indices and the first column (an expression of neither i nor j).
+static TlBuffer *region_copy_source(Ctx *c, const TlStmt *p, const TlBuffer *T, TlExpr **lead,
+                                    TlExpr **c0) {
+  if (p->kind != ST_PARALLEL || p->origin != ORIGIN_COPY || p->nvars != 2 || p->body.len != 1 ||
+      p->extents[0] != T->shape[0] || p->extents[1] != T->shape[1])
+    return NULL;
+  const TlStmt *st = TL_VEC_AT(p->body, TlStmt, 0);
+  const TlExpr *v = st->value;
+  if (st->kind != ST_STORE || st->buf != T || st->update_op != OP_EQ || st->nindices != 2 ||
+      v->kind != EX_LOAD || v->buf->scope != SCOPE_SHARED || v->buf->dtype != T->dtype ||
+      v->buf->ndims < 2 || v->nargs != v->buf->ndims)
+    return NULL;
+  for (int d = 0; d < 2; d++)
+    if (st->indices[d]->kind != EX_VAR || st->indices[d]->var != p->vars[d]) return NULL;
+  int nd = v->nargs;
+  for (int d = 0; d < nd - 2; d++) {
+    if (tl_expr_uses_var(v->args[d], p->vars[0]) || tl_expr_uses_var(v->args[d], p->vars[1]))
+      return NULL;
+    lead[d] = v->args[d];
+  }
+  TlExpr *base;
+  int64_t k, r0;
+  const TlExpr *row = v->args[nd - 2], *col = v->args[nd - 1];
+  if (tl_expr_uses_var(row, p->vars[1]) || tl_expr_uses_var(col, p->vars[0]) ||
+      !tl_affine_in(c->arena, (TlExpr *)row, p->vars[0], &base, &k) || k != 1 ||
+      !tl_expr_is_const(base, &r0) || r0 != 0 ||
+      !tl_affine_in(c->arena, (TlExpr *)col, p->vars[1], c0, &k) || k != 1 ||
+      tl_expr_uses_var(*c0, p->vars[0]) || tl_expr_uses_var(*c0, p->vars[1]))
+    return NULL;
+  return v->buf;
+}
+
+// A view of X with T's shape and layout (one per X, shape and layout).
+static TlBuffer *region_view(Ctx *c, TlBuffer *X, const TlBuffer *T) {
+  TlKernel *k = c->kernel;
+  for (int i = 0; i < k->buffers.len; i++) {
+    TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    if (b->alias_of == X && b->shape[0] == T->shape[0] && b->shape[1] == T->shape[1] &&
+        b->ndims == 2 && b->swizzle == T->swizzle && b->wgmma_operand == T->wgmma_operand)
+      return b;
+  }
+  TlBuffer *v = TL_NEW(c->arena, TlBuffer);
+  *v = (TlBuffer){.name = tl_arena_printf(c->arena, "%s_view%d", X->name, k->buffers.len),
+                  .loc = T->loc, .scope = SCOPE_SHARED, .dtype = T->dtype, .ndims = 2,
+                  .stages = 1, .alias_of = X, .swizzle = T->swizzle,
+                  .wgmma_operand = T->wgmma_operand, .read = true};
+  v->shape[0] = T->shape[0], v->shape[1] = T->shape[1];
+  tl_vec_push(c->arena, &k->buffers, v);
+  return v;
+}
+
+// Operand `which` (0: A, 1: B) of the gemm body[*at] in place; true when done.
+static bool region_in_place(Ctx *c, TlVec *body, int *at, TlStmt *g, int which) {
+  TlBuffer *T = which ? g->b : g->a;
+  if (!T->region_tile || T->scope != SCOPE_SHARED || (which ? g->stage_b : g->stage_a)) return false;
+  int j = *at - 1;
+  while (j >= 0 && !writes_buffer(TL_VEC_AT(*body, TlStmt, j), T))
+    j--;
+  TlExpr *lead[TL_MAX_DIMS], *c0 = NULL;
+  TlBuffer *X = j >= 0 ? region_copy_source(c, TL_VEC_AT(*body, TlStmt, j), T, lead, &c0) : NULL;
+  if (!X || X->stages > 1 || X->alias_of || X->view_of || X->table) return false;
+  for (int q = j + 1; q < *at; q++)
+    if (writes_buffer(TL_VEC_AT(*body, TlStmt, q), X)) return false;
+  int nd = X->ndims;
+  int64_t R = X->shape[nd - 2], C = X->shape[nd - 1], w = T->shape[1];
+  if (T->shape[0] != R) return false; // whole rows only
+  int64_t pc = 0, zero;
+  if (w != C) { // whole panels of wgmma's layout (the first column a known multiple of one)
+    pc = (128 / tl_dtype_bits(T->dtype)) * T->swizzle;
+    if (!T->wgmma_operand || !T->swizzle || w % pc || C % pc ||
+        tl_known_alignment(c0, pc) % pc != 0)
+      return false;
+  } else if (!tl_expr_is_const(c0, &zero) || zero != 0) {
+    return false;
+  }
+  if ((X->swizzle || X->wgmma_operand) &&
+      (X->swizzle != T->swizzle || X->wgmma_operand != T->wgmma_operand))
+    return false;
+  TlLoc loc = g->loc;
+  TlDtype t = TY_INT32;
+  TlExpr *off = tl_expr_int(c->arena, loc, 0, t);
+  if (pc) { // the first column's panel, times a panel's elements
+    TlExpr *col = c0->dtype == t ? tl_expr_clone(c->arena, c0)
+                                 : tl_expr_cast(c->arena, loc, tl_expr_clone(c->arena, c0), t);
+    off = tl_expr_binary(
+        c->arena, loc, OP_MUL,
+        tl_expr_binary(c->arena, loc, OP_FLOORDIV, col, tl_expr_int(c->arena, loc, pc, t), t),
+        tl_expr_int(c->arena, loc, R * pc, t), t);
+  }
+  int64_t stride = R * C;
+  for (int d = nd - 3; d >= 0; d--) {
+    TlExpr *ld = lead[d]->dtype == t ? tl_expr_clone(c->arena, lead[d])
+                                     : tl_expr_cast(c->arena, loc, tl_expr_clone(c->arena, lead[d]), t);
+    off = tl_expr_binary(c->arena, loc, OP_ADD, off,
+                         tl_expr_binary(c->arena, loc, OP_MUL, ld, tl_expr_int(c->arena, loc, stride, t), t),
+                         t);
+    stride *= X->shape[d];
+  }
+  X->swizzle = T->swizzle;
+  X->wgmma_operand = T->wgmma_operand;
+  X->aliased = true; // no pipeline stages, no TMA maps under the view
+  TlBuffer *V = region_view(c, X, T);
+  if (which)
+    g->b = V, g->offset_b = tl_simplify(c->arena, off);
+  else
+    g->a = V, g->offset_a = tl_simplify(c->arena, off);
+  for (int q = j + 1; q < body->len; q++) // the copy goes
+    body->items[q - 1] = body->items[q];
+  body->len--;
+  (*at)--;
+  return true;
+}
+
+static void regions_in_place(Ctx *c, TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    regions_in_place(c, &s->body);
+    regions_in_place(c, &s->else_body);
+    if (s->kind != ST_GEMM) continue;
+    region_in_place(c, body, &i, s, 0);
+    region_in_place(c, body, &i, s, 1);
+  }
+}
+
+// Region tiles no statement names any more (every gemm reads in place).
+static void drop_unused_region_tiles(TlKernel *k) {
+  int n = 0;
+  for (int i = 0; i < k->buffers.len; i++) {
+    TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    bool used = !b->region_tile;
+    for (int j = 0; !used && j < k->body.len; j++)
+      used = stmt_uses_buffer(TL_VEC_AT(k->body, TlStmt, j), b);
+    if (used) k->buffers.items[n++] = b;
+  }
+  k->buffers.len = n;
+}
+
 // T.gemm(A_frag, B_shared, C): A's registers are fed to mma.sync directly.
 // The accumulator layout of an m16n8 atom is the A operand layout of half a
 // k16 step, so A must be another gemm's accumulator layout (cast through a
@@ -677,6 +847,10 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
         defaults(&c, 2);
       else if (phase == 1)
         defaults(&c, 1);
+    }
+    if (c.ok) {
+      regions_in_place(&c, &c.kernel->body);
+      drop_unused_region_tiles(c.kernel);
     }
     if (c.ok) // first: it may turn reductions into nests, which check_nests checks
       check_reduces(&c, &c.kernel->body);

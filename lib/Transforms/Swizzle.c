@@ -22,6 +22,27 @@ static TlExpr *physical(TlArena *a, TlBuffer *b, TlExpr *flat) {
     TlExpr *sw = physical(a, b, rest);
     return tl_expr_binary(a, loc, OP_ADD, stage, sw, t);
   }
+  if (b->ndims > 2 && b->stages <= 1) { // each 2-D slice is laid out as a 2-D tile
+    int64_t E2 = b->shape[b->ndims - 2] * C, lo, hi;
+    // The split must leave the offset inside one slice; else floordiv/floormod.
+    if (!tl_split_multiples(a, flat, E2, &stage, &rest) || !tl_expr_bounds(rest, &lo, &hi) ||
+        lo < 0 || hi >= E2) {
+      TlExpr *e2 = tl_expr_int(a, loc, E2, t);
+      stage = tl_simplify(
+          a, tl_expr_binary(a, loc, OP_MUL,
+                            tl_expr_binary(a, loc, OP_FLOORDIV, flat, e2, t), tl_expr_clone(a, e2), t));
+      rest = tl_simplify(a, tl_expr_binary(a, loc, OP_FLOORMOD, tl_expr_clone(a, flat),
+                                           tl_expr_clone(a, e2), t));
+    }
+    TlExpr *cc = tl_expr_int(a, loc, C, t);
+    TlExpr *e = tl_expr_new(a, EX_CALL, loc, t, 2);
+    e->fn = FN_SWIZZLE;
+    e->buf = b;
+    e->args[0] = tl_simplify(a, tl_expr_binary(a, loc, OP_FLOORDIV, rest, cc, t));
+    e->args[1] = tl_simplify(a, tl_expr_binary(a, loc, OP_FLOORMOD, tl_expr_clone(a, rest),
+                                                tl_expr_clone(a, cc), t));
+    return tl_simplify(a, tl_expr_binary(a, loc, OP_ADD, stage, e, t));
+  }
   TlExpr *cc = tl_expr_int(a, loc, C, t);
   TlExpr *e = tl_expr_new(a, EX_CALL, loc, t, 2);
   e->fn = FN_SWIZZLE;

@@ -31,7 +31,7 @@ import tilelang.language as T
 # The producer's 8 element stores per call follow each other without a
 # barrier; its arrival fences for the consumer's wgmma.
 # CUDA: // T.ws: threads 128..255
-# CUDA: K_s[{{.*}} + 7] = K[{{.*}} + 7];
+# CUDA: K_s[{{.*}}] = K[{{.*}} + 7];
 # CUDA-NEXT: }
 # CUDA-NEXT: asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 # CUDA-NEXT: tl_mbar_arrive(&tl_user[it_{{[0-9]+}} % 2]);
