@@ -379,6 +379,7 @@ static bool thread_window(Sema *s, const TlExpr *c, int64_t *lo, int64_t *hi) {
   }
   int64_t v;
   if (!is_thread_x(s, x) || !tl_expr_is_const(k, &v)) return false;
+  if (v < -(INT64_C(1) << 40) || v > (INT64_C(1) << 40)) return false; // no thread is there
   switch (op) {
   case OP_LT: *hi = *hi < v ? *hi : v; return true;
   case OP_LE: *hi = *hi < v + 1 ? *hi : v + 1; return true;
@@ -450,6 +451,7 @@ bool tl_sema_thread_branches(Sema *s, const TlNode *n, TlVec *out) {
   int nb = 0;
   bool work = false;
   const TlNode *e = n;
+  bool complete = false; // every branch of the chain seen
   while (e && nb < MAX_THREAD_BRANCHES) {
     if (!simple_condition(s, e->a, 0)) return false;
     TlExpr *c = tl_sema_expr(s, e->a);
@@ -473,9 +475,10 @@ bool tl_sema_thread_branches(Sema *s, const TlNode *n, TlVec *out) {
         work = node_has_tile_work(s, TL_VEC_AT(e->list2, TlNode, i), 0);
       nb++;
     }
+    complete = true;
     break;
   }
-  if (!work || nb > MAX_THREAD_BRANCHES) return false;
+  if (!work || !complete) return false;
   // Each branch runs its window less the windows before it (an elif);
   // every result must be one non-empty window of whole warpgroups, all of one size.
   for (int i = 0; i < nb; i++) {
