@@ -193,14 +193,34 @@ static bool uniform_expr(const Uniform *u, const TlExpr *e) {
 
 // Counts the lets and sets of each scalar under s (lets[i]/sets[i] for
 // scalars[i]; at most MAX_UNIFORM_SCALARS tracked, the rest never uniform).
+// nested[i]: a let or set of scalars[i] under an if or a loop.
 typedef struct Defs {
   const TlVar *scalar[MAX_UNIFORM_SCALARS];
   const TlExpr *value[MAX_UNIFORM_SCALARS];
   int lets[MAX_UNIFORM_SCALARS], sets[MAX_UNIFORM_SCALARS];
+  bool nested[MAX_UNIFORM_SCALARS];
   int n;
 } Defs;
 
+static void count_defs_at(const TlVec *body, Defs *d, int depth);
+
 static void count_defs(const TlVec *body, Defs *d) {
+  count_defs_at(body, d, 0);
+}
+
+// Is every let and set of scalar v under body a uniform value?
+static bool defs_uniform(const Uniform *u, const TlVec *body, const TlVar *v) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if ((s->kind == ST_LET || s->kind == ST_SET) && s->var == v &&
+        (!s->value || !uniform_expr(u, s->value)))
+      return false;
+    if (!defs_uniform(u, &s->body, v) || !defs_uniform(u, &s->else_body, v)) return false;
+  }
+  return true;
+}
+
+static void count_defs_at(const TlVec *body, Defs *d, int depth) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if ((s->kind == ST_LET || s->kind == ST_SET) && s->var && s->var->kind == VAR_SCALAR) {
@@ -210,9 +230,11 @@ static void count_defs(const TlVec *body, Defs *d) {
       if (j == d->n && d->n < MAX_UNIFORM_SCALARS) {
         d->scalar[d->n] = s->var;
         d->lets[d->n] = d->sets[d->n] = 0;
+        d->nested[d->n] = false;
         d->n++;
       }
       if (j < d->n) {
+        if (depth > 0) d->nested[j] = true;
         if (s->kind == ST_LET) {
           d->lets[j]++;
           d->value[j] = s->value;
@@ -221,8 +243,8 @@ static void count_defs(const TlVec *body, Defs *d) {
         }
       }
     }
-    count_defs(&s->body, d);
-    count_defs(&s->else_body, d);
+    count_defs_at(&s->body, d, depth + 1);
+    count_defs_at(&s->else_body, d, depth + 1);
   }
 }
 
@@ -276,12 +298,18 @@ static void find_uniform(const TlVec *body, Uniform *u) {
   local_arrays(body, locals, &nlocals);
   for (bool grew = true; grew;) {
     grew = false;
-    for (int j = 0; j < d.n; j++)
-      if (d.lets[j] == 1 && d.sets[j] == 0 && d.value[j] && !is_uniform_scalar(u, d.scalar[j]) &&
-          uniform_expr(u, d.value[j])) {
+    for (int j = 0; j < d.n; j++) {
+      if (is_uniform_scalar(u, d.scalar[j])) continue;
+      // Defined once from uniform values; or (T.alloc_var, then `x = A[bz]`)
+      // let and set only at the top of the body, each from uniform values:
+      // every thread runs them all, in order, so all hold the same value.
+      bool once = d.lets[j] == 1 && d.sets[j] == 0 && d.value[j] && uniform_expr(u, d.value[j]);
+      bool top = d.lets[j] <= 1 && !d.nested[j] && defs_uniform(u, body, d.scalar[j]);
+      if (once || top) {
         u->var[u->n++] = d.scalar[j];
         grew = true;
       }
+    }
     for (int j = 0; j < nlocals; j++)
       if (!is_uniform_local(u, locals[j]) && stores_uniform(u, body, locals[j], true)) {
         u->local[u->nlocal++] = locals[j];
