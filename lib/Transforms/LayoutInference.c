@@ -384,7 +384,7 @@ static bool writes_buffer(const TlStmt *s, const TlBuffer *b) {
 // changed since: `T.copy(S_shared, acc_s_cast)` then `T.gemm(acc_s_cast, ...)`
 // (TileLang's MLA decode). The gemm reads the tile itself then, instead of a
 // staging copy of the fragment. NULL otherwise.
-static TlBuffer *fragment_source(const TlVec *body, int at, const TlBuffer *frag) {
+static TlBuffer *fragment_source(const TlVec *body, int at, const TlBuffer *frag, int *copy_at) {
   for (int j = at - 1; j >= 0; j--) {
     const TlStmt *p = TL_VEC_AT(*body, TlStmt, j);
     if (!writes_buffer(p, frag)) continue;
@@ -404,6 +404,7 @@ static TlBuffer *fragment_source(const TlVec *body, int at, const TlBuffer *frag
         return NULL;
     for (int q = j + 1; q < at; q++)
       if (writes_buffer(TL_VEC_AT(*body, TlStmt, q), v->buf)) return NULL;
+    *copy_at = j;
     return v->buf;
   }
   return NULL;
@@ -579,6 +580,40 @@ static void drop_unused_region_tiles(TlKernel *k) {
   k->buffers.len = n;
 }
 
+// Does any statement of the kernel read b (a load, a gemm operand, a copy's source)?
+static bool reads_in(const TlVec *body, const TlBuffer *b) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->a == b || s->b == b || s->src.buf == b) return true;
+    for (int d = 0; d < s->nindices; d++)
+      if (expr_uses_buffer(s->indices[d], b)) return true;
+    if (expr_uses_buffer(s->value, b) || expr_uses_buffer(s->cond, b) ||
+        expr_uses_buffer(s->start, b) || expr_uses_buffer(s->stop, b))
+      return true;
+    if (s->kind == ST_STORE && s->buf == b && s->update_op != OP_EQ) return true;
+    if (s->kind == ST_GEMM && s->c == b) return true; // accumulates
+    if (reads_in(&s->body, b) || reads_in(&s->else_body, b)) return true;
+  }
+  return false;
+}
+
+static bool kernel_reads(const TlKernel *k, const TlBuffer *b) {
+  return reads_in(&k->body, b);
+}
+
+static bool kernel_names(const TlKernel *k, const TlBuffer *b) {
+  for (int i = 0; i < k->body.len; i++)
+    if (stmt_uses_buffer(TL_VEC_AT(k->body, TlStmt, i), b)) return true;
+  return false;
+}
+
+static void drop_buffer(TlKernel *k, const TlBuffer *b) {
+  int n = 0;
+  for (int i = 0; i < k->buffers.len; i++)
+    if (TL_VEC_AT(k->buffers, TlBuffer, i) != b) k->buffers.items[n++] = k->buffers.items[i];
+  k->buffers.len = n;
+}
+
 // T.gemm(A_frag, B_shared, C): A's registers are fed to mma.sync directly.
 // The accumulator layout of an m16n8 atom is the A operand layout of half a
 // k16 step, so A must be another gemm's accumulator layout (cast through a
@@ -620,9 +655,18 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
       why = "the tile shape does not fit the mma atoms";
     if (!why)
       s->engine_why = c->has_wgmma ? "a fragment A that is an mma.sync accumulator" : "the target has no wgmma";
-    TlBuffer *src = why && !s->trans_a ? fragment_source(body, i, s->a) : NULL;
+    int copy_at = -1;
+    TlBuffer *src = why && !s->trans_a ? fragment_source(body, i, s->a, &copy_at) : NULL;
     if (src) { // the tile A was copied from, unchanged: the gemm reads it
+      TlBuffer *frag = s->a;
       s->a = src;
+      if (!kernel_reads(c->kernel, frag)) { // the copy into the fragment is dead now
+        for (int q = copy_at + 1; q < body->len; q++)
+          body->items[q - 1] = body->items[q];
+        body->len--;
+        i--;
+        if (!kernel_names(c->kernel, frag)) drop_buffer(c->kernel, frag);
+      }
       gemm_shared_layout(c, body, &i, s);
       c->changed = true;
       continue;

@@ -679,6 +679,12 @@ IMPRECISE = {
          "reductions' barriers that follow this iteration's gemm, and each reduction's shared tile "
          "(s_warps6, s_warps7) is written again only after the other reduction's barrier",
          r"line 315: __syncthreads\(\) deleted$"),
+    "test/GPU/Inputs/gemm_fragment_from_shared.tl":
+        ("in source_changed, line 227 separates the copy into S (thread t writes S[1024 s + 8 t .. "
+         "+ 8)) from the copy of S into the fragment F, which reads S[1024 r + 8 t .. + 8) in the "
+         "same thread, and line 240 separates that read from the nest that scales S in place, "
+         "whose thread t writes those same elements: both per-thread",
+         r"line (227|240): __syncthreads\(\) deleted$"),
     "examples/online_softmax.tl":
         ("line 149 ends the first k loop, whose two reductions use x_warps5 and x_warps6 in turn: the "
          "next iteration's write of each is separated from this one's read of it by the other "
