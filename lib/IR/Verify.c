@@ -333,11 +333,12 @@ static void check_stmt(V *v, const TlStmt *s) {
     break;
   case ST_IF:
     if (s->group_threads &&
-        (!v->k->launch_threads || s->group_threads != v->k->threads[0] || s->group_lo < 0 ||
-         s->group_lo % 128 || s->group_lo + s->group_threads > v->k->launch_threads))
+        (!v->k->launch_threads || s->group_threads > v->k->threads[0] ||
+         s->group_threads % 128 || s->group_lo < 0 || s->group_lo % s->group_threads ||
+         s->group_lo + s->group_threads > v->k->launch_threads))
       fail(v, s->loc,
-           "a warpgroup scope that does not fit the kernel's launch (its first thread a "
-           "multiple of 128, its threads the kernel's scope size)");
+           "a warpgroup scope that does not fit the kernel's launch (whole warpgroups, at most "
+           "the kernel's scope size, its first thread a multiple of its size)");
     check_expr(v, s->cond);
     break;
   case ST_WHILE:

@@ -10,7 +10,9 @@
 //
 // The kernel keeps the block of `threads` the user launched (launch_threads)
 // and every tile operation is partitioned over one scope's threads
-// (TlKernel.threads after sema: every scope has the same size). Outside the
+// (TlKernel.threads after sema: the largest scope's size; a smaller scope
+// partitions its copies, fills and loops of stores over its own threads,
+// and holds no fragment work). Outside the
 // scopes, copies, fills and nests of plain stores run the same partition in
 // each scope-sized group of threads (threads t and t + size store the same
 // values); anything else there is an error. The scopes are ordered by the user's mbarriers, not by tlc:
@@ -313,14 +315,10 @@ void tl_sema_ws_scope(Sema *s, const TlNode *with, TlVec *out) {
              (long long)k->threads[2]);
     return;
   }
-  if (s->ws_threads && s->ws_threads != n) {
-    tl_error(s->diag, call->loc, "this T.ws scope has %lld threads, an earlier one %lld",
-             (long long)n, (long long)s->ws_threads);
-    tl_note(s->diag, call->loc, "tlc partitions the tile operations of a kernel over scopes of "
-                                "one size");
-    return;
-  }
-  s->ws_threads = n;
+  // Scopes may differ in size (FlashMLA's one-warpgroup producer beside a
+  // two-warpgroup consumer): the largest is the kernel's partition size and
+  // tl_sema_finish_ws checks what the smaller ones hold.
+  if (n > s->ws_threads) s->ws_threads = n;
   if (lo % n) {
     tl_error(s->diag, call->loc, "a T.ws scope of %lld threads starts at a multiple of %lld "
                                  "(this one at thread %lld)",
@@ -628,6 +626,14 @@ static void check_outside(Sema *s, const TlKernel *k, TlVec *body) {
               (long long)k->threads[0], (long long)(k->launch_threads / k->threads[0]));
       return;
     }
+    if (is_tile_work(st) && k->launch_threads % k->threads[0]) {
+      // Threads past the last whole group would redo part of the work.
+      tl_error(s->diag, st->loc, "this tile operation outside the T.ws scopes would be run by "
+                                 "groups of %lld threads, which do not divide the block's %lld",
+               (long long)k->threads[0], (long long)k->launch_threads);
+      tl_note(s->diag, st->loc, "put it in a 'with T.ws(...)' scope");
+      return;
+    }
     if (is_tile_work(st)) continue;
     if (st->kind == ST_FOR && st->loop_kind == LOOP_PIPELINED) {
       st->loop_kind = LOOP_SERIAL;
@@ -639,10 +645,60 @@ static void check_outside(Sema *s, const TlKernel *k, TlVec *body) {
   }
 }
 
+// Does st (or anything under it) touch a fragment, or is it tile work that
+// needs one (a gemm, a reduction)? Such work is laid out for the kernel's
+// partition size, which a smaller scope does not have.
+static const TlStmt *fragment_work(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *st = TL_VEC_AT(*body, TlStmt, i);
+    const TlBuffer *frags[8];
+    int n = 0;
+    fragments_read(st->value, frags, &n);
+    fragments_read(st->cond, frags, &n);
+    for (int d = 0; d < st->nindices; d++)
+      fragments_read(st->indices[d], frags, &n);
+    bool frag = n > 0 || (st->buf && st->buf->scope == SCOPE_FRAGMENT) ||
+                (st->src.buf && st->src.buf->scope == SCOPE_FRAGMENT) ||
+                (st->dst.buf && st->dst.buf->scope == SCOPE_FRAGMENT);
+    if (frag || st->kind == ST_GEMM || st->kind == ST_REDUCE) return st;
+    const TlStmt *inner = fragment_work(&st->body);
+    if (!inner) inner = fragment_work(&st->else_body);
+    if (inner) return inner;
+  }
+  return NULL;
+}
+
+// Scopes smaller than the kernel's partition size run their copies, fills
+// and loops of stores partitioned over their own threads (Partition.c); no
+// fragment work there.
+static bool check_small_scopes(Sema *s, const TlKernel *k, const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *st = TL_VEC_AT(*body, TlStmt, i);
+    if (st->kind == ST_IF && st->group_threads) {
+      if (st->group_threads == k->threads[0]) continue;
+      const TlStmt *bad = fragment_work(&st->body);
+      if (bad) {
+        tl_error(s->diag, bad->loc, "fragment work in a T.ws scope of %lld threads, smaller than "
+                                    "the kernel's largest scope (%lld threads)",
+                 (long long)st->group_threads, (long long)k->threads[0]);
+        tl_note(s->diag, st->loc, "tlc lays fragments out over the largest scope's threads; a "
+                                  "smaller scope may copy, fill and store to shared or global "
+                                  "memory");
+        return false;
+      }
+      continue;
+    }
+    if (!check_small_scopes(s, k, &st->body) || !check_small_scopes(s, k, &st->else_body))
+      return false;
+  }
+  return true;
+}
+
 void tl_sema_finish_ws(Sema *s, TlKernel *k) {
   if (!s->ws_threads) return;
   k->launch_threads = k->threads[0];
   k->threads[0] = s->ws_threads;
   s->ws_threads = 0;
+  if (!check_small_scopes(s, k, &k->body)) return;
   check_outside(s, k, &k->body);
 }

@@ -614,6 +614,53 @@ static void drop_buffer(TlKernel *k, const TlBuffer *b) {
   k->buffers.len = n;
 }
 
+// Is every write of frag in body a copy from shared or global memory (a
+// T.copy into it, lowered to a copy nest), so no layout is forced on it from
+// elsewhere? *any: it is written at all.
+static bool written_from_memory(const TlVec *body, const TlBuffer *frag, bool *any) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *p = TL_VEC_AT(*body, TlStmt, i);
+    if (!writes_buffer(p, frag)) continue;
+    if (p->kind == ST_PARALLEL && p->origin == ORIGIN_COPY && p->body.len == 1) {
+      const TlStmt *st = TL_VEC_AT(p->body, TlStmt, 0);
+      if (st->kind == ST_STORE && st->buf == frag && st->update_op == OP_EQ && st->value &&
+          st->value->kind == EX_LOAD && st->value->buf->scope != SCOPE_FRAGMENT &&
+          st->value->buf->scope != SCOPE_LOCAL) {
+        *any = true;
+        continue;
+      }
+    }
+    if (p->kind == ST_PARALLEL || p->kind == ST_COPY || p->kind == ST_GEMM || p->kind == ST_REDUCE ||
+        p->kind == ST_STORE || p->kind == ST_FILL)
+      return false;
+    if (!written_from_memory(&p->body, frag, any) || !written_from_memory(&p->else_body, frag, any))
+      return false;
+  }
+  return true;
+}
+
+// A fragment A with no layout yet, filled only by copies from memory
+// (FlashMLA's `T.copy(Q_pe_shared, Q_pe_local)`): it takes the register-A
+// wgmma layout (a wgmma accumulator's of M x K), so the gemm reads it from
+// registers instead of a staging copy in shared memory. False (and no
+// layout) where that gemm could not.
+static bool give_register_a_layout(Ctx *c, TlStmt *s) {
+  TlBuffer *A = s->a;
+  int64_t M = s->c->shape[0], K = A->shape[1];
+  bool any = false;
+  if (A->layout || A->ndims != 2 || !c->has_wgmma || c->threads % 128 ||
+      M != 64 * (c->threads / 128) || A->shape[0] != M ||
+      !written_from_memory(&c->kernel->body, A, &any) || !any)
+    return false;
+  A->layout = tl_layout_wgmma_c(c->arena, M, K, c->threads);
+  if (wgmma_rs_refusal(c, s)) {
+    A->layout = NULL;
+    return false;
+  }
+  c->changed = true;
+  return true;
+}
+
 // T.gemm(A_frag, B_shared, C): A's registers are fed to mma.sync directly.
 // The accumulator layout of an m16n8 atom is the A operand layout of half a
 // k16 step, so A must be another gemm's accumulator layout (cast through a
@@ -626,6 +673,7 @@ static void gemm_rs_layouts(Ctx *c, TlVec *body) {
     gemm_rs_layouts(c, &s->else_body);
     if (s->kind != ST_GEMM || s->a->scope != SCOPE_FRAGMENT || (s->c->layout && (s->use_mma || s->use_wgmma)))
       continue;
+    if (!s->a->layout) give_register_a_layout(c, s);
     const TlFragLayout *A = s->a->layout;
     int64_t M = s->c->shape[0], N = s->c->shape[1], K = s->a->shape[1];
     int64_t warps = c->threads / 32;

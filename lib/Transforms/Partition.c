@@ -426,6 +426,16 @@ static void partition_body(Ctx *c, TlVec *body) {
         c->ok = false;
       continue;
     }
+    if (s->kind == ST_IF && s->group_threads && s->group_threads < c->kernel->threads[0]) {
+      // A T.ws scope smaller than the kernel's partition size (sema allows
+      // it no fragments): its loops are partitioned over its own threads,
+      // numbered within it (it starts at a multiple of its size).
+      int64_t saved = c->kernel->threads[0];
+      c->kernel->threads[0] = s->group_threads;
+      partition_body(c, &s->body);
+      c->kernel->threads[0] = saved;
+      continue;
+    }
     partition_body(c, &s->body);
     partition_body(c, &s->else_body);
   }

@@ -21,7 +21,7 @@ typedef struct Ctx {
   int loaded, kept;
 } Ctx;
 
-static TlStmt *tma_load(Ctx *c, TlStmt *nest) {
+static TlStmt *tma_load(Ctx *c, TlStmt *nest, int64_t scope_threads) {
   TlTmaMap map;
   TlExpr *start[TL_MAX_DIMS];
   const char *why = NULL;
@@ -33,9 +33,9 @@ static TlStmt *tma_load(Ctx *c, TlStmt *nest) {
   tl_vec_push(a, &c->k->tma_maps, saved);
   TlExpr *bar = nest->stage_b;
   int64_t bytes = map.tile->shape[0] * map.tile->shape[1] * (tl_dtype_bits(map.tile->dtype) / 8);
-  // The scope's first thread (threads are numbered within the scope).
+  // The scope's first thread (a scope starts at a multiple of its size).
   TlExpr *tid = tl_expr_binary(a, loc, OP_FLOORMOD, tl_expr_var(a, loc, c->k->thread_vars[0]),
-                               tl_expr_int(a, loc, c->k->threads[0], TY_INT32), TY_INT32);
+                               tl_expr_int(a, loc, scope_threads, TY_INT32), TY_INT32);
   TlStmt *g = tl_stmt_new(a, ST_IF, loc);
   g->cond = tl_expr_binary(a, loc, OP_EQ, tid, tl_expr_int(a, loc, 0, TY_INT32), TY_BOOL);
   TlStmt *expect = tl_stmt_new(a, ST_MBAR_ARRIVE, loc);
@@ -62,11 +62,12 @@ static TlStmt *tma_load(Ctx *c, TlStmt *nest) {
   return g;
 }
 
-static void walk(Ctx *c, TlVec *body, bool in_scope) {
+// scope_threads: the threads of the T.ws scope around body (0: none).
+static void walk(Ctx *c, TlVec *body, int64_t scope_threads) {
   for (int i = 0; i < body->len; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_PARALLEL && s->stage_b) {
-      TlStmt *g = in_scope && c->m->has_tma ? tma_load(c, s) : NULL;
+      TlStmt *g = scope_threads && c->m->has_tma ? tma_load(c, s, scope_threads) : NULL;
       s->stage_b = NULL; // a copy by the threads from here on
       if (g) {
         body->items[i] = g;
@@ -76,8 +77,8 @@ static void walk(Ctx *c, TlVec *body, bool in_scope) {
       }
       continue;
     }
-    walk(c, &s->body, in_scope || (s->kind == ST_IF && s->group_threads));
-    walk(c, &s->else_body, in_scope);
+    walk(c, &s->body, s->kind == ST_IF && s->group_threads ? s->group_threads : scope_threads);
+    walk(c, &s->else_body, scope_threads);
   }
 }
 
@@ -86,7 +87,7 @@ bool tl_tma_copy(TlArena *a, TlModule *m, TlDiag *d) {
   for (int i = 0; i < m->kernels.len; i++) {
     TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
     Ctx c = {a, m, k, 0, 0};
-    walk(&c, &k->body, false);
+    walk(&c, &k->body, 0);
   }
   return true;
 }

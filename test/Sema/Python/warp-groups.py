@@ -9,6 +9,8 @@
 # RUN: %tlc %s --call 'ok()' -o - | FileCheck %s --check-prefix=CUDA
 # RUN: not %tlc %s --call 'nested()' 2>&1 | FileCheck %s --check-prefix=NESTED
 # RUN: not %tlc %s --call 'sizes()' 2>&1 | FileCheck %s --check-prefix=SIZES
+# RUN: %tlc %s --call 'two_sizes()' -o - | FileCheck %s --check-prefix=TWO
+# RUN: not %tlc %s --call 'small_fragments()' 2>&1 | FileCheck %s --check-prefix=SMALL
 # RUN: not %tlc %s --call 'beyond()' 2>&1 | FileCheck %s --check-prefix=BEYOND
 # RUN: not %tlc %s --call 'gaps()' 2>&1 | FileCheck %s --check-prefix=GAPS
 # RUN: not %tlc %s --call 'unindexed()' 2>&1 | FileCheck %s --check-prefix=UNINDEXED
@@ -84,10 +86,54 @@ def sizes():
         with T.Kernel(1, threads=384) as bx:
             with T.ws(0):
                 A[0] = 1.0
-            # SIZES: warp-groups.py:[[#@LINE+2]]:18: error: this T.ws scope has 256 threads, an earlier one 128
-            # SIZES: note: tlc partitions the tile operations of a kernel over scopes of one size
+            # SIZES: warp-groups.py:[[#@LINE+1]]:18: error: a T.ws scope of 256 threads starts at a multiple of 256 (this one at thread 128)
             with T.ws(1, 2):
                 A[1] = 1.0
+    return main
+
+
+# Scopes of two sizes (FlashMLA's one-warpgroup producer, two-warpgroup
+# consumer): the kernel's tile operations are laid out over the largest
+# scope, the producer's copies over its own 128 threads (numbered within
+# it), its barriers are its own named barrier.
+# TWO: 384 threads in T.ws scopes of 256
+# TWO: // T.ws: threads 256..383
+# TWO: T.Parallel(64, 64) at line {{[0-9]+}} (copy): 4096 points, 128 threads x vector 8 -> 4 steps
+# TWO: (int)threadIdx.x % 128 * 8
+# TWO: tl_mbar_arrive(&tl_user[0]);
+# TWO: // T.ws: threads 0..255
+# TWO: T.Parallel at line {{[0-9]+}} (copy) follows the fragment layout gemm_c(64x64, warps 4x2
+def two_sizes():
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "float16"), C: T.Tensor((64, 64), "float32")):
+        with T.Kernel(1, threads=384) as bx:
+            A_s = T.alloc_shared((64, 64), "float16")
+            acc = T.alloc_fragment((64, 64), "float32")
+            T.create_list_of_mbarrier(128)
+            with T.ws(2):
+                T.copy(A, A_s)
+                T.barrier_arrive(0)
+            with T.ws(0, 1):
+                T.barrier_wait(0, 0)
+                T.gemm(A_s, A_s, acc, clear_accum=True)
+                T.copy(acc, C)
+    return main
+
+
+# Scopes of two sizes: fragment work belongs to the largest.
+def small_fragments():
+    @T.prim_func
+    def main(A: T.Tensor((64, 64), "float16"), C: T.Tensor((64, 64), "float32")):
+        with T.Kernel(1, threads=384) as bx:
+            A_s = T.alloc_shared((64, 64), "float16")
+            acc = T.alloc_fragment((64, 64), "float32")
+            with T.ws(0, 1):
+                T.copy(A, A_s)
+                T.gemm(A_s, A_s, acc, clear_accum=True)
+            with T.ws(2):
+                # SMALL: warp-groups.py:[[#@LINE+2]]:17: error: fragment work in a T.ws scope of 128 threads, smaller than the kernel's largest scope (256 threads)
+                # SMALL: warp-groups.py:[[#@LINE-2]]:13: note: tlc lays fragments out over the largest scope's threads
+                T.copy(acc, C)
     return main
 
 
