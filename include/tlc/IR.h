@@ -409,6 +409,9 @@ struct TlStmt {
   // that `barrier_threads` threads meet at; 0: the whole block.
   int barrier_id;
   int64_t barrier_threads;
+  // ST_SYNC from T.sync_grid(): every thread of the grid meets here (a
+  // cooperative launch; only at the top level of a kernel's body).
+  bool grid_sync;
   // ST_MMA (TensorCoreIntrinEmitter.mma): C[c..] += A[a..] B[b..] for one
   // m16n8k(mma_k) atom; the offsets are elements of the local buffers a, b, c.
   int mma_k;
@@ -555,6 +558,8 @@ bool tl_expr_loads(const TlExpr *e, const TlBuffer *b);
 bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only);
 // Does a statement of body (at any depth) run a T.gemm on wgmma?
 bool tl_body_uses_wgmma(const TlVec *body);
+// Does the body hold a T.sync_grid() (ST_SYNC grid_sync)?
+bool tl_body_syncs_grid(const TlVec *body);
 // Structural equality (same operators, constants, variables and buffers).
 bool tl_expr_equal(const TlExpr *a, const TlExpr *b);
 bool tl_expr_is_const(const TlExpr *e, int64_t *v);

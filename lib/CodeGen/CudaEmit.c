@@ -306,17 +306,22 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
     tl_buf_printf(out, "// Compile with: nvcc -arch=%s -c this_file.cu\n", m->target_name);
   // tlc-verify parses this file with libclang against its own small prelude
   // (it defines TLC_VERIFY_PRELUDE); nvcc sees the real toolkit headers.
-  bool tma = false, fp8 = false;
+  bool tma = false, fp8 = false, grid_sync = false;
   for (int i = 0; i < m->kernels.len; i++) {
     const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
     tma = tma || k->tma_maps.len;
     fp8 = fp8 || kernel_uses_fp8(k);
+    grid_sync = grid_sync || tl_body_syncs_grid(&k->body);
   }
   tl_buf_puts(out, "#ifndef TLC_VERIFY_PRELUDE\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n"
                    "#include <cuda_bf16.h>\n#include <stdint.h>\n");
   if (fp8) tl_buf_puts(out, "#include <cuda_fp8.h>\n");
+  if (grid_sync) tl_buf_puts(out, "#include <cooperative_groups.h>\n");
   if (tma) // CUtensorMap and the cuTensorMapEncodeTiled prototype (driver API types only)
     tl_buf_puts(out, "#include <cudaTypedefs.h>\n");
+  if (grid_sync) // a grid barrier by name, so tlc-verify's prelude can declare it
+    tl_buf_puts(out, "__device__ __forceinline__ void tl_grid_sync() { "
+                     "cooperative_groups::this_grid().sync(); }\n");
   tl_buf_puts(out, "#endif\n\n");
   tl_buf_puts(out, "typedef __half half_t;\ntypedef __nv_bfloat16 bfloat16_t;\n");
   if (fp8) // TileLang's names; conversions saturate to the largest finite value

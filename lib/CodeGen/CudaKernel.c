@@ -614,6 +614,27 @@ void tl_cuda_kernel(Emit *e, const TlKernel *k) {
     tl_buf_printf(o, "  %s_kernel<<<dim3(tl_blocks, 1, 1)", k->name);
   } else if (k->cluster) {
     tl_buf_printf(o, "  %s_kernel<<<dim3(%lld, 1, 1)", k->name, 2 * launch_tiles(k));
+  } else if (tl_body_syncs_grid(&k->body)) {
+    // T.sync_grid(): a cooperative launch, so every block is resident at
+    // once (the runtime refuses a grid that cannot be, with
+    // cudaErrorCooperativeLaunchTooLarge).
+    declare_runtime_grid(e, k);
+    tl_buf_puts(o, "  void *tl_args[] = {");
+    int n = 0;
+    for (int i = 0; i < k->params.len; i++)
+      tl_buf_printf(o, "%s(void *)&%s", n++ ? ", " : "",
+                    tl_cuda_buf_name(e, TL_VEC_AT(k->params, TlBuffer, i)));
+    for (int i = 0; i < k->sizes.len; i++)
+      tl_buf_printf(o, "%s(void *)&%s", n++ ? ", " : "", TL_VEC_AT(k->sizes, TlVar, i)->cname);
+    for (int i = 0; i < k->tma_maps.len; i++)
+      tl_buf_printf(o, "%s(void *)&tl_tmap_%d", n++ ? ", " : "", i);
+    tl_buf_printf(o, "%snullptr};\n", n ? ", " : "");
+    tl_buf_printf(o, "  return cudaLaunchCooperativeKernel((const void *)%s_kernel, ", k->name);
+    launch_grid(e, k);
+    tl_buf_printf(o, ", dim3(%lld, %lld, %lld), tl_args, smem, stream);\n}\n\n",
+                  (long long)(k->threads[0] + producer), (long long)k->threads[1],
+                  (long long)k->threads[2]);
+    return;
   } else {
     declare_runtime_grid(e, k);
     tl_buf_printf(o, "  %s_kernel<<<", k->name);

@@ -308,6 +308,11 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     return;
   }
   case ST_SYNC:
+    if (s->grid_sync) { // T.sync_grid(): the kernel is launched cooperatively
+      tl_buf_indent(o, level);
+      tl_buf_puts(o, "tl_grid_sync();\n");
+      return;
+    }
     if (s->barrier_id) { // T.sync_threads(id, count)
       tl_buf_indent(o, level);
       tl_buf_printf(o, "asm volatile(\"bar.sync %d, %lld;\\n\" ::: \"memory\");\n", s->barrier_id,

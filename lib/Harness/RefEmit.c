@@ -530,6 +530,10 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
     line(e, level, "}");
     break;
   case ST_SYNC: // T.sync_threads(): every block statement ends with a barrier here anyway
+    if (s->grid_sync) { // the launcher runs the phases around it as separate launches
+      line(e, level, "// T.sync_grid(): the next phase is the next launch");
+      return;
+    }
     break;
   case ST_MBAR_WAIT: // the kernel's own mbarriers: the reference runs the scopes in program order
   case ST_MBAR_ARRIVE:
@@ -575,8 +579,17 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
   tl_buf_printf(e->o, "extern \"C\" __global__ void __launch_bounds__(%d) %s_ref_kernel(",
                 TL_REF_THREADS, k->name);
   param_list(e, k);
-  tl_buf_printf(e->o, "%sunsigned char *tl_scratch, long long tl_block0) {\n",
-                k->params.len ? ", " : "");
+  // T.sync_grid() at the top level splits the body into phases, each run
+  // over the whole grid by its own launch (tl_phase); the top-level scalar
+  // lets run in every phase (a value a phase changes does not carry into
+  // the next: locals are per launch).
+  int phases = 1;
+  for (int i = 0; i < k->body.len; i++) {
+    const TlStmt *s = TL_VEC_AT(k->body, TlStmt, i);
+    phases += s->kind == ST_SYNC && s->grid_sync;
+  }
+  tl_buf_printf(e->o, "%sunsigned char *tl_scratch, long long tl_block0%s) {\n",
+                k->params.len ? ", " : "", phases > 1 ? ", int tl_phase" : "");
   // Blocks may run in several launches (chunks of the grid): tl_block is the
   // block's linear index in the whole grid, x fastest.
   line(e, 1, "[[maybe_unused]] const long long tl_block = tl_block0 + (long long)blockIdx.x;");
@@ -616,7 +629,26 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
          (long long)off, tl_scope_name(b->scope));
     off += (tl_buffer_elems(b) * (tl_dtype_bits(b->dtype) / 8) + 15) / 16 * 16;
   }
-  block_stmts(e, &k->body, 1);
+  if (phases == 1) {
+    block_stmts(e, &k->body, 1);
+  } else {
+    int phase = 0;
+    for (int i = 0; i < k->body.len && e->r.ok; i++) {
+      const TlStmt *s = TL_VEC_AT(k->body, TlStmt, i);
+      if (s->kind == ST_SYNC && s->grid_sync) {
+        block_stmt(e, s, 1);
+        phase++;
+        continue;
+      }
+      if (s->kind == ST_LET || s->kind == ST_COMMENT) {
+        block_stmt(e, s, 1);
+        continue;
+      }
+      line(e, 1, "if (tl_phase == %d) {", phase);
+      block_stmt(e, s, 2);
+      line(e, 1, "}");
+    }
+  }
   line(e, 0, "}");
   line(e, 0, "%s", "");
 
@@ -628,6 +660,11 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
   int64_t blocks = gx * gy * gz, chunk = blocks < INT32_MAX ? blocks : INT32_MAX;
   if (scratch > 0 && chunk > ((int64_t)1 << 30) / scratch)
     chunk = ((int64_t)1 << 30) / scratch > 0 ? ((int64_t)1 << 30) / scratch : 1;
+  if (phases > 1 && chunk < blocks) {
+    // Each phase must see every block's scratch from the phase before.
+    unsupported(e, k->loc, "T.sync_grid() in a kernel whose blocks' scratch is over 1 GiB");
+    return;
+  }
   line(e, 1, "const long long tl_blocks = %lldLL, tl_chunk = %lldLL, tl_per_block = %lldLL;",
        (long long)blocks, (long long)chunk, (long long)scratch);
   line(e, 1, "unsigned char *tl_scratch = NULL;");
@@ -645,11 +682,13 @@ static void kernel(Emit *e, const TlKernel *k, const char *file) {
     line(e, 2, "if (tl_err != cudaSuccess)");
     line(e, 3, "break;");
   }
+  if (phases > 1)
+    line(e, 2, "for (int tl_phase = 0; tl_phase < %d; tl_phase++)", phases);
   tl_buf_printf(e->o, "    %s_ref_kernel<<<(unsigned)tl_n, %d, 0, tl_stream>>>(", k->name,
                 TL_REF_THREADS);
   for (int i = 0; i < k->params.len; i++)
     tl_buf_printf(e->o, "%s, ", tl_ref_buf_name(&e->r, TL_VEC_AT(k->params, TlBuffer, i)));
-  tl_buf_puts(e->o, "tl_scratch, tl_b0);\n");
+  tl_buf_printf(e->o, "tl_scratch, tl_b0%s);\n", phases > 1 ? ", tl_phase" : "");
   line(e, 2, "tl_err = cudaGetLastError();");
   line(e, 1, "}");
   if (scratch == 0) {

@@ -307,6 +307,16 @@ bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only) {
   return false;
 }
 
+bool tl_body_syncs_grid(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if ((s->kind == ST_SYNC && s->grid_sync) || tl_body_syncs_grid(&s->body) ||
+        tl_body_syncs_grid(&s->else_body))
+      return true;
+  }
+  return false;
+}
+
 bool tl_body_uses_wgmma(const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);

@@ -355,6 +355,10 @@ static void mma_operands(Parser *p, TlStmt *s) {
 
 // sync [barrier ID THREADS]: __syncthreads, or named barrier ID of THREADS.
 static void sync_operands(Parser *p, TlStmt *s) {
+  if (tl_irp_accept_word(p, "grid")) {
+    s->grid_sync = true;
+    return;
+  }
   if (!tl_irp_accept_word(p, "barrier")) return;
   s->barrier_id = tl_irp_small_int(p, "a barrier id");
   s->barrier_threads = tl_irp_count(p, "a thread count");

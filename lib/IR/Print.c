@@ -533,6 +533,7 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     return;
   case ST_SYNC:
     tl_buf_puts(out, "sync");
+    if (s->grid_sync) tl_buf_puts(out, " grid");
     if (s->barrier_id)
       tl_buf_printf(out, " barrier %d %lld", s->barrier_id, (long long)s->barrier_threads);
     end_line(p, s);

@@ -296,6 +296,22 @@ bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *o
       named_barrier(s, call, out);
     return true;
   }
+  if (strcmp(name, "sync_grid") == 0) {
+    // A barrier of every thread of the grid (TileLang's persistent kernels:
+    // all blocks finish the split phase before any combines). At the top
+    // level of the kernel's body, where every thread reaches it.
+    if (!arity(s, call, "T.sync_grid", 0, 0)) return true;
+    if (out != &s->kernel->body || s->ws_depth) {
+      tl_error(s->diag, call->loc, "T.sync_grid() inside a loop, branch or scope; tlc takes it "
+                                   "at the top level of the kernel's body");
+      tl_note(s->diag, call->loc, "every thread of every block must reach a grid barrier");
+      return true;
+    }
+    TlStmt *st = tl_stmt_new(s->arena, ST_SYNC, call->loc);
+    st->grid_sync = true;
+    tl_vec_push(s->arena, out, st);
+    return true;
+  }
   if (strcmp(name, "func_attr") == 0 || tl_sema_is_register_hint(name)) return true;
   // T.wait_wgmma(n) waits until at most n wgmma groups are in flight, after
   // T.gemm(..., wg_wait=-1) left them running. tlc ignores wg_wait=: each of

@@ -275,6 +275,8 @@ static bool plan_kernel(Ctx *c, Plan *p) {
     if (s->kind == ST_FOR && s->loop_kind == LOOP_PIPELINED)
       p->loop = s;
   }
+  if (tl_body_syncs_grid(&k->body))
+    return refuse(c, "the kernel has a grid barrier (T.sync_grid), which the producer would not reach");
   if (n != 1 || !p->loop)
     return refuse(c, "the kernel has more than one pipelined loop, or one inside another loop");
   TlStmt *loop = p->loop;

@@ -135,8 +135,48 @@ typedef struct LaunchCtx {
   TvFunc *in;
 } LaunchCtx;
 
+static TvExpr *strip_casts(TvExpr *e) {
+  for (e = tv_strip(e); e && e->kind == EX_CAST && e->nkids == 1;)
+    e = tv_strip(e->kids[0]);
+  return e;
+}
+
+// cudaLaunchCooperativeKernel((const void *)K, grid, block, args, smem,
+// stream) with `void *args[] = {(void *)&a, ..., nullptr}` (T.sync_grid's
+// launch) as the launch K<<<grid, block, smem, stream>>>(a, ...) it is, so
+// the launcher checks see its arguments. NULL for any other call.
+static TvExpr *cooperative_launch(TvExpr *e) {
+  if (e->kind != EX_CALL || !e->name || strcmp(e->name, "cudaLaunchCooperativeKernel") ||
+      e->nkids != 6)
+    return NULL;
+  TvExpr *k = strip_casts(e->kids[0]), *args = strip_casts(e->kids[3]);
+  if (!k || k->kind != EX_FUNCREF || !k->func || !args || args->kind != EX_VAR ||
+      !args->var->init)
+    return NULL;
+  TvExpr *list = tv_strip(args->var->init);
+  TvExpr *l = tv_alloc(sizeof *l);
+  *l = *e;
+  l->kind = EX_LAUNCH;
+  l->func = k->func;
+  l->name = NULL;
+  l->nconfig = 4;
+  l->kids = tv_alloc(sizeof(TvExpr *) * (size_t)(4 + list->nkids));
+  l->kids[0] = e->kids[1], l->kids[1] = e->kids[2], l->kids[2] = e->kids[4], l->kids[3] = e->kids[5];
+  l->nkids = 4;
+  for (int i = 0; i < list->nkids; i++) {
+    TvExpr *a = strip_casts(list->kids[i]);
+    if (a && a->kind == EX_UNARY && !strcmp(a->op, "&") && a->nkids == 1)
+      l->kids[l->nkids++] = tv_strip(a->kids[0]);
+    else if (a && a->kind != EX_INT) // the closing nullptr ends the list
+      l->kids[l->nkids++] = list->kids[i];
+  }
+  return l;
+}
+
 static void find_launch(TvExpr *e, void *ctx) {
   LaunchCtx *c = ctx;
+  TvExpr *coop = cooperative_launch(e);
+  if (coop) e = coop;
   if (e->kind != EX_LAUNCH || !e->func) return;
   TvLaunch *l = tv_alloc(sizeof *l);
   l->e = e;
@@ -258,7 +298,9 @@ bool tv_is_barrier_call(const TvExpr *e) {
                                       "__barrier_sync",
                                       // tlc's cluster barrier (barrier.cluster.arrive + wait): every
                                       // thread of both blocks of a cluster, so a block barrier too
-                                      "tl_cluster_sync", NULL};
+                                      "tl_cluster_sync",
+                                      // T.sync_grid(): every thread of the grid
+                                      "tl_grid_sync", NULL};
   if (e->kind != EX_CALL || !e->name) return false;
   for (int i = 0; names[i]; i++)
     if (!strcmp(e->name, names[i])) return true;

@@ -128,6 +128,9 @@ __host__ cudaError_t cudaDeviceSynchronize(void);
 __host__ cudaError_t cudaGetDevice(int *device);
 __host__ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
 __host__ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+// T.sync_grid(): the kernel's launcher launches it cooperatively.
+__host__ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                                 void **args, size_t sharedMem, cudaStream_t stream);
 // T.alloc_global buffers: the prim_func's launcher allocates them on its stream.
 __host__ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
 __host__ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
@@ -140,6 +143,7 @@ template <class T> __host__ cudaError_t cudaFuncSetAttribute(T *entry, enum cuda
 
 /* ---- synchronization, warps, atomics, memory ---- */
 __device__ void __syncthreads(void);
+__device__ void tl_grid_sync(void); // tlc's grid barrier (cooperative groups): a block barrier too
 __device__ int __syncthreads_count(int predicate);
 __device__ int __syncthreads_and(int predicate);
 __device__ int __syncthreads_or(int predicate);

@@ -10,6 +10,9 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <stdint.h>
+#include <cooperative_groups.h>
+// tlc defines its grid barrier in the generated file; the prelude declares it.
+__device__ __forceinline__ void tl_grid_sync() { cooperative_groups::this_grid().sync(); }
 #endif
 
 static_assert(cudaSuccess == 0 && cudaErrorInvalidValue == 1 && cudaErrorMemoryAllocation == 2 &&
@@ -269,6 +272,17 @@ extern "C" cudaError_t uses_cluster(float* out, cudaStream_t stream) {
     return cudaErrorInvalidValue;
   clustered_kernel<<<dim3(2, 1, 1), dim3(128, 1, 1), 0, stream>>>(out);
   return cudaGetLastError();
+}
+
+extern "C" __global__ void __launch_bounds__(128, 1) grid_synced_kernel(float* __restrict__ out) {
+  out[blockIdx.x] = 1.0f;
+  tl_grid_sync();
+  out[blockIdx.x + 2] = out[(blockIdx.x + 1) % 2];
+}
+
+extern "C" cudaError_t uses_grid_sync(float* out, cudaStream_t stream) {
+  void *args[] = {(void *)&out, nullptr};
+  return cudaLaunchCooperativeKernel((const void *)grid_synced_kernel, dim3(2, 1, 1), dim3(128, 1, 1), args, 0, stream);
 }
 
 extern "C" cudaError_t uses(float* out, const __half* hp, const __nv_bfloat16* bp, const float4* f4, const uint4* u4, const int* ip, const double* dp, int* ai, unsigned* au, unsigned long long* aull, float* af, double* ad, const CUtensorMap tmap, cudaStream_t stream) {
