@@ -14,6 +14,13 @@ prim_func's own launcher).
                         TileLang's flash_decoding/example_mha_inference: the prim_func's
                         launcher (T.alloc_global scratch, split kernel, combine kernel)
                         against torch's scaled_dot_product_attention, float16
+  mla SO FN B H SKV D PE NSPLIT
+                        TileLang's MLA decode kernels with one KV head (warp_specialize/
+                        example_warp_specialize_flashmla, deepseek_mla/example_mla_decode_ws and
+                        _persistent): launcher(Q [B,H,D], Q_pe [B,H,PE], KV [B,SKV,1,D],
+                        K_pe [B,SKV,1,PE], glse [B,H,NSPLIT], Output_partial [B,H,NSPLIT,D],
+                        Output [B,H,D]) against softmax((Q.KV + Q_pe.K_pe) / sqrt(D + PE)) @ KV
+                        in float32, float16 data
 
 Build the library here (no GPU needed):
   tlc FILE --call '...' -o bench/gen-check/NAME.cu
@@ -130,6 +137,33 @@ def decode(so, fn, b, sq, h, skv, d, bench):
     return ok, line
 
 
+def mla(so, fn, b, h, skv, d, pe, nsplit, bench):
+    torch.manual_seed(1234)
+    q = torch.randn(b, h, d, device="cuda", dtype=torch.float16)
+    q_pe = torch.randn(b, h, pe, device="cuda", dtype=torch.float16)
+    kv = torch.randn(b, skv, 1, d, device="cuda", dtype=torch.float16)
+    k_pe = torch.randn(b, skv, 1, pe, device="cuda", dtype=torch.float16)
+    glse = torch.zeros(b, h, nsplit, device="cuda", dtype=torch.float16)
+    partial = torch.zeros(b, h, nsplit, d, device="cuda", dtype=torch.float16)
+    out = torch.full((b, h, d), float("nan"), device="cuda", dtype=torch.float16)
+    f = launcher(so, fn)
+    err, args = run(f, q, q_pe, kv, k_pe, glse, partial, out)
+    torch.cuda.synchronize()
+    kv0, kpe0 = kv[:, :, 0, :].float(), k_pe[:, :, 0, :].float()
+    scores = (torch.einsum("bhd,bsd->bhs", q.float(), kv0) +
+              torch.einsum("bhd,bsd->bhs", q_pe.float(), kpe0)) / (d + pe) ** 0.5
+    ref = torch.einsum("bhs,bsd->bhd", torch.softmax(scores, dim=-1), kv0)
+    rel = ((out.float() - ref).norm() / ref.norm()).item()
+    nan = torch.isnan(out).sum().item()
+    ok = err == 0 and rel < 1e-2 and nan == 0
+    line = (f"{'PASS' if ok else 'FAIL'} mla {fn} B={b} H={h} SKV={skv} D={d} PE={pe}: "
+            f"err={err} rel_err={rel:.2e} nan={nan}")
+    if bench and ok:
+        t_tlc = median_ms(lambda: f(*args))
+        line += f" tlc_ms={t_tlc:.3f}"
+    return ok, line
+
+
 def main():
     bench = "--bench" in sys.argv
     argv = [a for a in sys.argv[1:] if a != "--bench"]
@@ -139,6 +173,8 @@ def main():
         ok, line = hadamard(so, fn, *nums, bench)
     elif mode == "decode":
         ok, line = decode(so, fn, *nums, bench)
+    elif mode == "mla":
+        ok, line = mla(so, fn, *nums, bench)
     elif mode == "gemm":
         ok, line = gemm(so, fn, int(argv[3]), int(argv[4]), int(argv[5]), argv[6], argv[7], bench)
     else:

@@ -29,6 +29,7 @@ typedef struct Emit {
   TlRef r;
   TlBuf *o;
   bool one_writer; // in a replicated one-point nest: memory stores by thread 0 only
+  bool warned_scope_loops; // the warning on T.ws scopes with mbarrier loops, given
 } Emit;
 
 static void line(Emit *e, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -456,6 +457,18 @@ static void reduce(Emit *e, const TlStmt *s, int level) {
   line(e, level, "}");
 }
 
+// Does body hold a loop with an mbarrier wait inside (in_loop: body is in one)?
+static bool loop_waits_on_mbarrier(const TlVec *body, bool in_loop) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_MBAR_WAIT && in_loop) return true;
+    bool loop = in_loop || s->kind == ST_FOR || s->kind == ST_WHILE;
+    if (loop_waits_on_mbarrier(&s->body, loop) || loop_waits_on_mbarrier(&s->else_body, loop))
+      return true;
+  }
+  return false;
+}
+
 // Statements at block level: the whole block executes each one, then waits.
 static void block_stmt(Emit *e, const TlStmt *s, int level) {
   switch (s->kind) {
@@ -508,6 +521,19 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
     break;
   case ST_IF:
     if (s->group_threads) { // a T.ws scope: the reference runs it with every thread, in order
+      if (!e->warned_scope_loops && loop_waits_on_mbarrier(&s->body, false)) {
+        // Its loop hands tiles to or from another scope's loop by mbarriers:
+        // run one scope after the other, the reference computes the
+        // kernel's result only where that order gives the same (one trip,
+        // MInference with a single block), else a FAIL is the reference's
+        // (FlashMLA's producer and consumer loops). A PASS still means the
+        // kernel matched it.
+        tl_warning(e->r.diag, s->loc,
+                   "the reference runs T.ws scopes one after another; this scope's loop waits on "
+                   "mbarriers, so where the kernel interleaves the scopes' loops the reference "
+                   "may compute something else (a FAIL is then not the kernel's)");
+        e->warned_scope_loops = true;
+      }
       block_stmts(e, &s->body, level);
       return;
     }
@@ -788,7 +814,7 @@ static const char *const helpers[] = {
     NULL};
 
 bool tl_ref_emit_module(TlArena *a, const TlModule *ref, TlBuf *out, TlDiag *d) {
-  Emit e = {{a, d, NULL, true, 0}, out, false};
+  Emit e = {{a, d, NULL, true, 0}, out, false, false};
   for (int i = 0; helpers[i]; i++)
     tl_buf_puts(out, helpers[i]);
   for (int i = 0; i < ref->kernels.len && e.r.ok; i++) {

@@ -114,8 +114,9 @@ def epilogue_outside_scopes(A: T.Tensor((64, 64), "float16"), B: T.Tensor((64, 1
 # FlashMLA's shape of specialization: a one-warpgroup producer (warpgroup 2)
 # copies single-buffered tiles with T.copy for a two-warpgroup consumer
 # (warpgroups 0 and 1) that multiplies and reduces; mbarriers by index, the
-# producer's copies partitioned over its own 128 threads. Sizes that do not
-# divide the tiles.
+# producer's copies partitioned over its own 128 threads. The loop is around
+# the scopes (the reference runs the scopes of one iteration in order).
+# Sizes that do not divide the tiles.
 @T.prim_func
 def two_sizes(A: T.Tensor((150, 200), "float16"), B: T.Tensor((100, 200), "float16"),
               C: T.Tensor((150, 100), "float32"), R: T.Tensor((150,), "float32")):
@@ -125,18 +126,19 @@ def two_sizes(A: T.Tensor((150, 200), "float16"), B: T.Tensor((100, 200), "float
         acc = T.alloc_fragment((64, 64), "float32")
         r = T.alloc_fragment((64,), "float32")
         T.create_list_of_mbarrier(128, 256)
-        with T.ws(2):
-            for k in T.serial(T.ceildiv(200, 64)):
+        with T.ws(0, 1):
+            T.clear(acc)
+        for k in T.serial(T.ceildiv(200, 64)):
+            with T.ws(2):
                 T.barrier_wait(1, (k & 1) ^ 1)
                 T.copy(A[by * 64, k * 64], A_s)
                 T.copy(B[bx * 64, k * 64], B_s)
                 T.barrier_arrive(0)
-        with T.ws(0, 1):
-            T.clear(acc)
-            for k in T.serial(T.ceildiv(200, 64)):
+            with T.ws(0, 1):
                 T.barrier_wait(0, k & 1)
                 T.gemm(A_s, B_s, acc, transpose_B=True)
                 T.barrier_arrive(1)
+        with T.ws(0, 1):
             T.reduce_sum(acc, r, dim=1)
             T.copy(acc, C[by * 64, bx * 64])
             if bx == 0:
