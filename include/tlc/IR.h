@@ -103,6 +103,9 @@ typedef struct TlBuffer {
   int swizzle;           // shared: 0, or the XOR-swizzle chunk count per row (2, 4, 8)
   int source_ndims;      // sema only: a fragment's dimensions as written, when its unit
   unsigned dropped_dims; // dimensions were dropped (bit d: written dimension d); 0 otherwise
+  // sema only: T.reshape of a fragment or local buffer, an index view of this
+  // buffer that sema resolves at each access (never in the IR); NULL otherwise.
+  const struct TlBuffer *reshape_of;
   const struct TlBuffer *view_of; // global: T.Tensor(shape, dtype, P.data), parameter P's
                                  // memory seen with this shape (no memory of its own)
   // T.view (shared): the tile whose bytes this buffer reinterprets (it has

@@ -338,6 +338,7 @@ static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
     }
     idx[i] = tl_sema_convert(s, e, s->index_dtype);
   }
+  if (b->reshape_of) return tl_sema_reshape_access(s, b, idx, n->loc);
   b->read = true;
   return tl_expr_load(s->arena, n->loc, b, idx, nkept);
 }
