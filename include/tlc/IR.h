@@ -90,6 +90,8 @@ typedef struct TlBuffer {
   int ndims;
   int64_t shape[TL_MAX_DIMS]; // 0 where dyn gives the dimension
   struct TlVar *dyn[TL_MAX_DIMS]; // globals: the runtime size (VAR_SIZE) of a dimension, or NULL
+  int64_t dyn_scale[TL_MAX_DIMS]; // globals: the extent is dyn[d] * dyn_scale[d] where it is
+                                  // above 1 (`seq_len * heads`); 0 or 1: dyn[d] itself
   int param_index;       // kernel parameter position, globals only
   int stages;            // pipeline copies (leading stage dimension); 1 when not multi-buffered
   int64_t shared_offset; // byte offset in the dynamic shared block (plan-shared)
@@ -124,6 +126,7 @@ typedef struct TlBuffer {
 
 int64_t tl_buffer_elems(const TlBuffer *b); // one stage; 0 for a tensor with runtime sizes
 bool tl_buffer_is_dynamic(const TlBuffer *b); // a dimension is a runtime size
+int64_t tl_buffer_dyn_scale(const TlBuffer *b, int d); // dyn_scale[d], at least 1
 // Dimension d of b as an expression: its extent, or its runtime size.
 struct TlExpr *tl_buffer_dim(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc);
 // The element stride of dimension d of a T.StridedTensor, as an expression.
