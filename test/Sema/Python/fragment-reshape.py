@@ -5,10 +5,12 @@
 # T.reduce_* of the view along its last dimension reduces src masked to each
 # segment into a row, then one nest stores the rows; a one-segment view is the
 # reduction of src's rows; a view that re-splits dimensions divides the
-# linear index; a shared tile's reshape is a T.view alias.
+# linear index; a shared tile's reshape is a T.view alias, a local buffer's
+# an index view.
 # RUN: %tlc %s --call 'f()' --print-after=sema -o /dev/null 2>&1 | FileCheck %s --check-prefix=IR
 # RUN: %tlc %s --call 'f()' -o %t.cu 2>&1 | FileCheck %s --check-prefix=WARN --implicit-check-not=warning:
 # RUN: FileCheck %s --check-prefix=CUDA < %t.cu
+# RUN: %tlc %s --call 'local()' --print-after=sema -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOCAL
 # RUN: not %tlc %s --call 'misuse()' 2>&1 | FileCheck %s --check-prefix=BAD --implicit-check-not=error:
 import tilelang.language as T
 
@@ -98,3 +100,22 @@ def misuse():
 # BAD: fragment-reshape.py:[[#@LINE-8]]:13: error: T.reduce_sum of the reshape 'v' is supported along its last dimension, when it splits the last dimension of a 2-D fragment in two ((N, Q * H) viewed as (N, Q, H))
 # BAD: fragment-reshape.py:[[#@LINE-15]]:13: note: 'v' declared here
 # BAD: fragment-reshape.py:[[#@LINE-9]]:13: error: shape mismatch in T.reduce_sum: reducing the reshape 'u' (64, 2, 32) along dim 2 needs a (64, 2) fragment or shared tile, not 'o2'
+
+
+# A local buffer's reshape is an index view too.
+# LOCAL: l[a * 4 + b] = l[a * 4 + b] * 2.0
+# LOCAL: A[i, 0] = l[1 * 4 + 3]
+def local():
+    @T.prim_func
+    def k(A: T.Tensor((128, 8), "float32")):
+        with T.Kernel(1, threads=128) as bx:
+            l = T.alloc_local((8,), "float32")
+            l2 = T.reshape(l, (2, 4))
+            for j in T.serial(8):
+                l[j] = A[0, j]
+            for a in T.serial(2):
+                for b in T.serial(4):
+                    l2[a, b] = l2[a, b] * 2
+            for i in T.Parallel(128):
+                A[i, 0] = l2[1, 3]
+    return k
