@@ -90,6 +90,8 @@ typedef struct TlBuffer {
   int ndims;
   int64_t shape[TL_MAX_DIMS]; // 0 where dyn gives the dimension
   struct TlVar *dyn[TL_MAX_DIMS]; // globals: the runtime size (VAR_SIZE) of a dimension, or NULL
+  int64_t dyn_scale[TL_MAX_DIMS]; // globals: the extent is dyn[d] * dyn_scale[d] where it is
+                                  // above 1 (`seq_len * heads`); 0 or 1: dyn[d] itself
   int param_index;       // kernel parameter position, globals only
   int stages;            // pipeline copies (leading stage dimension); 1 when not multi-buffered
   int64_t shared_offset; // byte offset in the dynamic shared block (plan-shared)
@@ -103,6 +105,9 @@ typedef struct TlBuffer {
   int swizzle;           // shared: 0, or the XOR-swizzle chunk count per row (2, 4, 8)
   int source_ndims;      // sema only: a fragment's dimensions as written, when its unit
   unsigned dropped_dims; // dimensions were dropped (bit d: written dimension d); 0 otherwise
+  // sema only: T.reshape of a fragment or local buffer, an index view of this
+  // buffer that sema resolves at each access (never in the IR); NULL otherwise.
+  const struct TlBuffer *reshape_of;
   const struct TlBuffer *view_of; // global: T.Tensor(shape, dtype, P.data), parameter P's
                                  // memory seen with this shape (no memory of its own)
   // T.view (shared): the tile whose bytes this buffer reinterprets (it has
@@ -121,6 +126,7 @@ typedef struct TlBuffer {
 
 int64_t tl_buffer_elems(const TlBuffer *b); // one stage; 0 for a tensor with runtime sizes
 bool tl_buffer_is_dynamic(const TlBuffer *b); // a dimension is a runtime size
+int64_t tl_buffer_dyn_scale(const TlBuffer *b, int d); // dyn_scale[d], at least 1
 // Dimension d of b as an expression: its extent, or its runtime size.
 struct TlExpr *tl_buffer_dim(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc);
 // The element stride of dimension d of a T.StridedTensor, as an expression.

@@ -71,7 +71,10 @@ static void size_checks(Emit *e, const TlKernel *k) {
     tl_buf_init(&count, o->arena);
     tl_buf_puts(&count, "");
     for (int d = 0; d < b->ndims; d++) {
-      if (b->dyn[d])
+      if (b->dyn[d] && tl_buffer_dyn_scale(b, d) > 1)
+        tl_buf_printf(&count, "%s(double)%s * %lld.0", d ? " * " : "", b->dyn[d]->cname,
+                      (long long)tl_buffer_dyn_scale(b, d));
+      else if (b->dyn[d])
         tl_buf_printf(&count, "%s(double)%s", d ? " * " : "", b->dyn[d]->cname);
       else
         tl_buf_printf(&count, "%s%lld.0", d ? " * " : "", (long long)b->shape[d]);
@@ -406,7 +409,10 @@ static void tensor_map(Emit *e, const TlKernel *k, int i) {
   // strides its products with the static extents.
   for (int d = m->rank - 1; d >= 0; d--) {
     tl_buf_puts(o, d == m->rank - 1 ? "" : ", ");
-    if (g->dyn[d])
+    if (g->dyn[d] && tl_buffer_dyn_scale(g, d) > 1)
+      tl_buf_printf(o, "(cuuint64_t)%s * %lld", g->dyn[d]->cname,
+                    (long long)tl_buffer_dyn_scale(g, d));
+    else if (g->dyn[d])
       tl_buf_printf(o, "(cuuint64_t)%s", g->dyn[d]->cname);
     else
       tl_buf_printf(o, "%lld", (long long)g->shape[d]);
@@ -416,9 +422,10 @@ static void tensor_map(Emit *e, const TlKernel *k, int i) {
   tl_buf_init(&runtime, o->arena);
   tl_buf_puts(&runtime, "");
   for (int d = m->rank - 1; d >= 1; d--) {
-    if (g->dyn[d])
+    if (g->dyn[d]) {
       tl_buf_printf(&runtime, " * (cuuint64_t)%s", g->dyn[d]->cname);
-    else
+      stride *= tl_buffer_dyn_scale(g, d);
+    } else
       stride *= g->shape[d];
     tl_buf_printf(o, "%s%lld%s", d == m->rank - 1 ? "" : ", ", (long long)stride, runtime.data);
   }

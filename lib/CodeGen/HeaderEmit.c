@@ -104,7 +104,11 @@ static void kernel_decl(TlBuf *out, const TlModule *m, const TlKernel *k) {
     tl_buf_puts(out, tl_cident(out->arena, b->name, TL_CIDENT_LOCAL));
     tl_buf_printf(out, " /* %s[", tl_dtype_name(b->dtype));
     for (int d = 0; d < b->ndims; d++) {
-      if (b->dyn[d])
+      if (b->dyn[d] && tl_buffer_dyn_scale(b, d) > 1)
+        tl_buf_printf(out, "%s%s * %lld", d ? ", " : "",
+                      tl_cident(out->arena, b->dyn[d]->name, TL_CIDENT_LOCAL),
+                      (long long)tl_buffer_dyn_scale(b, d));
+      else if (b->dyn[d])
         tl_buf_printf(out, "%s%s", d ? ", " : "",
                       tl_cident(out->arena, b->dyn[d]->name, TL_CIDENT_LOCAL));
       else

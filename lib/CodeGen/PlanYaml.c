@@ -46,9 +46,12 @@ static void runtime_sizes(TlYaml *y, const TlKernel *k) {
     tl_yaml_scalar(y, "shape");
     tl_yaml_seq(y, true);
     for (int d = 0; d < b->ndims; d++) {
-      char num[32];
-      snprintf(num, sizeof num, "%lld", (long long)b->shape[d]);
-      tl_yaml_scalar(y, b->dyn[d] ? b->dyn[d]->name : num);
+      char num[160];
+      if (b->dyn[d] && tl_buffer_dyn_scale(b, d) > 1)
+        snprintf(num, sizeof num, "%s*%lld", b->dyn[d]->name, (long long)tl_buffer_dyn_scale(b, d));
+      else
+        snprintf(num, sizeof num, "%lld", (long long)b->shape[d]);
+      tl_yaml_scalar(y, b->dyn[d] && tl_buffer_dyn_scale(b, d) == 1 ? b->dyn[d]->name : num);
     }
     tl_yaml_seq_end(y);
     tl_yaml_map_end(y);

@@ -91,7 +91,10 @@ static void param(TlBuf *out, const TlKernel *k, const TlBuffer *b, int index) {
                 index, tl_dtype_name(b->dtype));
   for (int d = 0; d < b->ndims; d++) {
     tl_buf_puts(out, d ? ", " : "");
-    if (b->dyn[d])
+    if (b->dyn[d] && tl_buffer_dyn_scale(b, d) > 1) // "seq_len*32"
+      tl_buf_json_string(out, tl_arena_printf(out->arena, "%s*%lld", b->dyn[d]->name,
+                                              (long long)tl_buffer_dyn_scale(b, d)));
+    else if (b->dyn[d])
       tl_buf_json_string(out, b->dyn[d]->name);
     else
       tl_buf_printf(out, "%lld", (long long)b->shape[d]);

@@ -27,7 +27,8 @@ typedef enum {
   VAL_MACRO,  // a @T.macro: inlined into the kernel at each call
   VAL_OPAQUE, // .py host code tlc skipped or could not evaluate; an error if used
   VAL_DICT,   // keys in items, values in values (insertion order, as Python)
-  VAL_SIZE,   // a runtime size, T.dynamic("m"): s is its name, dtype int32 or int64
+  VAL_SIZE,   // a runtime size, T.dynamic("m"): s is its name, dtype int32 or int64; i > 1: the
+              // size times the constant i (`m * 32`, tl_eval_size_scale)
   VAL_BARRIER, // T.alloc_barrier: the first of the kernel's mbarriers it made (i), count
   VAL_TUNER,  // AutoTuner.from_kernel(kernel=f, configs=c): items {f, c} (PyLib.c)
   VAL_HOST_TENSOR, // a torch tensor host code makes (torch.rand(m, k, dtype=...)): items =
@@ -228,5 +229,8 @@ void tl_scope_pop(Sema *s);
 TlSym *tl_scope_lookup(Sema *s, const char *name);
 TlSym *tl_scope_lookup_local(TlSymScope *sc, const char *name);
 TlSym *tl_scope_define(Sema *s, TlSymScope *sc, const char *name, TlSymKind kind, TlLoc loc);
+
+// A VAL_SIZE's constant factor (`m * 32`: 32), 1 for the size itself.
+int64_t tl_eval_size_scale(const TlValue *v);
 
 #endif

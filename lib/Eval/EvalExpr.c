@@ -253,6 +253,7 @@ static TlValue *attribute(Sema *s, const TlNode *n) {
         if (size) {
           d->s = size->name;
           d->dtype = size->dtype;
+          d->i = tl_buffer_dyn_scale(y->buf, i);
         }
         tl_vec_push(s->arena, &v->items, d);
       }

@@ -90,10 +90,32 @@ static TlValue *bitwise(Sema *s, const TlNode *n, int64_t a, int64_t b) {
   return tl_eval_int_value(s, n->loc, out);
 }
 
+int64_t tl_eval_size_scale(const TlValue *v) {
+  return v->i > 1 ? v->i : 1;
+}
+
+// A runtime size times a positive constant (`seq_len * heads`, a tensor
+// dimension of TileLang's MQA indexers): the size with a factor; NULL for
+// every other operation on a size.
+static TlValue *scaled_size(Sema *s, const TlNode *n, const TlValue *l, const TlValue *r) {
+  if (n->op != TK_STAR) return NULL;
+  const TlValue *z = l->kind == VAL_SIZE ? l : r, *c = l->kind == VAL_SIZE ? r : l;
+  if (z->kind != VAL_SIZE || c->kind != VAL_INT || c->i < 1) return NULL;
+  int64_t k;
+  if (tl_mul_overflows(tl_eval_size_scale(z), c->i, &k) || k > ((int64_t)1 << 31)) return NULL;
+  TlValue *v = tl_value_new(s, VAL_SIZE, n->loc);
+  v->s = z->s;
+  v->dtype = z->dtype;
+  v->i = k;
+  return v;
+}
+
 TlValue *tl_eval_binop(Sema *s, const TlNode *n, TlValue *l, TlValue *r) {
   if (l->kind == VAL_ERROR || r->kind == VAL_ERROR) return tl_eval_error_value(s, n->loc);
   TlValue *seq = sequence_binop(s, n, l, r);
   if (seq) return seq;
+  TlValue *scaled = scaled_size(s, n, l, r);
+  if (scaled) return scaled;
   // A host tensor with a number (torch.rand(m, k) * 2 - 1): the same shape.
   if ((l->kind == VAL_HOST_TENSOR && (tl_eval_is_number(r) || r->kind == VAL_HOST_TENSOR)) ||
       (r->kind == VAL_HOST_TENSOR && tl_eval_is_number(l)))

@@ -135,10 +135,16 @@ bool tl_buffer_is_dynamic(const TlBuffer *b) {
   return false;
 }
 
+int64_t tl_buffer_dyn_scale(const TlBuffer *b, int d) {
+  return b->dyn_scale[d] > 1 ? b->dyn_scale[d] : 1;
+}
+
 TlExpr *tl_buffer_dim(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc) {
   if (!b->dyn[d]) return tl_expr_int(a, loc, b->shape[d], t);
   TlExpr *v = tl_expr_var(a, loc, b->dyn[d]);
-  return v->dtype == t ? v : tl_expr_cast(a, loc, v, t);
+  v = v->dtype == t ? v : tl_expr_cast(a, loc, v, t);
+  int64_t k = tl_buffer_dyn_scale(b, d);
+  return k == 1 ? v : tl_expr_binary(a, loc, OP_MUL, v, tl_expr_int(a, loc, k, t), t);
 }
 
 TlExpr *tl_buffer_stride(TlArena *a, const TlBuffer *b, int d, TlDtype t, TlLoc loc) {

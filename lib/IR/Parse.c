@@ -84,6 +84,7 @@ static void parse_buffer_type(Parser *p, TlBuffer *b) {
       r->name = tl_irp_ident(p, "a runtime size");
       r->cname = tl_irp_key_cname(p, r->name);
       tl_vec_push(p->a, &p->runtime_dims, r);
+      if (tl_irp_accept(p, "*")) b->dyn_scale[r->dim] = tl_irp_count(p, "a factor");
       continue;
     }
     b->shape[b->ndims++] = tl_irp_count(p, "a dimension");

@@ -612,9 +612,11 @@ static void print_buffer_type(TlBuf *out, const TlBuffer *b) {
   if (b->stages > 1) tl_buf_printf(out, "%d x ", b->stages);
   for (int i = 0; i < b->ndims; i++) {
     tl_buf_puts(out, i ? ", " : "");
-    if (b->dyn[i])
+    if (b->dyn[i]) {
       print_var_key(out, b->dyn[i]);
-    else
+      if (tl_buffer_dyn_scale(b, i) > 1)
+        tl_buf_printf(out, " * %lld", (long long)tl_buffer_dyn_scale(b, i));
+    } else
       tl_buf_printf(out, "%lld", (long long)b->shape[i]);
   }
   tl_buf_putc(out, ']');

@@ -57,6 +57,18 @@ static bool shape_of(Sema *s, const TlNode *n, TlBuffer *b) {
       b->dyn[i] = tl_sema_size_var(s, dims[i], dims[i]->loc);
       if (!b->dyn[i]) return false;
       b->shape[i] = 0;
+      b->dyn_scale[i] = tl_eval_size_scale(dims[i]) > 1 ? tl_eval_size_scale(dims[i]) : 0;
+      if (b->dyn_scale[i] && i == nd - 1) { // specialize-sizes aligns the size itself
+        tl_error(s->diag, dims[i]->loc,
+                 "the last dimension of a tensor may be a runtime size, not a multiple of one "
+                 "('%s * %lld')",
+                 dims[i]->s, (long long)b->dyn_scale[i]);
+        tl_note(s->diag, dims[i]->loc,
+                "give the contiguous dimension a size of its own, e.g. "
+                "T.dynamic(\"%s_x%lld\")",
+                dims[i]->s, (long long)b->dyn_scale[i]);
+        return false;
+      }
       continue;
     }
     if (dims[i]->kind != VAL_INT) {
@@ -112,14 +124,21 @@ static bool strides_of(Sema *s, const TlNode *n, TlBuffer *b) {
   int64_t span = 1;
   for (int i = 0; i < nd; i++) {
     TlValue *d = v->kind == VAL_TUPLE ? TL_VEC_AT(v->items, TlValue, i) : v;
+    if (d->kind == VAL_SIZE && tl_eval_size_scale(d) > 1) {
+      tl_error(s->diag, d->loc,
+               "stride %d of '%s' is a multiple of the runtime size '%s'; tlc "
+               "takes a runtime size itself as a stride",
+               i, b->name, d->s);
+      return false;
+    }
     if (d->kind == VAL_SIZE) {
       b->dyn_stride[i] = tl_sema_size_var(s, d, d->loc);
       if (!b->dyn_stride[i]) return false;
       continue;
     }
     if (d->kind != VAL_INT || d->i < 1) {
-      tl_error(s->diag, d->loc, "stride %d of '%s' must be a positive integer or a runtime size",
-               i, b->name);
+      tl_error(s->diag, d->loc, "stride %d of '%s' must be a positive integer or a runtime size", i,
+               b->name);
       return false;
     }
     b->stride[i] = d->i;

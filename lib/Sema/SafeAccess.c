@@ -76,14 +76,17 @@ static bool tested_below_size(const Conds *cs, const TlExpr *idx, const TlVar *s
 
 // idx < size for a dimension whose extent is a runtime size (TileLang's
 // guard against the symbolic shape), unless an enclosing `if` tests it.
-static TlExpr *runtime_guard(TlArena *a, const Conds *cs, TlVar *size, TlExpr *idx, TlLoc loc) {
+static TlExpr *runtime_guard(TlArena *a, const Conds *cs, TlVar *size, int64_t scale, TlExpr *idx,
+                             TlLoc loc) {
   TlExpr *ok = NULL;
   if (!tl_expr_nonneg(idx) && !tested_nonneg(cs, idx))
     ok = tl_expr_binary(a, loc, OP_GE, tl_expr_clone(a, idx), tl_expr_int(a, loc, 0, idx->dtype),
                         TY_BOOL);
-  if (!tested_below_size(cs, idx, size)) {
+  if (scale > 1 || !tested_below_size(cs, idx, size)) { // the extent is size * scale
     TlExpr *n = tl_expr_var(a, loc, size);
     if (n->dtype != idx->dtype) n = tl_expr_cast(a, loc, n, idx->dtype);
+    if (scale > 1)
+      n = tl_expr_binary(a, loc, OP_MUL, n, tl_expr_int(a, loc, scale, idx->dtype), idx->dtype);
     TlExpr *lt = tl_expr_binary(a, loc, OP_LT, tl_expr_clone(a, idx), n, TY_BOOL);
     ok = ok ? tl_expr_binary(a, loc, OP_AND, ok, lt, TY_BOOL) : lt;
   }
@@ -98,7 +101,7 @@ static TlExpr *crossing_guard(TlArena *a, const Conds *cs, TlBuffer *b, TlExpr *
   for (int d = 0; d < n && d < b->ndims; d++) {
     int64_t lo, hi;
     if (b->dyn[d]) {
-      TlExpr *ok = runtime_guard(a, cs, b->dyn[d], idx[d], loc);
+      TlExpr *ok = runtime_guard(a, cs, b->dyn[d], tl_buffer_dyn_scale(b, d), idx[d], loc);
       if (ok) cond = cond ? tl_expr_binary(a, loc, OP_AND, cond, ok, TY_BOOL) : ok;
       continue;
     }

@@ -338,6 +338,7 @@ static TlExpr *lower_subscript(Sema *s, const TlNode *n) {
     }
     idx[i] = tl_sema_convert(s, e, s->index_dtype);
   }
+  if (b->reshape_of) return tl_sema_reshape_access(s, b, idx, n->loc);
   b->read = true;
   return tl_expr_load(s->arena, n->loc, b, idx, nkept);
 }
@@ -747,8 +748,13 @@ static TlExpr *value_expr(Sema *s, const TlNode *n, TlValue *v) {
   }
   if (v->kind == VAL_SIZE) { // T.dynamic("m"): the kernel's int parameter
     TlVar *size = tl_sema_size_var(s, v, n->loc);
-    return size ? tl_sema_convert(s, tl_expr_var(s->arena, n->loc, size), s->index_dtype)
-                : error_expr(s, n->loc);
+    if (!size) return error_expr(s, n->loc);
+    TlExpr *e = tl_sema_convert(s, tl_expr_var(s->arena, n->loc, size), s->index_dtype);
+    if (tl_eval_size_scale(v) > 1) // m * 32
+      e = tl_expr_binary(s->arena, n->loc, OP_MUL, e,
+                         tl_expr_int(s->arena, n->loc, tl_eval_size_scale(v), s->index_dtype),
+                         s->index_dtype);
+    return e;
   }
   if (v->kind != VAL_ERROR)
     tl_error(s->diag, n->loc, "this is %s %s, not a number", tl_value_kind_article(v->kind),

@@ -45,7 +45,23 @@ typedef struct Sema {
   TlVec seen_through;      // TlVar*: kernel scalars whose value a slice extent used (TileOps.c)
   int64_t ws_threads;      // the kernel's T.ws scopes' size so far, 0 before any (WarpGroups.c)
   int ws_depth;            // inside a T.ws scope
+  const struct TlStmt *reshape_fuse_nest; // the T.Parallel whose trailing variables index a
+  int reshape_fuse_from;                  // T.reshape's split dimensions, from this one (-1:
+                                          // two different splits, no fusion) (Reshape.c)
+  bool reshape_reduce;     // T.reduce_* is reading its source: a reshape view may be named
 } Sema;
+
+/* Reshape.c: X = T.reshape(src, shape) */
+// Defines the view X; false after reporting.
+bool tl_sema_reshape(Sema *s, const TlNode *target, const TlNode *call);
+// The load of view v at idx (v's indices), as an access of the buffer it views.
+TlExpr *tl_sema_reshape_access(Sema *s, TlBuffer *v, TlExpr **idx, TlLoc loc);
+// After a T.Parallel's body: fuses the variables that index a view's split
+// dimensions into one over the viewed buffer's dimension.
+void tl_sema_reshape_fuse(Sema *s, struct TlStmt *par);
+// T.reduce_*(view, dst, dim): st has its regions; appends the lowering to out.
+bool tl_sema_reshape_reduce(Sema *s, const TlNode *call, struct TlStmt *st, int dim,
+                            const char *op, TlVec *out);
 
 /* WarpGroups.c: T.ws scopes and the kernel's own mbarriers */
 bool tl_sema_alloc_barrier(Sema *s, const TlNode *target, const TlNode *call);

@@ -401,6 +401,10 @@ static void assign(Sema *s, const TlNode *n, TlVec *out) {
       tl_sema_shared_view(s, target, value);
       return;
     }
+    if (t && strcmp(t, "reshape") == 0) {
+      tl_sema_reshape(s, target, value);
+      return;
+    }
     if (t && strcmp(t, "alloc_barrier") == 0) {
       tl_sema_alloc_barrier(s, target, value);
       return;
@@ -624,6 +628,7 @@ static void parallel(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) {
   tl_sema_body(s, &body_of->list, &st->body);
   s->in_parallel = false;
   s->parallel = NULL;
+  tl_sema_reshape_fuse(s, st);
   tl_scope_pop(s);
   tl_vec_push(s->arena, out, st);
 }

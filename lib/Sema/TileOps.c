@@ -32,6 +32,13 @@ static TlBuffer *buffer_named(Sema *s, const TlNode *n) {
       tl_error(s->diag, n->loc, "'%s' is not a buffer", n->name);
     return NULL;
   }
+  if (y->buf->reshape_of && !s->reshape_reduce) {
+    tl_error(s->diag, n->loc,
+             "the reshape '%s' of a %s is an index view: index it, or reduce it with "
+             "T.reduce_*; other tile operators take '%s' itself",
+             n->name, tl_scope_name(y->buf->scope), y->buf->reshape_of->name);
+    return NULL;
+  }
   return y->buf;
 }
 
@@ -697,9 +704,10 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
                : strcmp(op, "reduce_min") == 0    ? REDUCE_MIN
                : strcmp(op, "reduce_abssum") == 0 ? REDUCE_ABSSUM
                                                   : REDUCE_ABSMAX;
-  if (!region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src) ||
-      !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst))
-    return;
+  s->reshape_reduce = true;
+  bool src_ok = region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src);
+  s->reshape_reduce = false;
+  if (!src_ok || !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst)) return;
   const TlNode *dn =
       call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : tl_sema_kwarg(call, "dim");
   int64_t dim = -1; // TileLang's default: the last dimension
@@ -724,6 +732,11 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   if (dim < 0 || dim >= src->ndims) {
     tl_error(s->diag, dn ? dn->loc : call->loc, "dim=%lld is out of range for the %d-D '%s'",
              (long long)dim, src->ndims, src->name);
+    return;
+  }
+  if (src->reshape_of) {
+    st->reduce_clear = clear;
+    tl_sema_reshape_reduce(s, call, st, (int)dim, op, out);
     return;
   }
   // dst has src's shape without `dim`; a reduction to one element may go

@@ -832,10 +832,11 @@ static void check_nests(Ctx *c, TlVec *body) {
         seen = seen || staged[q] == a->buf;
       if (!fits && !seen) {
         staged[nstaged++] = a->buf;
-        tl_warning(c->diag, a->loc,
-                   "fragment '%s' is staged through shared memory for this T.Parallel: no single "
-                   "layout fits its accesses here",
-                   a->buf->name);
+        if (s->origin != ORIGIN_REDUCE) // a reduction's own nests stage quietly
+          tl_warning(c->diag, a->loc,
+                     "fragment '%s' is staged through shared memory for this T.Parallel: no "
+                     "single layout fits its accesses here",
+                     a->buf->name);
       }
     }
     if (nstaged == 0) continue;

@@ -14,6 +14,23 @@ from typing import Callable, Dict, Optional
 from .signature import KernelSignature, Param
 
 
+
+def _split_dim(d: str):
+    """A shape entry naming a size: "m" -> ("m", 1), "m*32" (a multiple) -> ("m", 32)."""
+    name, _, k = d.partition("*")
+    return name, int(k) if k else 1
+
+
+def _bind_dim(sizes: Dict[str, int], d: str, n: int) -> bool:
+    """Binds (or checks) the size a dimension of extent n names."""
+    name, k = _split_dim(d)
+    return n % k == 0 and sizes.setdefault(name, n // k) == n // k
+
+
+def _dim_value(sizes: Dict[str, int], d: str) -> int:
+    name, k = _split_dim(d)
+    return sizes[name] * k
+
 class ArgumentError(ValueError):
     """An argument does not match the kernel's signature (nothing was launched)."""
 
@@ -81,7 +98,7 @@ class Kernel:
             ok = shape == fixed
         else:  # a dimension named by a size: the same name, the same extent everywhere
             ok = len(shape) == len(p.shape) and all(
-                sizes.setdefault(d, n) == n if isinstance(d, str) else d == n
+                _bind_dim(sizes, d, n) if isinstance(d, str) else d == n
                 for d, n in zip(p.shape, shape))
         if not ok:
             raise ArgumentError(f"{self._where(p)} has shape {list(shape)}; the kernel takes "
@@ -119,7 +136,7 @@ class Kernel:
         if device is None:
             device = torch.device("cuda", torch.cuda.current_device())
         try:
-            shape = tuple(sizes[d] if isinstance(d, str) else d for d in p.shape)
+            shape = tuple(_dim_value(sizes, d) if isinstance(d, str) else d for d in p.shape)
         except KeyError as e:
             raise ArgumentError(f"{self._where(p)}: cannot allocate it, no input gives the size "
                                 f"{e.args[0]}") from None

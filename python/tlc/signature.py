@@ -23,7 +23,7 @@ class Param:
     index: int
     role: str  # "tensor" (version 1 has no scalar parameters yet)
     dtype: str  # tlc's dtype name: float16, bfloat16, float32, int32, ...
-    shape: Tuple[Union[int, str], ...]  # an int, or the name of a size parameter
+    shape: Tuple[Union[int, str], ...]  # an int, a size parameter's name, or "name*k" (k times it)
     element_bytes: int
     align_bytes: int  # the widest access the kernel makes; data_ptr() must be a multiple
     access: str  # read, write, readwrite or unused
