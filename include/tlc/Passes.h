@@ -70,6 +70,12 @@ bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d);
 /* lib/Transforms/PlanShared.c: offsets in the dynamic shared block, budget */
 bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d);
 
+/* lib/Transforms/ShiftedNests.c (part of layout-inference): a T.Parallel
+   that reads one fragment as F[i + c, j] (c fixed for the nest) and stores
+   only what it reads runs over F's own rows instead, so it follows F's
+   layout rather than staging F in shared memory. */
+void tl_shift_fragment_nests(TlArena *a, TlKernel *k);
+
 /* lib/Transforms/ViaShared.c: lowerings through a shared tile */
 // Appends to out a nest copying the whole of `frag` into a new shared tile
 // of its shape and dtype (added to the kernel's buffers), and returns it.

@@ -928,6 +928,7 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
     if (!c.ok)
       continue;
     c.has_wgmma = m->has_wgmma;
+    tl_shift_fragment_nests(a, c.kernel);
     gemm_layouts(&c, &c.kernel->body);
     for (int phase = 0; phase < 3 && c.ok; phase++) {
       do {
