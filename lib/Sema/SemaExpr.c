@@ -679,6 +679,14 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
     TlExpr *e = tl_sema_scalar_call(s, n, name, &handled);
     if (handled) return e ? e : error_expr(s, n->loc);
   }
+  if (t && strcmp(name, "atomic_add") == 0) {
+    TlExpr *e = tl_sema_atomic_add_value(s, n);
+    if (e) return e;
+    tl_error(s->diag, n->loc, "'%s' is a statement, not a value", full);
+    tl_note(s->diag, n->loc,
+            "T.atomic_add(dst, value, return_prev=True) gives the value dst had before the add");
+    return error_expr(s, n->loc);
+  }
   if (t && tl_sema_is_tile_op(name)) {
     tl_error(s->diag, n->loc, "'%s' is a statement, not a value", full);
     return error_expr(s, n->loc);

@@ -149,6 +149,9 @@ void tl_sema_cumsum(Sema *s, const TlNode *call, TlVec *out);
 /* TileOps.c */
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);
 bool tl_sema_is_tile_op(const char *name);
+// x = T.atomic_add(C[i], v, return_prev=True): the FN_ATOMIC_ADD expression;
+// NULL without return_prev=True (then a statement only).
+TlExpr *tl_sema_atomic_add_value(Sema *s, const TlNode *call);
 // Drops the lets of scalars a slice extent saw through that nothing reads
 // (`ed` in A[st:ed] once the slice is A[bx * 64 : +64]): nvcc would warn.
 void tl_sema_drop_unread_lets(Sema *s);
