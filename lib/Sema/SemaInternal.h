@@ -45,6 +45,13 @@ typedef struct Sema {
   TlVec seen_through;      // TlVar*: kernel scalars whose value a slice extent used (TileOps.c)
   int64_t ws_threads;      // the kernel's T.ws scopes' size so far, 0 before any (WarpGroups.c)
   int ws_depth;            // inside a T.ws scope
+  // Modules next to the compiled file (`from X import a`, Module.c): each
+  // evaluated once; import_depth counts those being evaluated now, and
+  // module_env is the names of the innermost (what its module-level defs
+  // close over; NULL in the main file, whose names are `globals`).
+  struct TlSiblingModule *siblings;
+  int import_depth;
+  TlSymScope *module_env;
 } Sema;
 
 /* WarpGroups.c: T.ws scopes and the kernel's own mbarriers */
