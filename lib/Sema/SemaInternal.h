@@ -175,6 +175,13 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
 // and ignored T.func_attr, ...): true when it was one of them.
 bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out);
 
+/* AllReduce.c */
+// `with T.attr(T.comm_reducer(f, ...), "reduce_scope", ...):` holding
+// T.tvm_thread_allreduce(1, value, True, out[i], axis...): every thread gets
+// f folded over the values of the threads that differ only along the axes.
+// True when n is such a with (lowered into out, or reported).
+bool tl_sema_thread_allreduce(Sema *s, const TlNode *n, TlVec *out);
+
 /* Annotate.c */
 // T.annotate_layout({buffer: layout, ...}): checks the form and the keys
 // (layouts are TileLang's to choose, tlc keeps its own); false after reporting.

@@ -1149,6 +1149,7 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
         return;
       }
     }
+    if (tl_sema_thread_allreduce(s, n, out)) return;
     if (iket_call(s, n->a) && !n->b) { // with iket.range("name"): the body, untraced
       tl_sema_body(s, &n->list, out);
       return;
