@@ -49,6 +49,10 @@ typedef struct Sema {
   // evaluated once; import_depth counts those being evaluated now, and
   // module_env is the names of the innermost (what its module-level defs
   // close over; NULL in the main file, whose names are `globals`).
+  // The flag of the innermost T.serial / range / T.unroll loop whose body
+  // breaks (Stmt.c: `break` sets it, the rest of the body is skipped once
+  // it is set); NULL outside such a loop and inside any other loop.
+  TlVar *break_var;
   struct TlSiblingModule *siblings;
   int import_depth;
   TlSymScope *module_env;
