@@ -139,8 +139,8 @@ static const char *sibling_path(Sema *s, const TlSource *from, const char *modul
   const char *rest = module + dots;
   if (!rest[0] || strchr(rest, '.')) return NULL; // `from . import X`, `import X.Y`
   const char *slash = strrchr(from->name, '/');
-  const char *dir = slash ? tl_arena_printf(s->arena, "%.*s", (int)(slash - from->name), from->name)
-                          : ".";
+  const char *dir =
+      slash ? tl_arena_printf(s->arena, "%.*s", (int)(slash - from->name), from->name) : ".";
   for (int i = 1; i < dots; i++)
     dir = tl_arena_printf(s->arena, "%s/..", dir);
   const char *candidates[2] = {tl_arena_printf(s->arena, "%s/%s.py", dir, rest),
@@ -175,8 +175,7 @@ static bool sibling_import(Sema *s, const TlNode *st) {
     return true;
   }
   if (!st->ival) {
-    TlSym *y = tl_scope_define(s, tl_eval_current(s), st->str ? st->str : name, SYM_VALUE,
-                               st->loc);
+    TlSym *y = tl_scope_define(s, tl_eval_current(s), st->str ? st->str : name, SYM_VALUE, st->loc);
     y->value = tl_value_new(s, VAL_MODULE, st->loc);
     y->value->s = name;
     y->value->env = names;
@@ -279,8 +278,8 @@ static Flow def_stmt(Sema *s, const TlNode *st) {
   // A module-level kernel is compiled where it is defined, seeing the
   // module's names as they are then (as TileLang's decorator does), unless
   // --call picks the kernels.
-  if (kind == VAL_KERNEL && !s->scope && !(s->opts && s->opts->ncalls > 0) &&
-      !s->import_depth && !tl_diag_too_many(s->diag))
+  if (kind == VAL_KERNEL && !s->scope && !(s->opts && s->opts->ncalls > 0) && !s->import_depth &&
+      !tl_diag_too_many(s->diag))
     s->lower.compile_kernel(s, v);
   return FLOW_NEXT;
 }

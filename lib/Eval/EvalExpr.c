@@ -605,3 +605,11 @@ bool tl_sema_is_constant_expr(Sema *s, const TlNode *n) {
     return false;
   }
 }
+
+TlValue *tl_sema_module_attr(Sema *s, const TlNode *n) {
+  if (n->kind != ND_ATTR || n->a->kind != ND_NAME) return NULL;
+  TlSym *y = tl_scope_lookup(s, n->a->name);
+  if (!y || y->kind != SYM_VALUE || y->value->kind != VAL_MODULE || !y->value->env) return NULL;
+  TlSym *x = tl_scope_lookup_local(y->value->env, n->name);
+  return x && x->kind == SYM_VALUE ? x->value : NULL;
+}

@@ -107,8 +107,8 @@ static TlExpr *primary(Parser *p) {
     tl_irp_next(p);
     e = new_expr(p, EX_CALL,
                  fn == FN_SHFL_XOR || fn == FN_ATOMIC_ADD ? 2
-                 : tl_intrinsic_is_user_shuffle(fn)        ? 4
-                                                           : 1);
+                 : tl_intrinsic_is_user_shuffle(fn)       ? 4
+                                                          : 1);
     e->fn = fn;
     call_args(p, e, e->nargs, t->text);
   } else if (!tl_irp_is_punct(tl_irp_peek_at(p, 1), "#") &&

@@ -705,6 +705,14 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
       return error_expr(s, n->loc);
     }
   }
+  // X.helper(...) of a module X next to the file (`import X`)
+  TlValue *mv = t ? NULL : tl_sema_module_attr(s, n->a);
+  if (mv && mv->kind == VAL_FUNC) {
+    TlExpr *out[2];
+    int nout;
+    if (!inline_helper_call(s, mv, n, out, &nout)) return error_expr(s, n->loc);
+    return out[0];
+  }
   if (t) {
     tl_error(s->diag, n->loc, "'%s' is not supported by tlc (yet)", full);
     tl_note(s->diag, n->loc,

@@ -1118,6 +1118,11 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
       return;
     }
   }
+  TlValue *mv = e->kind == ND_CALL ? tl_sema_module_attr(s, e->a) : NULL;
+  if (mv && mv->kind == VAL_MACRO) { // X.macro(...) of a module next to the file
+    tl_sema_inline_macro(s, mv, e, out);
+    return;
+  }
   if (tl_sema_mma_emitter_call(s, e, out)) return;
   const char *t = e->kind == ND_CALL ? tl_sema_t_attr(s, e->a) : NULL;
   if (t && tl_sema_is_tile_op(t)) {

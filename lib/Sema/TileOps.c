@@ -940,8 +940,7 @@ TlExpr *tl_sema_atomic_add_value(Sema *s, const TlNode *call) {
   }
   if (!memory_order(s, call) || !use_tma(s, call)) return bad;
   const TlNode *dst = TL_VEC_AT(call->list, TlNode, 0), *val = TL_VEC_AT(call->list, TlNode, 1);
-  if (!is_element(dst) || names_buffer(s, val) ||
-      (val->kind == ND_SUBSCRIPT && !is_element(val))) {
+  if (!is_element(dst) || names_buffer(s, val) || (val->kind == ND_SUBSCRIPT && !is_element(val))) {
     tl_error(s->diag, call->loc,
              "T.atomic_add(..., return_prev=True) adds to one element, e.g. "
              "T.atomic_add(C[i], 1, return_prev=True); a tile has no previous value");

@@ -4,6 +4,7 @@
 # importer's kernels as if written there. Errors inside X point into X.
 # RUN: rm -rf %t && mkdir -p %t && cp %s %S/Inputs/sibling_*.py %t/
 # RUN: %tlc %t/sibling-import.py --call 'f(32)' --emit=ir --stop-after=sema | FileCheck %s --check-prefix=IR
+# RUN: %tlc %t/sibling-import.py --call 'via_module()' --emit=ir --stop-after=sema | FileCheck %s --check-prefix=MOD
 # RUN: not %tlc %t/sibling-import.py --call 'f(48)' 2>&1 | FileCheck %s --check-prefix=ASSERT
 # RUN: not %tlc %t/sibling-import.py --call 'bad()' 2>&1 | FileCheck %s --check-prefix=BAD --implicit-check-not=error:
 # RUN: not %tlc %t/sibling-import.py --call 'cycle()' 2>&1 | FileCheck %s --check-prefix=CYCLE --implicit-check-not=error:
@@ -69,5 +70,19 @@ def cycle():
     def main(N: T.Tensor((4,), "int32")):
         with T.Kernel(1, threads=32) as bx:
             N[0] = A
+
+    return main
+
+
+# X.helper(...) and X.macro(...) of `import X` inside a kernel:
+# MOD: O[i, j] = cast<float32>(select(i // 16 >= j // 16, 1, 0)) * 1.44269504
+# MOD: C[1] = C[1] + 1 @28:12
+def via_module():
+    @T.prim_func
+    def main(O: T.Tensor((64, 64), "float32"), C: T.Tensor((4,), "int32")):
+        with T.Kernel(1, threads=128) as bx:
+            for i, j in T.Parallel(64, 64):
+                O[i, j] = sibling_helpers.tile_allowed(i, j, 16) * sibling_helpers.LOG2_E
+            sibling_helpers.add_one(C, 1)
 
     return main
