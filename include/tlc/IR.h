@@ -238,7 +238,8 @@ static inline bool tl_bitwise_op(TlOp op) {
   X(FN_SHFL, "shfl") /* shfl(mask, value, lane, width): `value` of lane `lane` (T.shfl_sync) */ \
   X(FN_SHFL_DOWN, "shfl_down") /* shfl_down(mask, value, delta, width): of lane + delta */       \
   X(FN_SHFL_UP, "shfl_up")     /* shfl_up(mask, value, delta, width): of lane - delta */         \
-  X(FN_SHFL_XOR_MASKED, "shfl_xor_masked") /* (mask, value, delta, width): of lane ^ delta */
+  X(FN_SHFL_XOR_MASKED, "shfl_xor_masked") /* (mask, value, delta, width): of lane ^ delta */ \
+  X(FN_ATOMIC_ADD, "atomic_add") /* atomic_add(buf[idx], value): adds, gives the old value */
 
 typedef enum {
 #define X(k, s) k,

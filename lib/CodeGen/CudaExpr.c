@@ -299,6 +299,14 @@ static void call(Emit *e, const TlExpr *x) {
     tl_buf_putc(o, ')');
     return;
   }
+  if (x->fn == FN_ATOMIC_ADD) { // T.atomic_add(..., return_prev=True): the old value
+    tl_buf_puts(o, "atomicAdd(&");
+    tl_cuda_expr(e, a);
+    tl_buf_puts(o, ", ");
+    tl_cuda_expr(e, x->args[1]);
+    tl_buf_putc(o, ')');
+    return;
+  }
   if (x->fn == FN_REINTERPRET) {
     e->need_bitcast = true;
     tl_buf_printf(o, "tl_bitcast<%s>(", tl_dtype_cuda(t));

@@ -14,6 +14,7 @@
 // evaluate is not an error; the names it defines become VAL_OPAQUE values
 // holding its diagnostics, replayed only if a kernel or --call uses them.
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "EvalInternal.h"
@@ -129,10 +130,80 @@ void tl_eval_bind_opaque(Sema *s, const TlNode *target, const TlNode *st, const 
   y->value = v;
 }
 
+// The path of module `module` next to the file `from` (X.py, or the
+// package X/__init__.py), or NULL when there is none. A leading dot (from
+// .X import a) is this directory, each further one its parent.
+static const char *sibling_path(Sema *s, const TlSource *from, const char *module) {
+  if (!from || !from->name || !module[0]) return NULL;
+  int dots = (int)strspn(module, ".");
+  const char *rest = module + dots;
+  if (!rest[0] || strchr(rest, '.')) return NULL; // `from . import X`, `import X.Y`
+  const char *slash = strrchr(from->name, '/');
+  const char *dir =
+      slash ? tl_arena_printf(s->arena, "%.*s", (int)(slash - from->name), from->name) : ".";
+  for (int i = 1; i < dots; i++)
+    dir = tl_arena_printf(s->arena, "%s/..", dir);
+  const char *candidates[2] = {tl_arena_printf(s->arena, "%s/%s.py", dir, rest),
+                               tl_arena_printf(s->arena, "%s/%s/__init__.py", dir, rest)};
+  for (int i = 0; i < 2; i++) {
+    FILE *f = fopen(candidates[i], "rb");
+    if (f) {
+      fclose(f);
+      return candidates[i];
+    }
+  }
+  return NULL;
+}
+
+// `from X import a` / `import X` of a module X.py next to the file being
+// compiled: X's top level runs (once) and a is bound to X's value of it; X
+// itself is a module value whose attributes are X's names. False when X is
+// no such module.
+static bool sibling_import(Sema *s, const TlNode *st) {
+  const char *full = st->name;
+  const char *module = full;
+  if (st->ival) { // from-import: the module is all but the last name
+    const char *last = strrchr(full, '.');
+    if (!last) return false;
+    module = tl_arena_printf(s->arena, "%.*s", (int)(last - full), full);
+  }
+  const char *path = sibling_path(s, st->loc.src, module);
+  if (!path) return false;
+  const char *name = module + strspn(module, ".");
+  TlSymScope *names = tl_eval_sibling_module(s, path, name, st->loc);
+  if (!names) { // reported: the names stay unbound (host code uses them)
+    return true;
+  }
+  if (!st->ival) {
+    TlSym *y = tl_scope_define(s, tl_eval_current(s), st->str ? st->str : name, SYM_VALUE, st->loc);
+    y->value = tl_value_new(s, VAL_MODULE, st->loc);
+    y->value->s = name;
+    y->value->env = names;
+    return true;
+  }
+  const char *attr = strrchr(full, '.') + 1;
+  if (strcmp(attr, "*") == 0) { // from X import *: its public names
+    for (TlSym *x = names->syms; x; x = x->next)
+      if (x->name[0] != '_' && x->kind == SYM_VALUE)
+        tl_scope_define(s, tl_eval_current(s), x->name, SYM_VALUE, st->loc)->value = x->value;
+    return true;
+  }
+  TlSym *x = tl_scope_lookup_local(names, attr);
+  if (!x || x->kind != SYM_VALUE) {
+    tl_error(s->diag, st->loc, "module '%s' (%s) has no name '%s'", name, path, attr);
+    return true;
+  }
+  TlSym *y = tl_scope_define(s, tl_eval_current(s), st->str ? st->str : attr, SYM_VALUE, st->loc);
+  y->value = x->value;
+  return true;
+}
+
 void tl_eval_import(Sema *s, const TlNode *st) {
   // `import tilelang.language as T`, `from tilelang import language as T`
   // bind T to the DSL; `import tilelang` binds tilelang; `from m import x`
-  // binds x. Anything but tilelang is an opaque module (host code: torch).
+  // binds x. A module next to the file runs (sibling_import); anything else
+  // but tilelang is an opaque module (host code: torch).
+  if (sibling_import(s, st)) return;
   const char *full = st->name;
   const char *bound = st->str;
   if (!bound) {
@@ -192,7 +263,7 @@ static Flow def_stmt(Sema *s, const TlNode *st) {
   TlValue *v = tl_value_new(s, kind, st->loc);
   v->fn = (TlNode *)st;
   v->s = st->name;
-  v->env = s->scope;
+  v->env = s->scope ? s->scope : s->module_env; // a module next to the file: its names
   v->autotune = configs;
   // Defaults are evaluated once, where the def runs (as in Python). A
   // kernel's parameters are tensors; their defaults are reported there.
@@ -207,7 +278,7 @@ static Flow def_stmt(Sema *s, const TlNode *st) {
   // A module-level kernel is compiled where it is defined, seeing the
   // module's names as they are then (as TileLang's decorator does), unless
   // --call picks the kernels.
-  if (kind == VAL_KERNEL && !s->scope && !(s->opts && s->opts->ncalls > 0) &&
+  if (kind == VAL_KERNEL && !s->scope && !(s->opts && s->opts->ncalls > 0) && !s->import_depth &&
       !tl_diag_too_many(s->diag))
     s->lower.compile_kernel(s, v);
   return FLOW_NEXT;

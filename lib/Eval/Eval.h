@@ -131,6 +131,9 @@ const char *tl_sema_t_attr(Sema *s, const TlNode *n);
 // True when n is a name bound to a module whose last component is leaf
 // (`tirx` of `from tvm import tirx`, `iket` of tilelang.tools.cuda).
 bool tl_sema_names_module(Sema *s, const TlNode *n, const char *leaf);
+// `X.name` where X names a module next to the compiled file (`import X`):
+// X's value of name, or NULL (n is no such attribute, or X lacks the name).
+TlValue *tl_sema_module_attr(Sema *s, const TlNode *n);
 // Reports the use of an undeclared name, with the closest known name as a
 // hint when one is near.
 void tl_sema_unknown_name(Sema *s, TlLoc loc, const char *name);

@@ -283,6 +283,12 @@ static TlValue *attribute(Sema *s, const TlNode *n) {
         (strcmp(n->name, "pi") == 0 || strcmp(n->name, "e") == 0))
       return tl_eval_float_value(
           s, n->loc, n->name[0] == 'p' ? 3.14159265358979323846 : 2.71828182845904523536);
+    if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE && y->value->env) {
+      TlSym *x = tl_scope_lookup_local(y->value->env, n->name); // a module next to the file
+      if (x && x->kind == SYM_VALUE) return x->value;
+      tl_error(s->diag, n->loc, "module '%s' has no name '%s'", y->value->s, n->name);
+      return tl_eval_error_value(s, n->loc);
+    }
     if (y && y->kind == SYM_VALUE && y->value->kind == VAL_MODULE) {
       tl_error(s->diag, n->loc,
                "'%s.%s' belongs to the Python module '%s', which tlc does not "
@@ -533,7 +539,7 @@ static TlValue *eval_node(Sema *s, const TlNode *n) {
     TlValue *v = tl_value_new(s, VAL_FUNC, n->loc);
     v->fn = (TlNode *)n;
     v->s = "lambda";
-    v->env = s->scope; // closes over the enclosing function's names
+    v->env = s->scope ? s->scope : s->module_env; // the enclosing function's names
     return v;
   }
   default:
@@ -599,4 +605,12 @@ bool tl_sema_is_constant_expr(Sema *s, const TlNode *n) {
   default:
     return false;
   }
+}
+
+TlValue *tl_sema_module_attr(Sema *s, const TlNode *n) {
+  if (n->kind != ND_ATTR || n->a->kind != ND_NAME) return NULL;
+  TlSym *y = tl_scope_lookup(s, n->a->name);
+  if (!y || y->kind != SYM_VALUE || y->value->kind != VAL_MODULE || !y->value->env) return NULL;
+  TlSym *x = tl_scope_lookup_local(y->value->env, n->name);
+  return x && x->kind == SYM_VALUE ? x->value : NULL;
 }

@@ -91,6 +91,12 @@ void tl_eval_import(Sema *s, const TlNode *st);
 Flow tl_eval_exec_stmt(Sema *s, const TlNode *st, TlValue **ret);
 Flow tl_eval_exec_block(Sema *s, const TlVec *stmts, TlValue **ret);
 
+/* Module.c: modules next to the compiled file */
+// The names of module `name` (its top level evaluated once, as the main
+// file's is), from the file at path; NULL after reporting at `at` (a
+// cycle, too deep, unreadable, a lex or parse error).
+TlSymScope *tl_eval_sibling_module(Sema *s, const char *path, const char *name, TlLoc at);
+
 /* Module.c: -D overrides */
 // True when every name target assigns is overridden by -D.
 bool tl_eval_all_overridden(Sema *s, const TlNode *target);

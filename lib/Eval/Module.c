@@ -1,9 +1,13 @@
 // The module level of the evaluator: -D overrides (parsed once, applied
 // where the module assigns the name), a .py file's top-level statements with
 // host code kept as VAL_OPAQUE, the kernels --call asks for (named, with
-// unique names), and tl_sema_run_module, which runs it all.
+// unique names), tl_sema_run_module, which runs it all, and the modules
+// next to the file that it imports (`from X import a`), run the same way.
 #include <ctype.h>
 #include <string.h>
+
+#include "tlc/Ast.h"
+#include "tlc/Lex.h"
 
 #include "EvalInternal.h"
 
@@ -36,7 +40,7 @@ static TlNode **parse_defines(Sema *s) {
 
 // The value of the -D override for a module-level `name = ...`, or NULL.
 static TlValue *define_override(Sema *s, const char *name, TlLoc at) {
-  if (!s->opts || s->scope) return NULL;
+  if (!s->opts || s->scope || s->import_depth) return NULL; // -D names the main file's
   int last = -1; // a repeated -D: the last one wins, as with a C compiler
   for (int i = 0; i < s->opts->ndefines; i++) {
     const char *d = s->opts->defines[i];
@@ -64,7 +68,7 @@ static TlValue *define_override(Sema *s, const char *name, TlLoc at) {
 // True when every name of target has a -D (so its right side need not run).
 bool tl_eval_all_overridden(Sema *s, const TlNode *target) {
   if (target->kind == ND_NAME) {
-    if (!s->opts || s->scope) return false;
+    if (!s->opts || s->scope || s->import_depth) return false;
     for (int i = 0; i < s->opts->ndefines; i++) {
       const char *d = s->opts->defines[i];
       size_t n = strcspn(d, "=");
@@ -196,6 +200,85 @@ static void python_toplevel(Sema *s, const TlNode *st) {
   const char *text = tl_diag_capture_end(s->diag, &cap, s->arena, &nerrors);
   if (nerrors == 0) return;
   bind_opaque_all(s, st, st, text, nerrors);
+}
+
+enum { MAX_IMPORT_DEPTH = 8 }; // modules importing modules next to them
+
+typedef struct TlSiblingModule {
+  const char *path;
+  TlSymScope *names;
+  bool done; // false while its top level runs: importing it again is a cycle
+  struct TlSiblingModule *next;
+} TlSiblingModule;
+
+TlSymScope *tl_eval_sibling_module(Sema *s, const char *path, const char *name, TlLoc at) {
+  for (TlSiblingModule *m = s->siblings; m; m = m->next)
+    if (strcmp(m->path, path) == 0) {
+      if (m->done) return m->names;
+      tl_error(s->diag, at, "import cycle: module '%s' (%s) is still being imported", name, path);
+      return NULL;
+    }
+  if (s->import_depth >= MAX_IMPORT_DEPTH) {
+    tl_error(s->diag, at, "imports of modules next to the file nest more than %d deep",
+             MAX_IMPORT_DEPTH);
+    return NULL;
+  }
+  char err[256];
+  TlSource *src = tl_source_read(s->arena, path, err, sizeof err);
+  if (!src) {
+    tl_error(s->diag, at, "cannot read module '%s': %s", name, err);
+    return NULL;
+  }
+  src->python = true;
+  int before = s->diag->nerrors;
+  TlTokens toks = tl_lex(s->arena, src, s->diag);
+  TlNode *module = s->diag->nerrors > before ? NULL : tl_parse(s->arena, toks, s->diag);
+  if (!module || s->diag->nerrors > before) return NULL;
+  TlSiblingModule *m = TL_NEW(s->arena, TlSiblingModule);
+  m->path = path;
+  m->names = TL_NEW(s->arena, TlSymScope);
+  m->next = s->siblings;
+  s->siblings = m;
+  // Its own names: T (always the DSL, as in the main file) and __name__.
+  TlSym *t = tl_scope_lookup_local(s->globals, "T");
+  TlSym *y = tl_scope_define(s, m->names, "T", SYM_VALUE, module->loc);
+  y->value = t && t->kind == SYM_VALUE ? t->value : tl_value_new(s, VAL_MODULE, module->loc);
+  if (!t) y->value->s = "tilelang.language";
+  y = tl_scope_define(s, m->names, "__name__", SYM_VALUE, module->loc);
+  y->value = tl_value_new(s, VAL_STR, module->loc);
+  y->value->s = name;
+  Sema saved = *s;
+  s->globals = m->names;
+  s->scope = NULL;
+  s->module_env = m->names;
+  s->python = true;
+  s->import_depth++;
+  for (int i = 0; i < module->list.len && !tl_diag_too_many(s->diag); i++) {
+    TlNode *st = TL_VEC_AT(module->list, TlNode, i);
+    s->steps = 0;
+    s->work = 0;
+    s->calls = 0;
+    s->step_limit = is_kernel_def(s, st) ? MAX_STEPS : MAX_HOST_STEPS;
+    if (!is_kernel_def(s, st)) {
+      python_toplevel(s, st);
+      continue;
+    }
+    TlValue *ret = NULL;
+    Flow f = tl_eval_exec_stmt(s, st, &ret);
+    if (f == FLOW_BREAK || f == FLOW_CONTINUE)
+      tl_error(s->diag, st->loc, "'break' or 'continue' outside a loop");
+  }
+  s->globals = saved.globals;
+  s->scope = saved.scope;
+  s->module_env = saved.module_env;
+  s->python = saved.python;
+  s->import_depth = saved.import_depth;
+  s->steps = saved.steps;
+  s->work = saved.work;
+  s->calls = saved.calls;
+  s->step_limit = saved.step_limit;
+  m->done = true;
+  return m->names;
 }
 
 // `--call 'NAME=factory(args)'` names the kernel NAME; returns the

@@ -222,6 +222,8 @@ static const char *call(TlRef *r, const TlExpr *x) {
     return tl_arena_printf(r->arena, "%s((unsigned)%s, %s, %s, %s)", tl_shuffle_cuda_name(x->fn),
                            P(v), P(tl_ref_expr(r, x->args[1])), P(tl_ref_expr(r, x->args[2])),
                            P(tl_ref_expr(r, x->args[3])));
+  if (x->fn == FN_ATOMIC_ADD) // the reference's threads and blocks add concurrently too
+    return tl_arena_printf(r->arena, "atomicAdd(&%s, %s)", v, P(tl_ref_expr(r, x->args[1])));
   if (x->fn == FN_REINTERPRET)
     return tl_arena_printf(r->arena, "tlr_bitcast<%s, %s>(%s)", ctype(t), ctype(x->args[0]->dtype),
                            v);

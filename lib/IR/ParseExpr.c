@@ -38,7 +38,7 @@ TlExpr **tl_irp_index_list(Parser *p, int *n) {
 }
 
 static bool intrinsic(const char *name, TlIntrinsic *fn) {
-  for (int i = 0; i <= FN_SHFL_XOR_MASKED; i++) // the last intrinsic
+  for (int i = 0; i <= FN_ATOMIC_ADD; i++) // the last intrinsic
     if (strcmp(name, tl_intrinsic_name((TlIntrinsic)i)) == 0) {
       *fn = (TlIntrinsic)i;
       return true;
@@ -105,7 +105,10 @@ static TlExpr *primary(Parser *p) {
   } else if (intrinsic(t->text, &fn) && fn != FN_SWIZZLE && fn != FN_REINTERPRET &&
              tl_irp_is_punct(tl_irp_peek_at(p, 1), "(")) {
     tl_irp_next(p);
-    e = new_expr(p, EX_CALL, fn == FN_SHFL_XOR ? 2 : tl_intrinsic_is_user_shuffle(fn) ? 4 : 1);
+    e = new_expr(p, EX_CALL,
+                 fn == FN_SHFL_XOR || fn == FN_ATOMIC_ADD ? 2
+                 : tl_intrinsic_is_user_shuffle(fn)       ? 4
+                                                          : 1);
     e->fn = fn;
     call_args(p, e, e->nargs, t->text);
   } else if (!tl_irp_is_punct(tl_irp_peek_at(p, 1), "#") &&

@@ -101,6 +101,10 @@ static void check_expr(V *v, const TlExpr *e) {
       fail(v, e->loc, "swizzle() of a buffer that is not a swizzled shared tile");
     if (tl_intrinsic_is_user_shuffle(e->fn) && e->nargs != 4)
       fail(v, e->loc, "shfl() takes a mask, a value, a lane and a width");
+    if (e->fn == FN_ATOMIC_ADD &&
+        (e->nargs != 2 || e->args[0]->kind != EX_LOAD ||
+         (e->args[0]->buf->scope != SCOPE_GLOBAL && e->args[0]->buf->scope != SCOPE_SHARED)))
+      fail(v, e->loc, "atomic_add() takes an element of a global or shared buffer and a value");
     // fall through
   case EX_BINARY:
   case EX_SELECT:

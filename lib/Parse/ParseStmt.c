@@ -77,7 +77,7 @@ static const char *dotted(Parser *p) {
 }
 
 // import_stmt = "import" dotted ("as" NAME)?
-//             | "from" dotted "import" NAME ("as" NAME)? ("," NAME ("as" NAME)?)*
+//             | "from" "."* dotted "import" NAME ("as" NAME)? ("," NAME ("as" NAME)?)*
 static void import_stmt(Parser *p, TlVec *out) {
   TlToken *kw = tl_parse_advance(p);
   if (kw->kind == TK_IMPORT) {
@@ -88,7 +88,12 @@ static void import_stmt(Parser *p, TlVec *out) {
     tl_vec_push(p->arena, out, n);
     return;
   }
+  // from .X import a: a module next to this file (one dot per level up)
+  int dots = 0;
+  while (tl_parse_accept(p, TK_DOT))
+    dots++;
   const char *module = dotted(p);
+  if (dots) module = tl_arena_printf(p->arena, "%.*s%s", dots, "........", module);
   if (!tl_parse_expect(p, TK_IMPORT, "after the module name")) return;
   bool paren = tl_parse_accept(p, TK_LPAREN);
   do {

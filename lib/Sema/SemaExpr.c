@@ -680,6 +680,14 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
     TlExpr *e = tl_sema_scalar_call(s, n, name, &handled);
     if (handled) return e ? e : error_expr(s, n->loc);
   }
+  if (t && strcmp(name, "atomic_add") == 0) {
+    TlExpr *e = tl_sema_atomic_add_value(s, n);
+    if (e) return e;
+    tl_error(s->diag, n->loc, "'%s' is a statement, not a value", full);
+    tl_note(s->diag, n->loc,
+            "T.atomic_add(dst, value, return_prev=True) gives the value dst had before the add");
+    return error_expr(s, n->loc);
+  }
   if (t && tl_sema_is_tile_op(name)) {
     tl_error(s->diag, n->loc, "'%s' is a statement, not a value", full);
     return error_expr(s, n->loc);
@@ -697,6 +705,14 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
       tl_sema_unknown_name(s, n->a->loc, name);
       return error_expr(s, n->loc);
     }
+  }
+  // X.helper(...) of a module X next to the file (`import X`)
+  TlValue *mv = t ? NULL : tl_sema_module_attr(s, n->a);
+  if (mv && mv->kind == VAL_FUNC) {
+    TlExpr *out[2];
+    int nout;
+    if (!inline_helper_call(s, mv, n, out, &nout)) return error_expr(s, n->loc);
+    return out[0];
   }
   if (t) {
     tl_error(s->diag, n->loc, "'%s' is not supported by tlc (yet)", full);

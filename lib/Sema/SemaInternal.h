@@ -49,6 +49,17 @@ typedef struct Sema {
   int reshape_fuse_from;                  // T.reshape's split dimensions, from this one (-1:
                                           // two different splits, no fusion) (Reshape.c)
   bool reshape_reduce;     // T.reduce_* is reading its source: a reshape view may be named
+  // Modules next to the compiled file (`from X import a`, Module.c): each
+  // evaluated once; import_depth counts those being evaluated now, and
+  // module_env is the names of the innermost (what its module-level defs
+  // close over; NULL in the main file, whose names are `globals`).
+  // The flag of the innermost T.serial / range / T.unroll loop whose body
+  // breaks (Stmt.c: `break` sets it, the rest of the body is skipped once
+  // it is set); NULL outside such a loop and inside any other loop.
+  TlVar *break_var;
+  struct TlSiblingModule *siblings;
+  int import_depth;
+  TlSymScope *module_env;
 } Sema;
 
 /* Reshape.c: X = T.reshape(src, shape) */
@@ -165,6 +176,9 @@ void tl_sema_cumsum(Sema *s, const TlNode *call, TlVec *out);
 /* TileOps.c */
 bool tl_sema_tile_op(Sema *s, const TlNode *call, const char *op, TlVec *out);
 bool tl_sema_is_tile_op(const char *name);
+// x = T.atomic_add(C[i], v, return_prev=True): the FN_ATOMIC_ADD expression;
+// NULL without return_prev=True (then a statement only).
+TlExpr *tl_sema_atomic_add_value(Sema *s, const TlNode *call);
 // Drops the lets of scalars a slice extent saw through that nothing reads
 // (`ed` in A[st:ed] once the slice is A[bx * 64 : +64]): nvcc would warn.
 void tl_sema_drop_unread_lets(Sema *s);
@@ -180,6 +194,13 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
 // A T.<name>(...) statement handled here (T.sync_threads, and the accepted
 // and ignored T.func_attr, ...): true when it was one of them.
 bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *out);
+
+/* AllReduce.c */
+// `with T.attr(T.comm_reducer(f, ...), "reduce_scope", ...):` holding
+// T.tvm_thread_allreduce(1, value, True, out[i], axis...): every thread gets
+// f folded over the values of the threads that differ only along the axes.
+// True when n is such a with (lowered into out, or reported).
+bool tl_sema_thread_allreduce(Sema *s, const TlNode *n, TlVec *out);
 
 /* Annotate.c */
 // T.annotate_layout({buffer: layout, ...}): checks the form and the keys

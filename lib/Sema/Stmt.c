@@ -734,6 +734,58 @@ static bool expand_groups(Sema *s, const TlNode *group, TlStmt *st) {
 }
 
 // for v in T.Pipelined / T.serial / range / T.unroll / T.vectorized
+// `break` (parsed as a bare name, as in the evaluator).
+static bool is_break(const TlNode *st) {
+  return st->kind == ND_EXPR_STMT && st->a->kind == ND_NAME && strcmp(st->a->name, "break") == 0;
+}
+
+// True when st breaks out of the loop whose body it is in: a `break` in it,
+// at any depth of if / with blocks, not inside a nested loop.
+static bool breaks(const TlNode *st, int depth) {
+  if (is_break(st)) return true;
+  if (depth > 64 || (st->kind != ND_IF && st->kind != ND_WITH)) return false;
+  for (int i = 0; i < st->list.len; i++)
+    if (breaks(TL_VEC_AT(st->list, TlNode, i), depth + 1)) return true;
+  for (int i = 0; st->kind == ND_IF && i < st->list2.len; i++)
+    if (breaks(TL_VEC_AT(st->list2, TlNode, i), depth + 1)) return true;
+  return false;
+}
+
+// `if not broke:` around the statements after one that may break.
+static TlStmt *unless_broken(Sema *s, TlLoc loc) {
+  TlStmt *g = tl_stmt_new(s->arena, ST_IF, loc);
+  g->cond = tl_expr_binary(s->arena, loc, OP_EQ, tl_expr_var(s->arena, loc, s->break_var),
+                           tl_expr_int(s->arena, loc, 0, TY_INT32), TY_BOOL);
+  return g;
+}
+
+// A loop body with `break`: a flag (0, set to 1 by the break) that skips
+// the rest of the body and every later iteration. CUDA would run the same
+// code with a real break; this form keeps every pass's view of the loop
+// (one body, run `stop - start` times) unchanged.
+static void breaking_body(Sema *s, const TlNode *n, TlStmt *loop, TlVec *out) {
+  bool any = false;
+  for (int i = 0; i < n->list.len && !any; i++)
+    any = breaks(TL_VEC_AT(n->list, TlNode, i), 0);
+  TlVar *saved = s->break_var;
+  if (!any || loop->loop_kind == LOOP_PIPELINED || loop->loop_kind == LOOP_VECTORIZED) {
+    s->break_var = NULL; // a break here is reported by expr_stmt
+    tl_sema_body(s, &n->list, &loop->body);
+    s->break_var = saved;
+    return;
+  }
+  TlVar *flag = tl_var_new(s->arena, s->kernel, "broke", VAR_SCALAR, TY_INT32, n->loc);
+  TlStmt *let = tl_stmt_new(s->arena, ST_LET, n->loc);
+  let->var = flag;
+  let->value = tl_expr_int(s->arena, n->loc, 0, TY_INT32);
+  tl_vec_push(s->arena, out, let);
+  s->break_var = flag;
+  TlStmt *g = unless_broken(s, n->loc);
+  tl_sema_body(s, &n->list, &g->body);
+  tl_vec_push(s->arena, &loop->body, g);
+  s->break_var = saved;
+}
+
 static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const char *kind,
                          TlVec *out) {
   bool pipelined = strcmp(kind, "Pipelined") == 0;
@@ -825,7 +877,7 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
   int64_t lo, hi;
   if (tl_expr_is_const(st->start, &lo) && tl_expr_is_const(st->stop, &hi) && lo >= 0 && step > 0)
     st->var->extent = hi > 0 ? hi : 0;
-  tl_sema_body(s, &n->list, &st->body);
+  breaking_body(s, n, st, out);
   tl_scope_pop(s);
   const TlNode *group = pipelined ? tl_sema_kwarg(call, "group") : NULL;
   if (group && !expand_groups(s, group, st)) return;
@@ -876,7 +928,7 @@ static void grid_loop(Sema *s, const TlNode *n, const TlNode *call, TlVec *out) 
 static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
   if (n->params.len > 0) {
     tl_error(s->diag, TL_VEC_AT(n->params, TlNode, 0)->loc,
-             "'for ... else' is not supported in a kernel (kernel loops have no break)");
+             "'for ... else' is not supported in a kernel");
     return;
   }
   const TlNode *it = n->a;
@@ -896,6 +948,8 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
              "and a stop, loop over T.Parallel(stop - start) and add start");
     return;
   }
+  TlVar *saved_break = s->break_var; // a break belongs to its own loop
+  s->break_var = NULL;
   if (strcmp(t, "Parallel") == 0 ||
       strcmp(t, "parallel") == 0) // TIR's parallel loop is T.Parallel's
     parallel(s, n, it, out);
@@ -911,6 +965,7 @@ static void for_stmt(Sema *s, const TlNode *n, TlVec *out) {
              "'T.%s' is not a loop; use T.Parallel, T.Pipelined, T.serial, "
              "T.unroll, T.vectorized, T.grid or T.Persistent",
              t);
+  s->break_var = saved_break;
 }
 
 // Branches of one if/elif chain in a kernel. Each elif is an if nested in the
@@ -1017,7 +1072,10 @@ static void while_stmt(Sema *s, const TlNode *n, TlVec *out) {
   }
   TlStmt *st = tl_stmt_new(s->arena, ST_WHILE, n->loc);
   st->cond = tl_sema_convert(s, c, TY_BOOL);
+  TlVar *saved_break = s->break_var; // a break in a while loop is not supported
+  s->break_var = NULL;
   body_in_scope(s, &n->list, &st->body);
+  s->break_var = saved_break;
   tl_vec_push(s->arena, out, st);
 }
 
@@ -1040,6 +1098,19 @@ static bool iket_call(Sema *s, const TlNode *e) {
 static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
   const TlNode *e = n->a;
   if (e->kind == ND_STR) return; // a docstring or comment string
+  if (is_break(n)) {
+    if (!s->break_var) {
+      tl_error(s->diag, n->loc,
+               "'break' outside a T.serial, range or T.unroll loop; kernels break out of "
+               "those only");
+      return;
+    }
+    TlStmt *st = tl_stmt_new(s->arena, ST_SET, n->loc);
+    st->var = s->break_var;
+    st->value = tl_expr_int(s->arena, n->loc, 1, TY_INT32);
+    tl_vec_push(s->arena, out, st);
+    return;
+  }
   if (iket_call(s, e)) return;
   if (e->kind == ND_CALL && e->a->kind == ND_NAME) {
     TlSym *y = tl_scope_lookup(s, e->a->name);
@@ -1051,6 +1122,11 @@ static void expr_stmt(Sema *s, const TlNode *n, TlVec *out) {
       tl_sema_report_opaque(s, e->a->loc, y->value);
       return;
     }
+  }
+  TlValue *mv = e->kind == ND_CALL ? tl_sema_module_attr(s, e->a) : NULL;
+  if (mv && mv->kind == VAL_MACRO) { // X.macro(...) of a module next to the file
+    tl_sema_inline_macro(s, mv, e, out);
+    return;
   }
   if (tl_sema_mma_emitter_call(s, e, out)) return;
   const char *t = e->kind == ND_CALL ? tl_sema_t_attr(s, e->a) : NULL;
@@ -1154,6 +1230,7 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
         return;
       }
     }
+    if (tl_sema_thread_allreduce(s, n, out)) return;
     if (iket_call(s, n->a) && !n->b) { // with iket.range("name"): the body, untraced
       tl_sema_body(s, &n->list, out);
       return;
@@ -1181,6 +1258,16 @@ static void stmt_node(Sema *s, const TlNode *n, TlVec *out) {
 }
 
 void tl_sema_body(Sema *s, const TlVec *stmts, TlVec *out) {
-  for (int i = 0; i < stmts->len && !tl_diag_too_many(s->diag); i++)
-    stmt(s, TL_VEC_AT(*stmts, TlNode, i), out);
+  for (int i = 0; i < stmts->len && !tl_diag_too_many(s->diag); i++) {
+    const TlNode *n = TL_VEC_AT(*stmts, TlNode, i);
+    stmt(s, n, out);
+    if (s->break_var && i + 1 < stmts->len && breaks(n, 0)) {
+      // what follows a statement that may break runs only if it did not
+      TlVec rest = {stmts->items + i + 1, stmts->len - i - 1, stmts->len - i - 1};
+      TlStmt *g = unless_broken(s, TL_VEC_AT(rest, TlNode, 0)->loc);
+      tl_sema_body(s, &rest, &g->body);
+      tl_vec_push(s->arena, out, g);
+      return;
+    }
+  }
 }

@@ -918,14 +918,75 @@ static void atomic_add_tile(Sema *s, const TlNode *call, const TlNode *dst, cons
   tl_vec_push(s->arena, out, st);
 }
 
+// return_prev=: a compile-time bool; *on is its value. False after reporting.
+static bool return_prev(Sema *s, const TlNode *call, bool *on) {
+  const TlNode *r = tl_sema_kwarg(call, "return_prev");
+  *on = false;
+  if (!r) return true;
+  TlValue *v = tl_sema_eval_const(s, r);
+  if (v->kind == VAL_ERROR) return false;
+  if (v->kind != VAL_BOOL && v->kind != VAL_INT && v->kind != VAL_NONE) {
+    tl_error(s->diag, r->loc, "return_prev= takes True or False, not a %s",
+             tl_value_kind_name(v->kind));
+    return false;
+  }
+  *on = v->kind != VAL_NONE && v->i != 0;
+  return true;
+}
+
+// x = T.atomic_add(C[i], v, return_prev=True): C[i] += v atomically, and the
+// value C[i] had before (CUDA atomicAdd's result). NULL when the call has no
+// return_prev=True (T.atomic_add is then a statement); an error expression
+// after reporting.
+TlExpr *tl_sema_atomic_add_value(Sema *s, const TlNode *call) {
+  TlExpr *bad = tl_expr_int(s->arena, call->loc, 1, s->index_dtype); // as after any error
+  bad->untyped = true;
+  bool on;
+  if (!return_prev(s, call, &on)) return bad;
+  if (!on) return NULL;
+  static const char *const kws[] = {"memory_order", "use_tma", "return_prev", NULL};
+  if (!tl_sema_check_keywords(s, call, "T.atomic_add", kws)) return bad;
+  if (call->list.len != 2) {
+    tl_error(s->diag, call->loc, "T.atomic_add takes 2 arguments (dst, value), %d given",
+             call->list.len);
+    return bad;
+  }
+  if (!memory_order(s, call) || !use_tma(s, call)) return bad;
+  const TlNode *dst = TL_VEC_AT(call->list, TlNode, 0), *val = TL_VEC_AT(call->list, TlNode, 1);
+  if (!is_element(dst) || names_buffer(s, val) || (val->kind == ND_SUBSCRIPT && !is_element(val))) {
+    tl_error(s->diag, call->loc,
+             "T.atomic_add(..., return_prev=True) adds to one element, e.g. "
+             "T.atomic_add(C[i], 1, return_prev=True); a tile has no previous value");
+    return bad;
+  }
+  TlExpr *lhs = tl_sema_expr(s, dst);
+  TlExpr *value = tl_sema_expr(s, val);
+  if (lhs->kind != EX_LOAD) return bad; // already reported
+  TlBuffer *b = lhs->buf;
+  if (!atomic_scope_ok(s, b, dst->loc, "T.atomic_add") ||
+      !atomic_dtype_ok(s, b, dst->loc, "T.atomic_add"))
+    return bad;
+  TlExpr *e = tl_expr_new(s->arena, EX_CALL, call->loc, b->dtype, 2);
+  e->fn = FN_ATOMIC_ADD;
+  e->args[0] = lhs;
+  e->args[1] = tl_sema_convert(s, value, b->dtype);
+  b->written = true;
+  b->read = true;
+  return e;
+}
+
 // T.atomic_add(dst, value, memory_order=None): the element form when dst is
 // one element and value is not a buffer or slice, the tile form otherwise;
 // T.atomic_addx2 / T.atomic_addx4 add 2 / 4 consecutive elements.
+// return_prev=True as a statement: the element form, its value unused.
 static void atomic_add(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   char what[32];
   snprintf(what, sizeof what, "T.%s", op);
-  static const char *const kws[] = {"memory_order", "use_tma", NULL};
-  if (!tl_sema_check_keywords(s, call, what, kws)) return;
+  static const char *const kws[] = {"memory_order", "use_tma", "return_prev", NULL};
+  static const char *const kws_x[] = {"memory_order", "use_tma", NULL};
+  if (!tl_sema_check_keywords(s, call, what, strcmp(op, "atomic_add") == 0 ? kws : kws_x)) return;
+  bool prev;
+  if (!return_prev(s, call, &prev)) return;
   if (call->list.len != 2) {
     tl_error(s->diag, call->loc, "%s takes 2 arguments (dst, value), %d given", what,
              call->list.len);
@@ -935,7 +996,11 @@ static void atomic_add(Sema *s, const TlNode *call, const char *op, TlVec *out) 
   const TlNode *dst = TL_VEC_AT(call->list, TlNode, 0), *val = TL_VEC_AT(call->list, TlNode, 1);
   int64_t lanes = strcmp(op, "atomic_addx2") == 0 ? 2 : strcmp(op, "atomic_addx4") == 0 ? 4 : 1;
   bool value_is_tile = names_buffer(s, val) || (val->kind == ND_SUBSCRIPT && !is_element(val));
-  if (lanes > 1 && (!is_element(dst) || value_is_tile))
+  if (prev && (!is_element(dst) || value_is_tile))
+    tl_error(s->diag, call->loc,
+             "T.atomic_add(..., return_prev=True) adds to one element, e.g. "
+             "T.atomic_add(C[i], 1, return_prev=True); a tile has no previous value");
+  else if (lanes > 1 && (!is_element(dst) || value_is_tile))
     tl_error(s->diag, call->loc, "%s takes two elements, e.g. %s(C[i, j], x[i, j])", what, what);
   else if (is_element(dst) && !value_is_tile)
     atomic_add_elements(s, call, dst, val, lanes, what, out);

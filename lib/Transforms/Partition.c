@@ -31,12 +31,14 @@ typedef struct Ctx {
   int next_gemm;
   int next_table;
   TlVec thread_scalars; // TlVar*: block-level scalars whose value depends on threadIdx
+  int per_thread;       // inside branches or loops whose condition or bounds read threadIdx
 } Ctx;
 
 // Whether e reads threadIdx, directly (T.get_thread_binding) or through a
 // scalar computed from it.
 static bool depends_on_thread(const Ctx *c, const TlExpr *e) {
   if (!e) return false;
+  if (e->kind == EX_CALL && e->fn == FN_ATOMIC_ADD) return true; // each thread's own old value
   if (e->kind == EX_VAR) {
     if (e->var->kind == VAR_THREAD_IDX) return true;
     for (int i = 0; i < c->thread_scalars.len; i++)
@@ -90,6 +92,8 @@ static void scan_expr(WidthScan *w, const TlExpr *e) {
     return;
   if (e->kind == EX_LOAD)
     scan_access(w, e->buf, e->args, e->nargs, false, e->loc);
+  if (e->kind == EX_CALL && e->fn == FN_ATOMIC_ADD) // one atomic per point: keep it scalar
+    w->v = 1;
   for (int i = 0; i < e->nargs; i++)
     scan_expr(w, e->args[i]);
 }
@@ -400,11 +404,12 @@ static void partition_body(Ctx *c, TlVec *body) {
       c->ok = false;
       continue;
     }
-    if ((s->kind == ST_LET || s->kind == ST_SET) && depends_on_thread(c, s->value))
+    if ((s->kind == ST_LET || s->kind == ST_SET) &&
+        (c->per_thread || depends_on_thread(c, s->value)))
       tl_vec_push(c->arena, &c->thread_scalars, s->var);
     if (s->kind == ST_STORE && s->buf &&
         (s->buf->scope == SCOPE_GLOBAL || s->buf->scope == SCOPE_SHARED) && !s->atomic &&
-        !store_is_per_thread(c, s)) {
+        !c->per_thread && !store_is_per_thread(c, s)) {
       // A store outside T.Parallel is the block's, not each thread's: one
       // thread performs it (S[bx] += x would otherwise race with itself).
       // A store indexed by the thread (T.get_thread_binding) is each
@@ -436,14 +441,24 @@ static void partition_body(Ctx *c, TlVec *body) {
       c->kernel->threads[0] = saved;
       continue;
     }
+    // A branch some threads take and others not (`if s_hist[tx] >= k:`), or
+    // a loop whose trip count differs between threads: the stores in it are
+    // each taking thread's own, as the user wrote them.
+    // (A T.ws scope's condition names the thread too, but its statements
+    // are the scope's, partitioned over its threads as the block's are.)
+    bool per_thread = !s->group_threads &&
+                      (depends_on_thread(c, s->cond) || depends_on_thread(c, s->start) ||
+                       depends_on_thread(c, s->stop));
+    c->per_thread += per_thread;
     partition_body(c, &s->body);
     partition_body(c, &s->else_body);
+    c->per_thread -= per_thread;
   }
 }
 
 bool tl_partition(TlArena *a, TlModule *m, TlDiag *d) {
   (void)PASS;
-  Ctx c = {a, NULL, d, true, 0, 0, {0}};
+  Ctx c = {a, NULL, d, true, 0, 0, {0}, 0};
   for (int k = 0; k < m->kernels.len; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
     c.thread_scalars.len = 0;

@@ -69,6 +69,14 @@ static void reads_of(const TlExpr *e, Set *r) {
     reads_of(e->args[i], r);
 }
 
+// T.atomic_add(..., return_prev=True) in e: its element is written too.
+static void atomic_writes_of(const TlExpr *e, Set *w) {
+  if (!e) return;
+  if (e->kind == EX_CALL && e->fn == FN_ATOMIC_ADD) set_add(w, e->args[0]->buf);
+  for (int i = 0; i < e->nargs; i++)
+    atomic_writes_of(e->args[i], w);
+}
+
 static void effects(const TlStmt *s, Set *r, Set *w);
 
 // The effects of s outside T.ws scopes (what the block's statements outside
@@ -104,12 +112,18 @@ static void effects(const TlStmt *s, Set *r, Set *w) {
     set_add(r, s->a);
     set_add(r, s->b);
   }
-  for (int i = 0; i < s->nindices; i++)
+  for (int i = 0; i < s->nindices; i++) {
     reads_of(s->indices[i], r);
+    atomic_writes_of(s->indices[i], w);
+  }
   reads_of(s->value, r);
   reads_of(s->cond, r);
   reads_of(s->start, r);
   reads_of(s->stop, r);
+  atomic_writes_of(s->value, w);
+  atomic_writes_of(s->cond, w);
+  atomic_writes_of(s->start, w);
+  atomic_writes_of(s->stop, w);
   for (int i = 0; i < s->body.len; i++)
     effects(TL_VEC_AT(s->body, TlStmt, i), r, w);
   for (int i = 0; i < s->else_body.len; i++)
