@@ -51,12 +51,28 @@ static TlExpr *inline_lets(Ctx *c, const TlExpr *e) {
   return tl_simplify(c->arena, tl_expr_substitute(c->arena, e, c->nlets, c->let_vars, c->let_values));
 }
 
+// Is v assigned (ST_SET) anywhere in body? Such a scalar (T.alloc_var) does
+// not keep its let's value.
+static bool assigned(const TlVec *body, const TlVar *v) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if ((s->kind == ST_SET && s->var == v) || assigned(&s->body, v) || assigned(&s->else_body, v))
+      return true;
+  }
+  return false;
+}
+
+// The lets before the loop whose values the producer may recompute: a
+// scalar set again later (`m = T.alloc_var(...)`, then `m = T.min(m, ...)`
+// in a loop) stays a variable, which the producer cannot compute, so such a
+// loop is not specialized (the producer would otherwise run the trip count
+// of the let's first value while the consumers wait for more tiles).
 static void collect_lets(Ctx *c, const TlStmt *loop) {
   for (int i = 0; i < c->k->body.len; i++) {
     const TlStmt *s = TL_VEC_AT(c->k->body, TlStmt, i);
     if (s == loop)
       return;
-    if (s->kind == ST_LET && c->nlets < MAX_LETS) {
+    if (s->kind == ST_LET && c->nlets < MAX_LETS && !assigned(&c->k->body, s->var)) {
       c->let_vars[c->nlets] = s->var;
       c->let_values[c->nlets] = inline_lets(c, s->value);
       c->nlets++;
