@@ -680,11 +680,18 @@ IMPRECISE = {
          "(s_warps6, s_warps7) is written again only after the other reduction's barrier",
          r"line 315: __syncthreads\(\) deleted$"),
     "test/GPU/Inputs/gemm_fragment_from_shared.tl":
-        ("in source_changed, line 227 separates the copy into S (thread t writes S[1024 s + 8 t .. "
-         "+ 8)) from the copy of S into the fragment F, which reads S[1024 r + 8 t .. + 8) in the "
-         "same thread, and line 240 separates that read from the nest that scales S in place, "
-         "whose thread t writes those same elements: both per-thread",
-         r"line (227|240): __syncthreads\(\) deleted$"),
+        ("in source_changed (sm_90a lines 322 and 335, sm_90 lines 264 and 277), the first "
+         "separates the copy into S (thread t writes S[1024 s + 8 t .. + 8)) from the copy of S "
+         "into the fragment F, which reads S[1024 r + 8 t .. + 8) in the same thread, and the "
+         "second separates that read from the nest that scales S in place, whose thread t writes "
+         "those same elements: both per-thread. In register_a on sm_90a, line 426 is the proxy "
+         "fence before the barrier after the copy into S, which only generic loads read (the "
+         "gemm reads F from registers, B_s is fenced where it is written). In register_a on "
+         "sm_90, line 392 separates the copy of S into F (thread t reads S[1024 r + 8 t .. + 8)) "
+         "from the loop's first in-place update of S (thread t writes those same elements): "
+         "per-thread; line 436 follows the loop, whose last iteration already ends with the "
+         "barriers around its gemm, after its update of S",
+         r"line (322|335|264|277|392|436): __syncthreads\(\) deleted$|line 426: fence\.proxy\.async deleted$"),
     "examples/online_softmax.tl":
         ("line 149 ends the first k loop, whose two reductions use x_warps5 and x_warps6 in turn: the "
          "next iteration's write of each is separated from this one's read of it by the other "
