@@ -179,6 +179,16 @@ TlValue *tl_eval_call(Sema *s, const TlNode *n) {
     // ceil(a / b) = floor(a / b) + 1 when b does not divide a; no negation.
     return tl_eval_int_value(s, n->loc, tl_floordiv(a, b) + (tl_floormod(a, b) != 0));
   }
+  // str(x) of an int, a bool or a string (dtype names built as
+  // `storage_type + str(nbit)`).
+  if (!t && strcmp(fname, "str") == 0 && nargs == 1 &&
+      (args[0]->kind == VAL_INT || args[0]->kind == VAL_BOOL || args[0]->kind == VAL_STR)) {
+    TlValue *v = tl_value_new(s, VAL_STR, n->loc);
+    v->s = args[0]->kind == VAL_STR    ? args[0]->s
+           : args[0]->kind == VAL_BOOL ? (args[0]->i ? "True" : "False")
+                                       : tl_arena_printf(s->arena, "%lld", (long long)args[0]->i);
+    return v;
+  }
   if (!t && (strcmp(fname, "int") == 0 || strcmp(fname, "float") == 0 ||
              strcmp(fname, "abs") == 0 || strcmp(fname, "len") == 0)) {
     if (nargs != 1) {

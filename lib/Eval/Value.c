@@ -49,6 +49,10 @@ const char *tl_sema_t_attr(Sema *s, const TlNode *n) {
 }
 
 bool tl_sema_names_module(Sema *s, const TlNode *n, const char *leaf) {
+  // tvm.tir / tvm.tirx written through the tvm module (`tvm.tirx.const(...)`)
+  if (n->kind == ND_ATTR && strcmp(n->name, leaf) == 0 &&
+      (strcmp(leaf, "tir") == 0 || strcmp(leaf, "tirx") == 0))
+    return tl_sema_names_module(s, n->a, "tvm");
   if (n->kind != ND_NAME) return false;
   TlSym *y = tl_scope_lookup(s, n->name);
   if (!y || y->kind != SYM_VALUE || y->value->kind != VAL_MODULE || !y->value->s) return false;

@@ -723,6 +723,19 @@ static TlExpr *lower_call(Sema *s, const TlNode *n) {
             "min_value, get_thread_binding, shfl_sync, shfl_down, shfl_up, shfl_xor, tvm_warp_shuffle");
     return error_expr(s, n->loc);
   }
+  // f(a)(b): a helper that returns a helper (TVM's quantize converters,
+  // `_tir_packed_to_unsigned_convert(storage, nbit)(nbit, val, pos, dtype=)`):
+  // the callee runs at compile time, its result is inlined like any helper.
+  if (!t && n->a->kind == ND_CALL) {
+    TlValue *fv = tl_sema_eval_const(s, n->a);
+    if (fv->kind == VAL_ERROR) return error_expr(s, n->loc);
+    if (fv->kind == VAL_FUNC) {
+      TlExpr *out[2];
+      int nout;
+      if (!inline_helper_call(s, fv, n, out, &nout)) return error_expr(s, n->loc);
+      return out[0];
+    }
+  }
   tl_error(s->diag, n->loc, "unknown function '%s'", full[0] ? full : "(expression)");
   return error_expr(s, n->loc);
 }
