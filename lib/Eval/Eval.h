@@ -224,6 +224,8 @@ bool tl_sema_inline_macro(Sema *s, const TlValue *m, const TlNode *call, TlVec *
 /* Scope.c: scopes (also the call-argument helpers every sema file uses) */
 // The value of keyword argument `name` of a call, or NULL.
 const TlNode *tl_sema_kwarg(const TlNode *call, const char *name);
+// Argument i of call, positional, or else its keyword `name` (NULL: neither).
+const TlNode *tl_sema_arg(const TlNode *call, int i, const char *name);
 // Reports keyword arguments not in `allowed` (NULL-terminated); false if any.
 bool tl_sema_check_keywords(Sema *s, const TlNode *call, const char *what,
                             const char *const *allowed);

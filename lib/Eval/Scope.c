@@ -93,6 +93,10 @@ const TlNode *tl_sema_kwarg(const TlNode *call, const char *name) {
   return NULL;
 }
 
+const TlNode *tl_sema_arg(const TlNode *call, int i, const char *name) {
+  return call->list.len > i ? TL_VEC_AT(call->list, TlNode, i) : tl_sema_kwarg(call, name);
+}
+
 bool tl_sema_check_keywords(Sema *s, const TlNode *call, const char *what,
                             const char *const *allowed) {
   for (int i = 0; i < call->list2.len; i++) {

@@ -76,10 +76,8 @@ static bool empty_decl(Sema *s, EagerBody *body, const TlNode *st) {
   }
   static const char *const kws[] = {"shape", "dtype", NULL};
   if (!tl_sema_check_keywords(s, call, "T.empty", kws)) return false;
-  const TlNode *shape =
-      call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "shape");
-  const TlNode *dtype =
-      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "dtype");
+  const TlNode *shape = tl_sema_arg(call, 0, "shape");
+  const TlNode *dtype = tl_sema_arg(call, 1, "dtype");
   if (!shape || call->list.len > 2) {
     tl_error(s->diag, call->loc, "T.empty takes a shape and a dtype");
     return false;

@@ -34,8 +34,7 @@ static const TlNode *shaping_stmt(Sema *s, const TlNode *p, const TlNode *const 
   const TlNode *found = NULL;
   for (int i = 0; i < n; i++) {
     const TlNode *call = stmts[i]->a;
-    const TlNode *ptr =
-        call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "ptr");
+    const TlNode *ptr = tl_sema_arg(call, 0, "ptr");
     if (!ptr || ptr->kind != ND_NAME || strcmp(ptr->name, p->name) != 0) continue;
     if (found) {
       tl_error(s->diag, TL_VEC_AT(stmts[i]->list, TlNode, 0)->loc,
@@ -64,10 +63,8 @@ TlBuffer *tl_sema_ptr_param(Sema *s, const TlNode *p, const TlNode *const *stmts
   const TlNode *call = st->a, *target = TL_VEC_AT(st->list, TlNode, 0);
   static const char *const kws[] = {"ptr", "shape", "dtype", "strides", NULL};
   if (!tl_sema_check_keywords(s, call, "T.make_tensor", kws)) return NULL;
-  const TlNode *shape =
-      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "shape");
-  const TlNode *dtype =
-      call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : tl_sema_kwarg(call, "dtype");
+  const TlNode *shape = tl_sema_arg(call, 1, "shape");
+  const TlNode *dtype = tl_sema_arg(call, 2, "dtype");
   if (target->kind != ND_NAME || !shape || call->list.len > 3) {
     tl_error(s->diag, call->loc,
              "write a pointer's tensor as NAME = T.make_tensor(ptr, shape, "

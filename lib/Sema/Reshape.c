@@ -50,10 +50,8 @@ bool tl_sema_reshape(Sema *s, const TlNode *target, const TlNode *call) {
     tl_error(s->diag, target->loc, "T.reshape must be assigned to a name");
     return false;
   }
-  const TlNode *src =
-      call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "src");
-  const TlNode *shape =
-      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "shape");
+  const TlNode *src = tl_sema_arg(call, 0, "src");
+  const TlNode *shape = tl_sema_arg(call, 1, "shape");
   if (!src || !shape || call->list.len > 2) {
     tl_error(s->diag, call->loc, "T.reshape takes a buffer and a shape");
     return false;

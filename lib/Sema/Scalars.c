@@ -194,10 +194,8 @@ bool tl_sema_alloc_var(Sema *s, const TlNode *target, const TlNode *call, TlVec 
     tl_error(s->diag, target->loc, "T.alloc_var must be assigned to a name");
     return false;
   }
-  const TlNode *dt =
-      call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "dtype");
-  const TlNode *init =
-      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "init");
+  const TlNode *dt = tl_sema_arg(call, 0, "dtype");
+  const TlNode *init = tl_sema_arg(call, 1, "init");
   if (!dt || call->list.len > 2) {
     tl_error(s->diag, call->loc, "T.alloc_var takes a dtype and an optional init=");
     return false;

@@ -16,12 +16,9 @@ bool tl_sema_shared_view(Sema *s, const TlNode *target, const TlNode *call) {
     tl_error(s->diag, target->loc, "T.view must be assigned to a name");
     return false;
   }
-  const TlNode *src =
-      call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "src");
-  const TlNode *shape =
-      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "shape");
-  const TlNode *dtype =
-      call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : tl_sema_kwarg(call, "dtype");
+  const TlNode *src = tl_sema_arg(call, 0, "src");
+  const TlNode *shape = tl_sema_arg(call, 1, "shape");
+  const TlNode *dtype = tl_sema_arg(call, 2, "dtype");
   if (!src || call->list.len > 3) {
     tl_error(s->diag, call->loc, "T.view takes a shared tile, then a shape and a dtype");
     return false;

@@ -125,10 +125,8 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   }
   static const char *const kws[] = {"shape", "dtype", "scope", NULL};
   if (!tl_sema_check_keywords(s, call, kind, kws)) return false;
-  const TlNode *shape =
-      call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0) : tl_sema_kwarg(call, "shape");
-  const TlNode *dtype =
-      call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1) : tl_sema_kwarg(call, "dtype");
+  const TlNode *shape = tl_sema_arg(call, 0, "shape");
+  const TlNode *dtype = tl_sema_arg(call, 1, "dtype");
   if (!shape || !dtype || call->list.len > 3) {
     tl_error(s->diag, call->loc, "T.%s takes a shape and a dtype", kind);
     return false;

@@ -45,12 +45,9 @@ bool tl_sema_tensor_view(Sema *s, const TlNode *target, const TlNode *call) {
     tl_error(s->diag, target->loc, "T.Tensor must be assigned to a name");
     return false;
   }
-  const TlNode *shape = call->list.len > 0 ? TL_VEC_AT(call->list, TlNode, 0)
-                                           : tl_sema_kwarg(call, "shape");
-  const TlNode *dtype = call->list.len > 1 ? TL_VEC_AT(call->list, TlNode, 1)
-                                           : tl_sema_kwarg(call, "dtype");
-  const TlNode *data = call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2)
-                                          : tl_sema_kwarg(call, "data");
+  const TlNode *shape = tl_sema_arg(call, 0, "shape");
+  const TlNode *dtype = tl_sema_arg(call, 1, "dtype");
+  const TlNode *data = tl_sema_arg(call, 2, "data");
   if (!shape || !dtype || !data || call->list.len > 3) {
     tl_error(s->diag, call->loc, "T.Tensor in a kernel takes a shape, a dtype and the memory it "
                                  "views (P.data)");

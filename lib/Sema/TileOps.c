@@ -708,8 +708,7 @@ static void reduce(Sema *s, const TlNode *call, const char *op, TlVec *out) {
   bool src_ok = region(s, TL_VEC_AT(call->list, TlNode, 0), &st->src);
   s->reshape_reduce = false;
   if (!src_ok || !region(s, TL_VEC_AT(call->list, TlNode, 1), &st->dst)) return;
-  const TlNode *dn =
-      call->list.len > 2 ? TL_VEC_AT(call->list, TlNode, 2) : tl_sema_kwarg(call, "dim");
+  const TlNode *dn = tl_sema_arg(call, 2, "dim");
   int64_t dim = -1; // TileLang's default: the last dimension
   if (dn && !tl_sema_const_int(s, dn, "dim=", &dim)) return;
   bool clear;
