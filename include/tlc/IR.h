@@ -416,6 +416,9 @@ struct TlStmt {
   // that `barrier_threads` threads meet at; 0: the whole block.
   int barrier_id;
   int64_t barrier_threads;
+  // ST_SYNC with barrier_id: only arrive at it (bar.arrive, no wait): the
+  // writer's side of a hand-over between two T.ws scopes (thread-sync).
+  bool barrier_arrive;
   // ST_SYNC from T.sync_grid(): every thread of the grid meets here (a
   // cooperative launch; only at the top level of a kernel's body).
   bool grid_sync;

@@ -36,11 +36,50 @@ static bool body_has_gemm(const TlVec *body) {
   return false;
 }
 
-int64_t tl_kernel_fragment_registers(const TlKernel *k) {
+// Does the kernel's top-level statement s read or write b?
+static bool stmt_uses(const TlStmt *s, const TlBuffer *b) {
+  return tl_stmt_touches(s, b, true) || tl_stmt_touches(s, b, false);
+}
+
+// Is fragment b held by the threads of top-level statement `scope` (a T.ws
+// scope; NULL: a kernel without scopes)? A fragment only another scope uses
+// is not: each scope's threads hold their own fragments.
+static bool held_in(const TlKernel *k, const TlBuffer *b, const TlStmt *scope) {
+  if (!scope) return true;
+  bool used = false;
+  for (int i = 0; i < k->body.len; i++) {
+    const TlStmt *s = TL_VEC_AT(k->body, TlStmt, i);
+    if (!stmt_uses(s, b)) continue;
+    if (s == scope || !(s->kind == ST_IF && s->group_threads)) return true;
+    used = true;
+  }
+  return !used;
+}
+
+static int64_t scope_registers(const TlKernel *k, const TlStmt *scope) {
   int64_t total = 0;
-  for (int i = 0; i < k->buffers.len; i++)
-    total += fragment_registers(TL_VEC_AT(k->buffers, TlBuffer, i));
+  for (int i = 0; i < k->buffers.len; i++) {
+    const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+    if (fragment_registers(b) && held_in(k, b, scope)) total += fragment_registers(b);
+  }
   return total;
+}
+
+// The T.ws scope whose threads hold the most fragment registers (NULL: the
+// kernel has no scopes, every thread holds every fragment).
+static const TlStmt *heaviest_scope(const TlKernel *k) {
+  const TlStmt *best = NULL;
+  for (int i = 0; i < k->body.len; i++) {
+    const TlStmt *s = TL_VEC_AT(k->body, TlStmt, i);
+    if (s->kind == ST_IF && s->group_threads &&
+        (!best || scope_registers(k, s) > scope_registers(k, best)))
+      best = s;
+  }
+  return best;
+}
+
+int64_t tl_kernel_fragment_registers(const TlKernel *k) {
+  return scope_registers(k, heaviest_scope(k));
 }
 
 // The sum counts every fragment as live at once, which overestimates
@@ -54,12 +93,14 @@ int64_t tl_kernel_fragment_registers(const TlKernel *k) {
 enum { THREAD_REGISTERS = 255, OVERESTIMATE = 32 };
 
 void tl_check_fragment_registers(const TlKernel *k, TlDiag *d) {
-  int64_t total = tl_kernel_fragment_registers(k);
+  const TlStmt *scope = heaviest_scope(k);
+  int64_t total = scope_registers(k, scope);
   if (total <= THREAD_REGISTERS + OVERESTIMATE) return;
   const TlBuffer *largest = NULL;
   for (int i = 0; i < k->buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
-    if (fragment_registers(b) && (!largest || fragment_registers(b) > fragment_registers(largest)))
+    if (fragment_registers(b) && held_in(k, b, scope) &&
+        (!largest || fragment_registers(b) > fragment_registers(largest)))
       largest = b;
   }
   char parts[256];
@@ -67,7 +108,7 @@ void tl_check_fragment_registers(const TlKernel *k, TlDiag *d) {
   parts[0] = 0;
   for (int i = 0; i < k->buffers.len && used + 48 < sizeof parts; i++) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
-    int64_t r = fragment_registers(b);
+    int64_t r = held_in(k, b, scope) ? fragment_registers(b) : 0;
     if (r >= 8)
       used += (size_t)snprintf(parts + used, sizeof parts - used, "%s%s %lld", used ? ", " : "",
                                b->name, (long long)r);

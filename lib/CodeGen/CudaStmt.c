@@ -313,7 +313,17 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
       tl_buf_puts(o, "tl_grid_sync();\n");
       return;
     }
-    if (s->barrier_id) { // T.sync_threads(id, count)
+    if (s->barrier_id && s->barrier_arrive) {
+      // A T.ws scope hands shared data to another (thread-sync): its writes,
+      // also those the other scope's wgmma reads, before it arrives.
+      tl_buf_indent(o, level);
+      tl_buf_puts(o, "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");\n");
+      tl_buf_indent(o, level);
+      tl_buf_printf(o, "asm volatile(\"bar.arrive %d, %lld;\\n\" ::: \"memory\");\n",
+                    s->barrier_id, (long long)s->barrier_threads);
+      return;
+    }
+    if (s->barrier_id) { // T.sync_threads(id, count), or the reader's side of a hand-over
       tl_buf_indent(o, level);
       tl_buf_printf(o, "asm volatile(\"bar.sync %d, %lld;\\n\" ::: \"memory\");\n", s->barrier_id,
                     (long long)s->barrier_threads);

@@ -353,7 +353,8 @@ static void mma_operands(Parser *p, TlStmt *s) {
   s->mma_k = tl_irp_small_int(p, "an mma K");
 }
 
-// sync [barrier ID THREADS]: __syncthreads, or named barrier ID of THREADS.
+// sync [grid | barrier ID THREADS [arrive]]: __syncthreads, the grid, or
+// named barrier ID of THREADS (arrive: bar.arrive, the thread does not wait).
 static void sync_operands(Parser *p, TlStmt *s) {
   if (tl_irp_accept_word(p, "grid")) {
     s->grid_sync = true;
@@ -362,6 +363,7 @@ static void sync_operands(Parser *p, TlStmt *s) {
   if (!tl_irp_accept_word(p, "barrier")) return;
   s->barrier_id = tl_irp_small_int(p, "a barrier id");
   s->barrier_threads = tl_irp_count(p, "a thread count");
+  s->barrier_arrive = tl_irp_accept_word(p, "arrive");
 }
 
 static void wgmma_wait_operands(Parser *p, TlStmt *s) {

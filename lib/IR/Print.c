@@ -535,7 +535,8 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     tl_buf_puts(out, "sync");
     if (s->grid_sync) tl_buf_puts(out, " grid");
     if (s->barrier_id)
-      tl_buf_printf(out, " barrier %d %lld", s->barrier_id, (long long)s->barrier_threads);
+      tl_buf_printf(out, " barrier %d %lld%s", s->barrier_id, (long long)s->barrier_threads,
+                    s->barrier_arrive ? " arrive" : "");
     end_line(p, s);
     return;
   case ST_COMMENT:

@@ -248,6 +248,8 @@ static void check_stmt(V *v, const TlStmt *s) {
     if (s->grid_sync && (s->barrier_id || v->k->cluster || v->k->ring_stages || v->k->persistent))
       fail(v, s->loc, "a grid barrier that is also a named barrier, or in a kernel launched "
                       "in clusters or warp-specialized by tlc");
+    if (s->barrier_arrive && !s->barrier_id)
+      fail(v, s->loc, "an arrive-only barrier that is not a named barrier");
     if (s->barrier_id &&
         (s->barrier_id > 15 || s->barrier_threads <= 0 || s->barrier_threads % 32 ||
          (v->k->launch_threads && s->barrier_threads > v->k->launch_threads)))

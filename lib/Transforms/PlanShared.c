@@ -132,7 +132,8 @@ static bool lives_overlap(const Life *x, const Life *y) {
 // Is there a top-level barrier strictly between statements lo and hi?
 static bool barrier_between(const TlVec *body, int lo, int hi) {
   for (int i = lo + 1; i < hi && i < body->len; i++)
-    if (TL_VEC_AT(*body, TlStmt, i)->kind == ST_SYNC) return true;
+    if (TL_VEC_AT(*body, TlStmt, i)->kind == ST_SYNC && !TL_VEC_AT(*body, TlStmt, i)->barrier_arrive)
+      return true;
   return false;
 }
 

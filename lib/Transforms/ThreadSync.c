@@ -11,7 +11,10 @@
 // coordinates, `if bx * 64 < M:`), its branches are then walked too, so a
 // hazard inside a branch gets a barrier there; every thread takes the same
 // branch, so all reach it. No barrier is ever placed under a condition that
-// may differ between threads.
+// may differ between threads, except the named barriers of T.ws scopes: a
+// barrier inside one is its own threads' (1 + first/128), and a shared tile
+// one scope hands to another with no mbarrier between gets a named barrier
+// pair (hand-overs, at the end of this file).
 #include "tlc/Passes.h"
 
 enum { MAX_BUFS = 64 };
@@ -352,7 +355,7 @@ static TlVec sync_stmts(Ctx *c, const TlVec *body, State *st);
 static bool starts_with_barrier(const TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_SYNC) return true;
+    if (s->kind == ST_SYNC && !s->barrier_arrive) return true;
     if (s->kind != ST_ASYNC_WAIT && s->kind != ST_WGMMA_WAIT && s->kind != ST_COMMENT) return false;
   }
   return false;
@@ -434,7 +437,7 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
     tl_vec_push(a, out, s);
     return;
   }
-  if (s->kind == ST_SYNC) {
+  if (s->kind == ST_SYNC && !s->barrier_arrive) {
     *st = (State){0};
     tl_vec_push(a, out, s);
     return;
@@ -520,8 +523,149 @@ static void sync_body(Ctx *c, TlVec *body, State *st) {
   if (!c->dry) *body = out;
 }
 
+// ---- Hand-overs between T.ws scopes ----------------------------------------
+//
+// Two scopes run side by side, ordered only by the kernel's own mbarriers.
+// A shared tile one scope writes once (at its top level, after its loop) and
+// another only reads after its own loop (MLA decode's row sums, written by
+// the first consumer warpgroup and read by the second for its rescale) is
+// ordered by nothing: the user's last mbarrier hand-over comes before the
+// write. Such a pair gets a named barrier: the writer arrives after its last
+// write (bar.arrive, no wait), the reader meets it before its first read.
+
+static bool has_stmt(const TlStmt *s, bool (*pred)(const TlStmt *)) {
+  if (pred(s)) return true;
+  for (int i = 0; i < s->body.len; i++)
+    if (has_stmt(TL_VEC_AT(s->body, TlStmt, i), pred)) return true;
+  for (int i = 0; i < s->else_body.len; i++)
+    if (has_stmt(TL_VEC_AT(s->else_body, TlStmt, i), pred)) return true;
+  return false;
+}
+
+// Something another scope may be waiting for.
+static bool signals(const TlStmt *s) {
+  return s->kind == ST_MBAR_ARRIVE || s->kind == ST_TMA_LOAD || (s->kind == ST_SYNC && s->barrier_id);
+}
+
+// Something that waits for another scope.
+static bool waits(const TlStmt *s) {
+  return s->kind == ST_MBAR_WAIT || (s->kind == ST_SYNC && s->barrier_id && !s->barrier_arrive);
+}
+
+static bool any_in(const TlVec *body, int lo, int hi, bool (*pred)(const TlStmt *)) {
+  for (int i = lo; i < hi && i < body->len; i++)
+    if (has_stmt(TL_VEC_AT(*body, TlStmt, i), pred)) return true;
+  return false;
+}
+
+static bool touches(const TlStmt *s, const TlBuffer *b, bool write) {
+  Set r = {0}, w = {0}, one = {0};
+  effects(s, &r, &w);
+  set_add(&one, b);
+  return set_meets(write ? &w : &r, &one);
+}
+
+// Index of the last (first) statement of body that writes (reads) b, or -1.
+static int last_writer(const TlVec *body, const TlBuffer *b) {
+  for (int i = body->len - 1; i >= 0; i--)
+    if (touches(TL_VEC_AT(*body, TlStmt, i), b, true)) return i;
+  return -1;
+}
+
+static int first_reader(const TlVec *body, const TlBuffer *b) {
+  for (int i = 0; i < body->len; i++)
+    if (touches(TL_VEC_AT(*body, TlStmt, i), b, false)) return i;
+  return -1;
+}
+
+// The barrier cannot deadlock when the reader signals nothing from its
+// meeting point on (the writer cannot be waiting for it), or the writer waits
+// for nothing up to its arrival.
+static bool hand_over_safe(const TlStmt *writer, int wpos, const TlStmt *reader, int rpos) {
+  return !any_in(&reader->body, rpos, reader->body.len, signals) ||
+         !any_in(&writer->body, 0, wpos + 1, waits);
+}
+
+static int max_user_barrier(const TlVec *body) {
+  int id = 0;
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_SYNC && s->barrier_id > id) id = s->barrier_id;
+    int in = max_user_barrier(&s->body), ie = max_user_barrier(&s->else_body);
+    id = in > id ? in : id;
+    id = ie > id ? ie : id;
+  }
+  return id;
+}
+
+static void insert_at(TlArena *a, TlVec *body, int at, TlStmt *s) {
+  TlVec out = {0};
+  for (int i = 0; i < body->len; i++) {
+    if (i == at) tl_vec_push(a, &out, s);
+    tl_vec_push(a, &out, TL_VEC_AT(*body, TlStmt, i));
+  }
+  if (at >= body->len) tl_vec_push(a, &out, s);
+  *body = out;
+}
+
+// One hand-over from `writer` to `reader` of the tiles the writer writes and
+// the reader only reads, each safe on its own and together.
+static void hand_over_pair(TlArena *a, TlDiag *d, TlKernel *k, TlStmt *writer, TlStmt *reader,
+                           int *next_id) {
+  Set wr = {0}, ww = {0}, rr = {0}, rw = {0};
+  body_effects(&writer->body, &wr, &ww, &(Set){0}, &(Set){0});
+  body_effects(&reader->body, &rr, &rw, &(Set){0}, &(Set){0});
+  int wpos = -1, rpos = INT32_MAX;
+  const TlBuffer *first = NULL;
+  for (int i = 0; i < ww.n; i++) {
+    const TlBuffer *b = ww.b[i];
+    Set one = {0};
+    set_add(&one, b);
+    if (b->scope != SCOPE_SHARED || ww.async[i] || !set_meets(&rr, &one) || set_meets(&rw, &one))
+      continue;
+    int w = last_writer(&writer->body, b), r = first_reader(&reader->body, b);
+    if (w < 0 || r < 0) continue;
+    int nw = w > wpos ? w : wpos, nr = r < rpos ? r : rpos;
+    if (!hand_over_safe(writer, nw, reader, nr)) continue;
+    wpos = nw;
+    rpos = nr;
+    first = first ? first : b;
+  }
+  if (!first) return;
+  int64_t threads = writer->group_threads + reader->group_threads;
+  if (*next_id > 15 || threads % 32 || threads > k->launch_threads) {
+    tl_warning(d, reader->loc,
+               "no named barrier left to order '%s' between two T.ws scopes; the "
+               "kernel's mbarriers must order it",
+               first->name);
+    return;
+  }
+  // Located at the last write and the first read they order.
+  TlStmt *arrive = tl_stmt_new(a, ST_SYNC, TL_VEC_AT(writer->body, TlStmt, wpos)->loc);
+  arrive->barrier_id = *next_id;
+  arrive->barrier_threads = threads;
+  arrive->barrier_arrive = true;
+  TlStmt *meet = tl_stmt_new(a, ST_SYNC, TL_VEC_AT(reader->body, TlStmt, rpos)->loc);
+  meet->barrier_id = *next_id;
+  meet->barrier_threads = threads;
+  ++*next_id;
+  insert_at(a, &writer->body, wpos + 1, arrive);
+  insert_at(a, &reader->body, rpos, meet);
+}
+
+static void hand_over(TlArena *a, TlDiag *d, TlKernel *k) {
+  if (!k->launch_threads) return;
+  int next_id = (int)(k->launch_threads / 128) + 1, user = max_user_barrier(&k->body);
+  next_id = user >= next_id ? user + 1 : next_id;
+  for (int i = 0; i < k->body.len; i++)
+    for (int j = 0; j < k->body.len; j++) {
+      TlStmt *w = TL_VEC_AT(k->body, TlStmt, i), *r = TL_VEC_AT(k->body, TlStmt, j);
+      if (i != j && w->kind == ST_IF && w->group_threads && r->kind == ST_IF && r->group_threads)
+        hand_over_pair(a, d, k, w, r, &next_id);
+    }
+}
+
 bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d) {
-  (void)d;
   for (int k = 0; k < m->kernels.len; k++) {
     State st = {0};
     TlKernel *kernel = TL_VEC_AT(m->kernels, TlKernel, k);
@@ -529,6 +673,7 @@ bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d) {
     find_uniform(&kernel->body, &uniform);
     Ctx c = {a, false, 0, &uniform, 0};
     sync_body(&c, &kernel->body, &st);
+    hand_over(a, d, kernel);
   }
   return true;
 }
