@@ -202,7 +202,7 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       size_t n = v ? strcspn(v, "=") : 0;
       if (!v || n == 0 || !v[n] || !tl_harness_data_spec_ok(v + n + 1))
         return usage_error("--data needs NAME=SPEC with SPEC offsets:TOTAL:MAX, range:LO:HI, "
-                           "arange, arange:STEP, div:D:N or const:V, got '%s'",
+                           "arange, arange:STEP, div:D:N, const:V or uniform:LO:HI, got '%s'",
                            v ? v : "");
       if (o->ndata == 64) return usage_error("more than 64 --data options%s", "");
       o->data[o->ndata++] = v;

@@ -13,6 +13,7 @@
 // kernel, so the file still checks that the reference writes every output
 // and, with --cublas, checks the reference against cuBLAS.
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +121,13 @@ static bool sizes_bound(const TlModule *ref, const TlModule *compiled, const TlH
 // --data specs: offsets:TOTAL:MAX (a cu_seqlens-style table: 0 first, TOTAL
 // last, steps of 0..MAX), range:LO:HI (integers in [LO, HI)), arange (the
 // index), arange:STEP (the index times STEP), div:D:N (the index over D, at
-// most N - 1: which group a block belongs to), const:V. The runtime (runtime/head.cu, tlh_fill) reads the same.
+// most N - 1: which group a block belongs to), const:V, uniform:LO:HI (random
+// reals in [LO, HI): the one fill for float tensors besides const, for data
+// whose range matters, such as a gate that exp() must not overflow). The
+// runtime (Runtime.c, tlh_fill) reads the same. tokens:OFFS fills a [T, 2]
+// table with the (sequence, position) pair of each token of the cu_seqlens
+// table OFFS, an earlier input of the same kernel filled as offsets (FLA's
+// prepare_token_indices, which TileLang's varlen backward kernels read).
 static bool int_field(const char **p, long long *v, bool last) {
   char *end;
   errno = 0;
@@ -130,10 +137,26 @@ static bool int_field(const char **p, long long *v, bool last) {
   return true;
 }
 
+static bool real_field(const char **p, double *v, bool last) {
+  char *end;
+  errno = 0;
+  *v = strtod(*p, &end);
+  if (end == *p || errno || !isfinite(*v) || (last ? *end != '\0' : *end != ':')) return false;
+  *p = last ? end : end + 1;
+  return true;
+}
+
 bool tl_harness_data_spec_ok(const char *spec) {
   long long a, b;
   const char *p;
-  if (spec[strspn(spec, "abcdefghijklmnopqrstuvwxyz0123456789:+-")]) return false;
+  if (strncmp(spec, "tokens:", 7) == 0) // a parameter name: checked against the kernels
+    return spec[7] && !spec[7 + strspn(spec + 7,
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")];
+  if (spec[strspn(spec, "abcdefghijklmnopqrstuvwxyz0123456789:+-.")]) return false;
+  if (strncmp(spec, "uniform:", 8) == 0) {
+    double lo, hi;
+    return p = spec + 8, real_field(&p, &lo, false) && real_field(&p, &hi, true) && lo < hi;
+  }
   if (strcmp(spec, "arange") == 0) return true;
   if (strncmp(spec, "arange:", 7) == 0) return p = spec + 7, int_field(&p, &a, true);
   if (strncmp(spec, "div:", 4) == 0)
@@ -149,6 +172,37 @@ bool tl_harness_data_spec_ok(const char *spec) {
 // The --data spec for tensor `name`, or NULL.
 static const char *data_spec(const TlHarnessOptions *o, const char *name) {
   return bound_value(o->data, o->ndata, name);
+}
+
+// tokens:OFFS on tensor b: b is [T, 2] of integers, and in every kernel
+// that has b, OFFS is an earlier integer parameter filled as offsets.
+static bool tokens_source_ok(const TlModule *ref, const TlBuffer *b, const char *offs,
+                             const TlHarnessOptions *o, TlDiag *d) {
+  if (b->ndims != 2 || b->shape[1] != 2 || tl_dtype_is_float(b->dtype)) {
+    tl_error(d, b->loc, "--data %s=tokens:%s: '%s' must be a [T, 2] integer table", b->name, offs,
+             b->name);
+    return false;
+  }
+  const char *spec = data_spec(o, offs);
+  if (!spec || strncmp(spec, "offsets:", 8) != 0) {
+    tl_error(d, b->loc, "--data %s=tokens:%s: '%s' must be filled as offsets (--data %s=offsets:TOTAL:MAX)",
+             b->name, offs, offs, offs);
+    return false;
+  }
+  for (int j = 0; j < ref->kernels.len; j++) {
+    const TlKernel *k = TL_VEC_AT(ref->kernels, TlKernel, j);
+    bool before = false;
+    for (int v = 0; v < k->params.len; v++) {
+      const TlBuffer *p = TL_VEC_AT(k->params, TlBuffer, v);
+      if (strcmp(p->name, offs) == 0) before = true;
+      if (strcmp(p->name, b->name) == 0 && !before) {
+        tl_error(d, b->loc, "--data %s=tokens:%s: kernel '%s' takes no '%s' before '%s'", b->name,
+                 offs, k->name, offs, b->name);
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 // Every --data must name an integer tensor some kernel reads.
@@ -168,9 +222,13 @@ static bool data_bound(const TlModule *ref, const TlHarnessOptions *o, TlDiag *d
                      o->data[i]);
       return false;
     }
-    if (tl_dtype_is_float(found->dtype)) {
+    const char *spec = o->data[i] + len + 1;
+    if (strncmp(spec, "tokens:", 7) == 0 && !tokens_source_ok(ref, found, spec + 7, o, d))
+      return false;
+    if (tl_dtype_is_float(found->dtype) && strncmp(spec, "uniform:", 8) != 0 &&
+        strncmp(spec, "const:", 6) != 0) {
       tl_error(d, found->loc,
-               "--data %s: '%s' is %s; --data fills integer tensors (indices, offsets)", o->data[i],
+               "--data %s: '%s' is %s; a float tensor takes uniform:LO:HI or const:V", o->data[i],
                found->name, tl_dtype_name(found->dtype));
       return false;
     }
