@@ -21,6 +21,7 @@ typedef struct TlOptions {
   bool ir_input;           // the input is IR text (.tir, or --ir): parsed, no sema; only
                            // the --passes run
   bool verify_each;        // run the verifier after every pass
+  bool keep_threads;       // --keep-threads: no kernel gets more threads than it asks for
   bool no_warp_specialize; // --no-warp-specialize: pipelines stay on cp.async (no TMA)
   bool cluster;            // --cluster: warp-specialized kernels in clusters of 2 (TMA multicast)
   bool warnings_off, werror;

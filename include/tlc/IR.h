@@ -526,6 +526,7 @@ typedef struct TlModule {
   bool has_wgmma;        // the target has wgmma (sm_90a): T.gemm may use it
   bool has_tma;          // the target has TMA and mbarrier transactions (sm_90)
   bool clusters;         // --cluster: warp-specialized kernels may run in thread-block clusters
+  bool keep_threads;     // --keep-threads: widen-threads leaves every kernel's thread count
   int64_t max_shared_bytes;
   int64_t max_threads;
 } TlModule;

@@ -10,6 +10,10 @@
    assume it a multiple of 16 bytes; an unaligned twin for the other launches */
 bool tl_specialize_sizes(TlArena *a, TlModule *m, TlDiag *d);
 
+/* lib/Transforms/WidenThreads.c: a kernel whose fragments would spill runs
+   with twice the threads when nothing in it names a thread */
+bool tl_widen_threads(TlArena *a, TlModule *m, TlDiag *d);
+
 /* lib/Transforms/LowerTileOps.c: T.copy / T.fill -> T.Parallel nests */
 bool tl_lower_tile_ops(TlArena *a, TlModule *m, TlDiag *d);
 

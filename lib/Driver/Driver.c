@@ -39,6 +39,8 @@ static const char *const usage =
     "  --ir                  read the input as IR text (default for .tir)\n"
     "  --no-verify           do not run the IR verifier between passes\n"
     "  --no-warp-specialize  keep T.Pipelined on cp.async (no TMA producer warpgroup)\n"
+    "  --keep-threads        never run a kernel with more threads than it asks for (by\n"
+    "                        default one whose fragments would spill gets twice as many)\n"
     "  --cluster             warp-specialized kernels in clusters of 2 blocks sharing tiles by TMA "
     "multicast\n"
     "  --verify-each         run it after every pass (the default)\n"
@@ -61,9 +63,9 @@ static const char *const usage =
     "  --help                print this help\n"
     "  --version             print the version\n"
     "\n"
-    "passes, in order: lower-tile-ops replicate-fragments uniform-select layout-inference\n"
-    "                  tma-copy warp-specialize pipeline partition flatten vectorize swizzle\n"
-    "                  thread-sync plan-shared\n"
+    "passes, in order: widen-threads specialize-sizes lower-tile-ops replicate-fragments\n"
+    "                  uniform-select layout-inference tma-copy warp-specialize pipeline\n"
+    "                  partition flatten vectorize swizzle thread-sync plan-shared\n"
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
 
 static bool valid_pass(const char *name) {
@@ -177,6 +179,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->harness_iters = (int)n;
     } else if (strcmp(a, "--no-verify") == 0) {
       o->verify_each = false;
+    } else if (strcmp(a, "--keep-threads") == 0) {
+      o->keep_threads = true;
     } else if (strcmp(a, "--no-warp-specialize") == 0) {
       o->no_warp_specialize = true;
     } else if (strcmp(a, "--cluster") == 0) {

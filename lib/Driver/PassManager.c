@@ -9,6 +9,7 @@
 #include "tlc/Passes.h"
 
 const TlPass tl_pipeline_passes[] = {
+    {"widen-threads", tl_widen_threads}, // fragments past 255 registers: twice the threads
     {"specialize-sizes",
      tl_specialize_sizes},                 // runtime row lengths: aligned kernel + unaligned twin
     {"lower-tile-ops", tl_lower_tile_ops}, // T.copy / T.fill -> T.Parallel nests
@@ -53,6 +54,7 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
   // TMA, so warp-specialize leaves every pipeline to the cp.async schedule.
   if (o->no_warp_specialize) m->has_tma = false;
   if (o->cluster) m->clusters = true;
+  if (o->keep_threads) m->keep_threads = true;
   // The default list, or --passes (already checked by the driver).
   const TlPass *list[64];
   int n = 0;

@@ -6,7 +6,7 @@
 # RUN: %tlc %s --call 'kernel(False)' -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=SPLIT --implicit-check-not=warning:
 # RUN: %tlc %s --call 'kernel(True)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=HEAVY --implicit-check-not=warning:
 # SPLIT-NOT: warning
-# HEAVY: warning: the fragments of kernel 'main' hold 384 registers per thread (x 128, y 128, z 128) over 128 threads; a thread has 255, so ptxas will spill to local memory
+# HEAVY: warning: the fragments of kernel 'kernel' hold 384 registers per thread (x 128, y 128, z 128) over 128 threads; a thread has 255, so ptxas will spill to local memory
 import tilelang.language as T
 
 

@@ -11,12 +11,11 @@ import tilelang.language as T
 # CHECK-LABEL: kernel handed_over
 # CHECK: if {{.*}} warpgroups 0 128
 # CHECK: sums_s[{{.*}}] = total
-# CHECK-NEXT: }
-# CHECK-NEXT: sync barrier 3 256 arrive
+# CHECK: sync barrier 3 256 arrive @[[@LINE+24]]:13
 # CHECK-NEXT: }
 # CHECK-NEXT: if {{.*}} warpgroups 128 128
-# CHECK-NEXT: sync barrier 3 256
-# CHECK-NEXT: for k
+# CHECK-NEXT: sync barrier 3 256 @[[@LINE+24]]:13
+# CHECK-NEXT: for serial k
 # CUDA-LABEL: handed_over_kernel
 # CUDA: fence.proxy.async.shared::cta;
 # CUDA-NEXT: bar.arrive 3, 256;
