@@ -100,6 +100,7 @@ typedef struct TlDiag {
   int max_errors;      // stop reporting (and compiling) after this many
   bool warnings_off;   // -w
   bool werror;         // -Werror
+  bool dropped;        // the last warning or error was not shown: nor are its notes
   // The start of the line last shown in an excerpt, so that n errors in
   // line order find their lines in one pass over the text, not n.
   const char *seen_text; // the TlSource text it is in

@@ -16,6 +16,7 @@
 #include "tlc/Driver.h"
 #include "tlc/Harness.h"
 #include "tlc/Sema.h"
+#include "tlc/Uninitialized.h"
 
 static const char *const usage =
     "usage: tlc [options] FILE.tl          compile FILE.tl (- reads stdin) to CUDA\n"
@@ -386,6 +387,9 @@ static int compile(TlArena *a, const TlOptions *o, TlDiag *d) {
     rc = front_half(a, o, d, src, &target, &out, &m);
   }
   if (rc >= 0) return rc;
+  if (!o->ir_input) // tiles read before anything writes them: warnings only
+    for (int k = 0; k < m->kernels.len; k++)
+      tl_check_uninitialized(TL_VEC_AT(m->kernels, TlKernel, k), d);
   // The harness's reference lowering reads the tile IR as sema made it; the
   // passes rewrite m in place, so it gets a copy made before they run.
   TlModule *ref = o->harness ? harness_reference(a, o, src, &target, m, d) : NULL;

@@ -160,11 +160,19 @@ static void print_excerpt(TlDiag *d, TlLoc loc) {
 void tl_vdiag(TlDiag *d, TlSeverity sev, TlLoc loc, const char *fmt, va_list ap) {
   if (sev == TL_SEV_WARNING && d->werror)
     sev = TL_SEV_ERROR;
-  if (sev == TL_SEV_WARNING && d->warnings_off)
+  // A note belongs to the warning or error before it: shown with it or not at all.
+  if (sev == TL_SEV_NOTE && d->dropped)
     return;
+  d->dropped = false;
+  if (sev == TL_SEV_WARNING && d->warnings_off) {
+    d->dropped = true;
+    return;
+  }
   if (sev == TL_SEV_ERROR) {
-    if (tl_diag_too_many(d))
+    if (tl_diag_too_many(d)) {
+      d->dropped = true;
       return;
+    }
     d->nerrors++;
   } else if (sev == TL_SEV_WARNING) {
     d->nwarnings++;
