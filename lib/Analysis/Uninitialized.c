@@ -27,7 +27,7 @@ typedef struct Walk {
   int nwritten;
   const TlBuffer *reported[MAX_TILES];
   int nreported;
-  bool overflow; // too many tiles: report nothing more
+  bool overflow;         // too many tiles: report nothing more
   const TlStmt *current; // the statement whose reads are being walked
   TlDiag *diag;
 } Walk;
@@ -36,7 +36,7 @@ static const TlBuffer *tile(const TlBuffer *b) {
   if (!b) return NULL;
   if (b->alias_of) b = b->alias_of;
   return b->scope == SCOPE_SHARED || b->scope == SCOPE_FRAGMENT || b->scope == SCOPE_LOCAL ? b
-                                                                                            : NULL;
+                                                                                           : NULL;
 }
 
 static bool member(const TlBuffer *const *set, int n, const TlBuffer *b) {
@@ -118,8 +118,9 @@ static void read(Walk *w, const TlBuffer *b, TlLoc loc, const Loop *loop) {
       break;
     }
   }
-  tl_note(w->diag, b->loc, "'%s' is declared here; write it before the loop (T.clear, "
-                           "T.fill or a copy) or read it only after",
+  tl_note(w->diag, b->loc,
+          "'%s' is declared here; write it before the loop (T.clear, "
+          "T.fill or a copy) or read it only after",
           b->name);
 }
 
