@@ -1,7 +1,7 @@
-// Safe global accesses in T.Parallel nests, as TileLang's
-// LegalizeSafeMemoryAccess defines them: inside a user's T.Parallel, a load
-// of a global tensor whose index may leave the tensor reads zero there, and
-// such a store is skipped. T.copy gets the same guards in lower-tile-ops;
+// Safe global accesses, as TileLang's LegalizeSafeMemoryAccess defines them:
+// a load of a global tensor whose index may leave the tensor reads zero
+// there, and such a store is skipped, in T.Parallel nests and in every other
+// statement of the kernel. T.copy gets the same guards in lower-tile-ops;
 // this is the rule for code the user writes, e.g. an epilogue reading
 // bias[bx * block_N + j] when N is not a multiple of block_N.
 //
@@ -74,6 +74,24 @@ static bool tested_below_size(const Conds *cs, const TlExpr *idx, const TlVar *s
   return false;
 }
 
+// The kernel being guarded: its grid says which block index runs below
+// which runtime size.
+static const TlKernel *guarded_kernel;
+
+// Is idx a block index whose grid extent is the runtime size itself
+// (`with T.Kernel(seq_len) as bx`: bx < seq_len always)?
+static bool block_below_size(const TlExpr *idx, const TlVar *size) {
+  while (idx->kind == EX_CAST) idx = idx->args[0];
+  if (idx->kind != EX_VAR || idx->var->kind != VAR_BLOCK_IDX || !guarded_kernel) return false;
+  for (int d = 0; d < 3; d++) {
+    const TlExpr *g = guarded_kernel->grid[d];
+    while (g && g->kind == EX_CAST) g = g->args[0];
+    if (guarded_kernel->block_vars[d] == idx->var && g && g->kind == EX_VAR && g->var == size)
+      return true;
+  }
+  return false;
+}
+
 // idx < size for a dimension whose extent is a runtime size (TileLang's
 // guard against the symbolic shape), unless an enclosing `if` tests it.
 static TlExpr *runtime_guard(TlArena *a, const Conds *cs, TlVar *size, int64_t scale, TlExpr *idx,
@@ -82,7 +100,8 @@ static TlExpr *runtime_guard(TlArena *a, const Conds *cs, TlVar *size, int64_t s
   if (!tl_expr_nonneg(idx) && !tested_nonneg(cs, idx))
     ok = tl_expr_binary(a, loc, OP_GE, tl_expr_clone(a, idx), tl_expr_int(a, loc, 0, idx->dtype),
                         TY_BOOL);
-  if (scale > 1 || !tested_below_size(cs, idx, size)) { // the extent is size * scale
+  if (scale > 1 || (!tested_below_size(cs, idx, size) && !block_below_size(idx, size))) {
+    // the extent is size * scale
     TlExpr *n = tl_expr_var(a, loc, size);
     if (n->dtype != idx->dtype) n = tl_expr_cast(a, loc, n, idx->dtype);
     if (scale > 1)
@@ -171,21 +190,16 @@ static void safe_body(TlArena *a, Conds cs, TlVec *body) {
   }
 }
 
-// Finds the T.Parallel nests (wherever they sit) and guards their bodies.
-static void find_nests(TlArena *a, TlVec *body) {
-  for (int i = 0; i < body->len; i++) {
-    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
-    if (s->kind == ST_PARALLEL) {
-      Conds none = {.n = 0};
-      safe_body(a, none, &s->body);
-      continue;
-    }
-    find_nests(a, &s->body);
-    find_nests(a, &s->else_body);
-  }
-}
-
+// Every statement of every kernel: TileLang (HEAD) legalizes the whole
+// function body, so a per-thread store outside T.Parallel is guarded too
+// (deepseek_v32/fp8_lighting_indexer's clean_logits stores Logits[bx, idx]
+// for idx up to a multiple of 4096 past seq_len_kv; v0.1.5 guarded the
+// bodies of innermost loops, which covers that store as well).
 void tl_sema_safe_accesses(TlArena *a, TlModule *m) {
-  for (int k = 0; k < m->kernels.len; k++)
-    find_nests(a, &TL_VEC_AT(m->kernels, TlKernel, k)->body);
+  for (int k = 0; k < m->kernels.len; k++) {
+    Conds none = {.n = 0};
+    guarded_kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    safe_body(a, none, &TL_VEC_AT(m->kernels, TlKernel, k)->body);
+  }
+  guarded_kernel = NULL;
 }

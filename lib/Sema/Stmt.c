@@ -873,8 +873,9 @@ static void counted_loop(Sema *s, const TlNode *n, const TlNode *call, const cha
     return;
   }
   int64_t lo, hi;
+  // The variable's largest value + 1 (T.serial(0, 64, 2) ends at 62: k + 1 stays below 64).
   if (tl_expr_is_const(st->start, &lo) && tl_expr_is_const(st->stop, &hi) && lo >= 0 && step > 0)
-    st->var->extent = hi > 0 ? hi : 0;
+    st->var->extent = hi > lo ? lo + (hi - lo - 1) / step * step + 1 : 0;
   breaking_body(s, n, st, out);
   tl_scope_pop(s);
   const TlNode *group = pipelined ? tl_sema_kwarg(call, "group") : NULL;

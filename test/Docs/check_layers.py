@@ -37,7 +37,7 @@ HEADER_HOME = {
     "Target.h": "Target",
     "IR.h": "IR",
     "FragLayout.h": "Analysis", "PartitionPlan.h": "Analysis",
-    "PipelineModel.h": "Analysis", "RingModel.h": "Analysis", "Occupancy.h": "Analysis", "Yaml.h": "Support",
+    "PipelineModel.h": "Analysis", "RingModel.h": "Analysis", "Occupancy.h": "Analysis", "Uninitialized.h": "Analysis", "Yaml.h": "Support",
     "Eval.h": "Eval",
     "Sema.h": "Sema",
     "Passes.h": "Transforms",

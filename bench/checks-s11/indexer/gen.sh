@@ -4,7 +4,7 @@
 # Run here (no GPU needed), from anywhere; writes NAME.cu / NAME.json next to this script.
 set -e
 cd /work/main
-TLC=${TLC:-/tmp/tlc-snap3}
+TLC=${TLC:-build/bin/tlc}
 C=/work/tilelang-corpus/main/examples
 D=bench/checks-s11/indexer
 gen() {  # FILE NAME CALL

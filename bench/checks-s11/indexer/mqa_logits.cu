@@ -204,10 +204,10 @@ extern "C" __global__ void __launch_bounds__(512, 1) mqa_logits_kernel(const fp8
   cu_k_s_min_7 = 2147483647;
   cu_k_e_max_8 = -2147483648;
   for (int bq_i_9 = 0; bq_i_9 < 4; ++bq_i_9) {
-    cu_k_s_min_7 = min(cu_k_s_min_7, min(CuSeqLenKS[seq_len_i_6 + bq_i_9], seq_len_kv_1));
+    cu_k_s_min_7 = min(cu_k_s_min_7, min((seq_len_i_6 + bq_i_9 >= 0 && seq_len_i_6 + bq_i_9 < seq_len_0 ? CuSeqLenKS[seq_len_i_6 + bq_i_9] : 0), seq_len_kv_1));
   }
   for (int bq_i_10 = 0; bq_i_10 < 4; ++bq_i_10) {
-    cu_k_e_max_8 = max(cu_k_e_max_8, min(CuSeqLenKE[seq_len_i_6 + bq_i_10], seq_len_kv_1));
+    cu_k_e_max_8 = max(cu_k_e_max_8, min((seq_len_i_6 + bq_i_10 >= 0 && seq_len_i_6 + bq_i_10 < seq_len_0 ? CuSeqLenKE[seq_len_i_6 + bq_i_10] : 0), seq_len_kv_1));
   }
   {
     // T.Parallel(128, 64) at line 148 (copy): 8192 points, 512 threads x vector 16 -> 1 step
@@ -568,10 +568,10 @@ extern "C" __global__ void __launch_bounds__(512, 1) mqa_logits_unaligned_kernel
   cu_k_s_min_7 = 2147483647;
   cu_k_e_max_8 = -2147483648;
   for (int bq_i_9 = 0; bq_i_9 < 4; ++bq_i_9) {
-    cu_k_s_min_7 = min(cu_k_s_min_7, min(CuSeqLenKS[seq_len_i_6 + bq_i_9], seq_len_kv_1));
+    cu_k_s_min_7 = min(cu_k_s_min_7, min((seq_len_i_6 + bq_i_9 >= 0 && seq_len_i_6 + bq_i_9 < seq_len_0 ? CuSeqLenKS[seq_len_i_6 + bq_i_9] : 0), seq_len_kv_1));
   }
   for (int bq_i_10 = 0; bq_i_10 < 4; ++bq_i_10) {
-    cu_k_e_max_8 = max(cu_k_e_max_8, min(CuSeqLenKE[seq_len_i_6 + bq_i_10], seq_len_kv_1));
+    cu_k_e_max_8 = max(cu_k_e_max_8, min((seq_len_i_6 + bq_i_10 >= 0 && seq_len_i_6 + bq_i_10 < seq_len_0 ? CuSeqLenKE[seq_len_i_6 + bq_i_10] : 0), seq_len_kv_1));
   }
   {
     // T.Parallel(128, 64) at line 148 (copy): 8192 points, 512 threads x vector 16 -> 1 step
