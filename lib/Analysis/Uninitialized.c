@@ -80,6 +80,11 @@ static void add_writes(Walk *w, const TlStmt *s) {
     add_writes(w, TL_VEC_AT(s->else_body, TlStmt, i));
 }
 
+static void add_body_writes(Walk *w, const TlVec *body) {
+  for (int i = 0; i < body->len; i++)
+    add_writes(w, TL_VEC_AT(*body, TlStmt, i));
+}
+
 // The first statement of body (in order, bodies included) that writes b.
 static const TlStmt *first_write(const TlVec *body, const TlBuffer *b) {
   for (int i = 0; i < body->len; i++) {
@@ -163,15 +168,18 @@ static void walk(Walk *w, const TlStmt *s, const Loop *loop) {
     if (s->update_op != OP_EQ) read(w, s->buf, s->loc, loop);
     break;
   case ST_IF: {
-    // Either branch may run (a T.ws scope's siblings may have run first:
-    // walk_body added their writes).
-    // Each branch from the state before the `if`; what one reports is not
-    // reported again by the other.
+    // Each branch sees what the other writes too: `if i == 0: acc[0] = x`
+    // `else: acc[0] += x` in a loop reads only after the first branch ran
+    // (a tile read in one branch and written only in the other is not
+    // reported). A T.ws scope's siblings may have run first (walk_body
+    // added their writes).
     Walk branch = *w; // 4 KB per nested `if` on the stack
+    add_body_writes(&branch, &s->else_body);
     walk_body(&branch, &s->body, loop);
     memcpy(w->reported, branch.reported, sizeof w->reported);
     w->nreported = branch.nreported;
     branch = *w;
+    add_body_writes(&branch, &s->body);
     walk_body(&branch, &s->else_body, loop);
     memcpy(w->reported, branch.reported, sizeof w->reported);
     w->nreported = branch.nreported;

@@ -14,13 +14,13 @@ typedef __nv_bfloat16 bfloat16_t;
 extern "C" __global__ void __launch_bounds__(512, 1) clean_logits_kernel(float* __restrict__ Logits, const int* __restrict__ CuSeqLenKS, const int* __restrict__ CuSeqLenKE, int seq_len_0, int seq_len_kv_1) {
   const int bx_2 = blockIdx.x;
   int tx_6 = (int)threadIdx.x;
-  int cu_k_s_7 = (bx_2 < seq_len_0 ? CuSeqLenKS[bx_2] : 0);
-  int cu_k_e_8 = (bx_2 < seq_len_0 ? CuSeqLenKE[bx_2] : 0);
+  int cu_k_s_7 = CuSeqLenKS[bx_2];
+  int cu_k_e_8 = CuSeqLenKE[bx_2];
   for (int n_i_9 = 0; n_i_9 < (seq_len_kv_1 + 4095) / 4096; ++n_i_9) {
     for (int k_i_10 = 0; k_i_10 < 8; ++k_i_10) {
       int idx_11 = n_i_9 * 4096 + k_i_10 * 512 + tx_6;
       if (idx_11 < cu_k_s_7 || idx_11 >= cu_k_e_8) {
-        if (bx_2 < seq_len_0 && (idx_11 >= 0 && idx_11 < seq_len_kv_1)) {
+        if (idx_11 >= 0 && idx_11 < seq_len_kv_1) {
           Logits[bx_2 * seq_len_kv_1 + idx_11] = -__int_as_float(0x7f800000);
         }
       }
@@ -60,13 +60,13 @@ extern "C" cudaError_t clean_logits(float* Logits, const int* CuSeqLenKS, const 
 extern "C" __global__ void __launch_bounds__(512, 1) clean_logits_unaligned_kernel(float* __restrict__ Logits, const int* __restrict__ CuSeqLenKS, const int* __restrict__ CuSeqLenKE, int seq_len_0, int seq_len_kv_1) {
   const int bx_2 = blockIdx.x;
   int tx_6 = (int)threadIdx.x;
-  int cu_k_s_7 = (bx_2 < seq_len_0 ? CuSeqLenKS[bx_2] : 0);
-  int cu_k_e_8 = (bx_2 < seq_len_0 ? CuSeqLenKE[bx_2] : 0);
+  int cu_k_s_7 = CuSeqLenKS[bx_2];
+  int cu_k_e_8 = CuSeqLenKE[bx_2];
   for (int n_i_9 = 0; n_i_9 < (seq_len_kv_1 + 4095) / 4096; ++n_i_9) {
     for (int k_i_10 = 0; k_i_10 < 8; ++k_i_10) {
       int idx_11 = n_i_9 * 4096 + k_i_10 * 512 + tx_6;
       if (idx_11 < cu_k_s_7 || idx_11 >= cu_k_e_8) {
-        if (bx_2 < seq_len_0 && (idx_11 >= 0 && idx_11 < seq_len_kv_1)) {
+        if (idx_11 >= 0 && idx_11 < seq_len_kv_1) {
           Logits[bx_2 * seq_len_kv_1 + idx_11] = -__int_as_float(0x7f800000);
         }
       }

@@ -63,7 +63,7 @@ extern "C" __global__ void __launch_bounds__(96, 1) mhc_big_fuse_kernel(const fl
   rms[0] = 0.0f;
   #pragma unroll
   for (int i_split_5 = 0; i_split_5 < 1; ++i_split_5) {
-    rms[0] += (i_1 < num_tokens_0 ? gemm_out_sqrsum[i_split_5 * num_tokens_0 + i_1] : 0.0f);
+    rms[0] += gemm_out_sqrsum[i_split_5 * num_tokens_0 + i_1];
   }
   rms[0] = rsqrtf(rms[0] / 5120.0f + 1e-06f);
   {
@@ -74,7 +74,7 @@ extern "C" __global__ void __launch_bounds__(96, 1) mhc_big_fuse_kernel(const fl
         mixes[r_62] = 0.0f;
         #pragma unroll
         for (int i_split_7 = 0; i_split_7 < 1; ++i_split_7) {
-          mixes[r_62] += (i_1 < num_tokens_0 ? gemm_out_mul[i_split_7 * num_tokens_0 * 24 + i_1 * 24 + r_62 * 96 + (int)threadIdx.x] : 0.0f);
+          mixes[r_62] += gemm_out_mul[i_split_7 * num_tokens_0 * 24 + i_1 * 24 + r_62 * 96 + (int)threadIdx.x];
         }
         mixes[r_62] *= rms[0];
       }
@@ -94,18 +94,16 @@ extern "C" __global__ void __launch_bounds__(96, 1) mhc_big_fuse_kernel(const fl
     {
       // T.Parallel(4) at line 66 (user): 4 points, 96 threads x vector 4 -> 1 step, guarded
       if ((int)threadIdx.x < 1) {
-        if (i_1 < num_tokens_0) {
-          __align__(16) float v_mixes_shared_115[4];
-          *(float4*)v_mixes_shared_115 = *(const float4*)&mixes_shared[(int)threadIdx.x * 4 + 4];
-          __align__(16) float v_hc_base_116[4];
-          *(float4*)v_hc_base_116 = *(const float4*)&hc_base[(int)threadIdx.x * 4 + 4];
-          __align__(16) float w_post_mix_117[4];
-          #pragma unroll
-          for (int lane_64 = 0; lane_64 < 4; ++lane_64) {
-            w_post_mix_117[lane_64] = (1.0f / (1.0f + __expf(-(v_mixes_shared_115[lane_64] * hc_scale[1] + v_hc_base_116[lane_64])))) * 1.0f;
-          }
-          *(float4*)&post_mix[i_1 * 4 + (int)threadIdx.x * 4] = *(const float4*)w_post_mix_117;
+        __align__(16) float v_mixes_shared_115[4];
+        *(float4*)v_mixes_shared_115 = *(const float4*)&mixes_shared[(int)threadIdx.x * 4 + 4];
+        __align__(16) float v_hc_base_116[4];
+        *(float4*)v_hc_base_116 = *(const float4*)&hc_base[(int)threadIdx.x * 4 + 4];
+        __align__(16) float w_post_mix_117[4];
+        #pragma unroll
+        for (int lane_64 = 0; lane_64 < 4; ++lane_64) {
+          w_post_mix_117[lane_64] = (1.0f / (1.0f + __expf(-(v_mixes_shared_115[lane_64] * hc_scale[1] + v_hc_base_116[lane_64])))) * 1.0f;
         }
+        *(float4*)&post_mix[i_1 * 4 + (int)threadIdx.x * 4] = *(const float4*)w_post_mix_117;
       }
     }
     {
@@ -393,14 +391,12 @@ extern "C" __global__ void __launch_bounds__(96, 1) mhc_big_fuse_kernel(const fl
       #pragma unroll
       for (int r_101 = 0; r_101 < 1; ++r_101) {
         if (r_101 * 96 + (int)threadIdx.x < 4) {
-          if (i_1 < num_tokens_0) {
-            __align__(16) float w_comb_mix_136[4];
-            #pragma unroll
-            for (int c_102 = 0; c_102 < 4; ++c_102) {
-              w_comb_mix_136[c_102] = cm[r_101 * 4 + c_102];
-            }
-            *(float4*)&comb_mix[i_1 * 16 + r_101 * 384 + (int)threadIdx.x * 4] = *(const float4*)w_comb_mix_136;
+          __align__(16) float w_comb_mix_136[4];
+          #pragma unroll
+          for (int c_102 = 0; c_102 < 4; ++c_102) {
+            w_comb_mix_136[c_102] = cm[r_101 * 4 + c_102];
           }
+          *(float4*)&comb_mix[i_1 * 16 + r_101 * 384 + (int)threadIdx.x * 4] = *(const float4*)w_comb_mix_136;
         }
       }
     }
@@ -589,7 +585,7 @@ extern "C" __global__ void __launch_bounds__(96, 1) mhc_big_fuse_unaligned_kerne
   rms[0] = 0.0f;
   #pragma unroll
   for (int i_split_5 = 0; i_split_5 < 1; ++i_split_5) {
-    rms[0] += (i_1 < num_tokens_0 ? gemm_out_sqrsum[i_split_5 * num_tokens_0 + i_1] : 0.0f);
+    rms[0] += gemm_out_sqrsum[i_split_5 * num_tokens_0 + i_1];
   }
   rms[0] = rsqrtf(rms[0] / 5120.0f + 1e-06f);
   {
@@ -600,7 +596,7 @@ extern "C" __global__ void __launch_bounds__(96, 1) mhc_big_fuse_unaligned_kerne
         mixes[r_62] = 0.0f;
         #pragma unroll
         for (int i_split_7 = 0; i_split_7 < 1; ++i_split_7) {
-          mixes[r_62] += (i_1 < num_tokens_0 ? gemm_out_mul[i_split_7 * num_tokens_0 * 24 + i_1 * 24 + r_62 * 96 + (int)threadIdx.x] : 0.0f);
+          mixes[r_62] += gemm_out_mul[i_split_7 * num_tokens_0 * 24 + i_1 * 24 + r_62 * 96 + (int)threadIdx.x];
         }
         mixes[r_62] *= rms[0];
       }
@@ -620,18 +616,16 @@ extern "C" __global__ void __launch_bounds__(96, 1) mhc_big_fuse_unaligned_kerne
     {
       // T.Parallel(4) at line 66 (user): 4 points, 96 threads x vector 4 -> 1 step, guarded
       if ((int)threadIdx.x < 1) {
-        if (i_1 < num_tokens_0) {
-          __align__(16) float v_mixes_shared_115[4];
-          *(float4*)v_mixes_shared_115 = *(const float4*)&mixes_shared[(int)threadIdx.x * 4 + 4];
-          __align__(16) float v_hc_base_116[4];
-          *(float4*)v_hc_base_116 = *(const float4*)&hc_base[(int)threadIdx.x * 4 + 4];
-          __align__(16) float w_post_mix_117[4];
-          #pragma unroll
-          for (int lane_64 = 0; lane_64 < 4; ++lane_64) {
-            w_post_mix_117[lane_64] = (1.0f / (1.0f + __expf(-(v_mixes_shared_115[lane_64] * hc_scale[1] + v_hc_base_116[lane_64])))) * 1.0f;
-          }
-          *(float4*)&post_mix[i_1 * 4 + (int)threadIdx.x * 4] = *(const float4*)w_post_mix_117;
+        __align__(16) float v_mixes_shared_115[4];
+        *(float4*)v_mixes_shared_115 = *(const float4*)&mixes_shared[(int)threadIdx.x * 4 + 4];
+        __align__(16) float v_hc_base_116[4];
+        *(float4*)v_hc_base_116 = *(const float4*)&hc_base[(int)threadIdx.x * 4 + 4];
+        __align__(16) float w_post_mix_117[4];
+        #pragma unroll
+        for (int lane_64 = 0; lane_64 < 4; ++lane_64) {
+          w_post_mix_117[lane_64] = (1.0f / (1.0f + __expf(-(v_mixes_shared_115[lane_64] * hc_scale[1] + v_hc_base_116[lane_64])))) * 1.0f;
         }
+        *(float4*)&post_mix[i_1 * 4 + (int)threadIdx.x * 4] = *(const float4*)w_post_mix_117;
       }
     }
     {
@@ -919,14 +913,12 @@ extern "C" __global__ void __launch_bounds__(96, 1) mhc_big_fuse_unaligned_kerne
       #pragma unroll
       for (int r_101 = 0; r_101 < 1; ++r_101) {
         if (r_101 * 96 + (int)threadIdx.x < 4) {
-          if (i_1 < num_tokens_0) {
-            __align__(16) float w_comb_mix_136[4];
-            #pragma unroll
-            for (int c_102 = 0; c_102 < 4; ++c_102) {
-              w_comb_mix_136[c_102] = cm[r_101 * 4 + c_102];
-            }
-            *(float4*)&comb_mix[i_1 * 16 + r_101 * 384 + (int)threadIdx.x * 4] = *(const float4*)w_comb_mix_136;
+          __align__(16) float w_comb_mix_136[4];
+          #pragma unroll
+          for (int c_102 = 0; c_102 < 4; ++c_102) {
+            w_comb_mix_136[c_102] = cm[r_101 * 4 + c_102];
           }
+          *(float4*)&comb_mix[i_1 * 16 + r_101 * 384 + (int)threadIdx.x * 4] = *(const float4*)w_comb_mix_136;
         }
       }
     }
