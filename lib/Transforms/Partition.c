@@ -32,6 +32,11 @@ typedef struct Ctx {
   int next_table;
   TlVec thread_scalars; // TlVar*: block-level scalars whose value depends on threadIdx
   int per_thread;       // inside branches or loops whose condition or bounds read threadIdx
+  // The threads that run the statements being partitioned: [run_lo, run_hi)
+  // of the block, narrowed by enclosing `if tx < C` / `if tx >= C` branches.
+  int64_t run_lo, run_hi;
+  bool run_holes; // and not all of those (the else of `if a <= tx < b`)
+  TlLoc run_loc;  // the branch that narrowed it
 } Ctx;
 
 // Whether e reads threadIdx, directly (T.get_thread_binding) or through a
@@ -255,6 +260,8 @@ static int64_t nest_points(const TlStmt *nest) {
 }
 
 // Builds the per-thread form of one nest.
+static bool narrowed(Ctx *c, const TlStmt *s, const char *what, int64_t used);
+
 static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
   if (!nest->layout && stores_only_local(&nest->body))
     return per_thread_nest(c, nest);
@@ -284,6 +291,9 @@ static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
     tl_error(c->diag, loc, "cannot partition this T.Parallel: %s", err);
     return NULL;
   }
+  if (narrowed(c, nest, nest->origin == ORIGIN_USER ? "this T.Parallel" : "this tile copy",
+               plan.threads_used))
+    return NULL;
   // The flat index in int64 when the space is larger than int32.
   TlDtype it = plan.total > INT32_MAX / 2 ? TY_INT64 : TY_INT32;
   TlExpr *tid = tl_partition_thread_id(a, c->kernel, loc);
@@ -377,10 +387,63 @@ static TlStmt *partition_nest(Ctx *c, TlStmt *nest) {
   return seq;
 }
 
+// Is e the thread index (threadIdx.x, or a scalar defined as it)?
+static bool is_thread_index(const TlExpr *e) {
+  while (e->kind == EX_CAST) e = e->args[0];
+  return e->kind == EX_VAR && e->var->kind == VAR_THREAD_IDX;
+}
+
+// Narrows [*lo, *hi) by `cond` when it is `tx < C`, `tx >= C` (<=, >) or a
+// conjunction of those; false when cond says something else about threads.
+static bool thread_range(const TlExpr *cond, int64_t *lo, int64_t *hi) {
+  if (cond->kind == EX_BINARY && (cond->op == OP_AND || cond->op == OP_BITAND))
+    return thread_range(cond->args[0], lo, hi) && thread_range(cond->args[1], lo, hi);
+  int64_t k;
+  if (cond->kind != EX_BINARY || !is_thread_index(cond->args[0]) ||
+      !tl_expr_is_const(cond->args[1], &k))
+    return false;
+  switch (cond->op) {
+  case OP_LT: *hi = k < *hi ? k : *hi; return true;
+  case OP_LE: *hi = k + 1 < *hi ? k + 1 : *hi; return true;
+  case OP_GE: *lo = k > *lo ? k : *lo; return true;
+  case OP_GT: *lo = k + 1 > *lo ? k + 1 : *lo; return true;
+  default: return false;
+  }
+}
+
+// Tile work partitioned over the whole block in a branch that only some
+// threads take would leave the others' elements undone: TileLang lays such
+// work out over the branch's threads (its thread bounds); tlc does not yet,
+// so it is an error (DeepSeek's mhc_pre: a copy under `else` of
+// `if T.get_thread_binding() < 32` loaded 32 of 96 threads' shares of
+// nothing, and its outputs were wrong on the H200).
+static bool narrowed(Ctx *c, const TlStmt *s, const char *what, int64_t used) {
+  int64_t T = c->kernel->threads[0] * c->kernel->threads[1] * c->kernel->threads[2];
+  if (c->run_lo == 0 && c->run_hi >= T && !c->run_holes) return false;
+  if (used && c->run_lo == 0 && used <= c->run_hi && !c->run_holes) return false; // owners run it
+  if (c->run_holes)
+    tl_error(c->diag, s->loc,
+             "%s is partitioned over the block's %lld threads, but only some of them run this "
+             "branch: the other threads' part would never be done",
+             what, (long long)T);
+  else
+    tl_error(c->diag, s->loc,
+             "%s is partitioned over the block's %lld threads, but only threads %lld to %lld run "
+             "this branch: the other threads' part would never be done",
+             what, (long long)T, (long long)c->run_lo,
+             (long long)(c->run_hi < T ? c->run_hi : T) - 1);
+  tl_note(c->diag, c->run_loc,
+          "the branch on the thread index is here; tlc does not yet lay tile work out over a "
+          "branch's threads (T.ws scopes of whole warpgroups it does)");
+  c->ok = false;
+  return true;
+}
+
 static void partition_body(Ctx *c, TlVec *body) {
   for (int i = 0; i < body->len; i++) {
     TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
     if (s->kind == ST_PARALLEL && tl_nest_touches_fragment(s)) {
+      if (narrowed(c, s, "this fragment T.Parallel", 0)) continue;
       TlStmt *r = tl_partition_fragment_nest(c->arena, c->kernel, s, c->diag);
       if (r)
         body->items[i] = r;
@@ -389,6 +452,7 @@ static void partition_body(Ctx *c, TlVec *body) {
       continue;
     }
     if (s->kind == ST_REDUCE) {
+      if (narrowed(c, s, "this reduction", 0)) continue;
       TlStmt *r = tl_lower_reduce(c->arena, c->kernel, s);
       if (r)
         body->items[i] = r;
@@ -397,6 +461,7 @@ static void partition_body(Ctx *c, TlVec *body) {
       continue;
     }
     if (s->kind == ST_GEMM) {
+      if (narrowed(c, s, "this T.gemm", 0)) continue;
       s->gemm_id = c->next_gemm++;
       continue;
     }
@@ -450,17 +515,35 @@ static void partition_body(Ctx *c, TlVec *body) {
                       (depends_on_thread(c, s->cond) || depends_on_thread(c, s->start) ||
                        depends_on_thread(c, s->stop));
     c->per_thread += per_thread;
+    int64_t lo = c->run_lo, hi = c->run_hi;
+    bool holes = c->run_holes;
+    TlLoc at = c->run_loc;
+    int64_t then_lo = lo, then_hi = hi;
+    bool ranged = per_thread && s->kind == ST_IF && thread_range(s->cond, &then_lo, &then_hi);
+    if (ranged) c->run_lo = then_lo, c->run_hi = then_hi, c->run_loc = s->loc;
     partition_body(c, &s->body);
+    c->run_lo = lo, c->run_hi = hi, c->run_loc = at;
+    if (ranged && (then_lo == lo || then_hi == hi)) { // the else: the rest of [lo, hi)
+      c->run_lo = then_lo == lo ? then_hi : lo;
+      c->run_hi = then_lo == lo ? hi : then_lo;
+      c->run_loc = s->loc;
+    } else if (ranged) { // the else of `a <= tx < b`: two pieces
+      c->run_holes = true;
+      c->run_loc = s->loc;
+    }
     partition_body(c, &s->else_body);
+    c->run_lo = lo, c->run_hi = hi, c->run_holes = holes, c->run_loc = at;
     c->per_thread -= per_thread;
   }
 }
 
 bool tl_partition(TlArena *a, TlModule *m, TlDiag *d) {
   (void)PASS;
-  Ctx c = {a, NULL, d, true, 0, 0, {0}, 0};
+  Ctx c = {a, NULL, d, true, 0, 0, {0}, 0, 0, 0, false, {0}};
   for (int k = 0; k < m->kernels.len; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    c.run_lo = 0;
+    c.run_hi = INT64_MAX;
     c.thread_scalars.len = 0;
     partition_body(&c, &c.kernel->body);
     c.kernel->thread_level = true;
