@@ -373,6 +373,21 @@ static void mma_helper(TlBuf *out, const TlStmt *g) {
                 (long long)MI, (long long)NI, (long long)(NI - 1), mma, (long long)NI);
 }
 
+// Element (row, col) of a shared operand of `cols` columns, through its
+// layout as the kernel's own accesses use it (CudaExpr.c FN_SWIZZLE): a
+// tile another gemm of the kernel reads by ldmatrix or wgmma is swizzled.
+static const char *operand_at(TlArena *a, const TlBuffer *b, int64_t cols, const char *row,
+                              const char *col) {
+  if (!b->swizzle) return tl_arena_printf(a, "%s * %lld + %s", row, (long long)cols, col);
+  int64_t V = 128 / tl_dtype_bits(b->dtype);
+  if (tl_cuda_swizzle_is_wg(b))
+    return tl_arena_printf(a, "tl_swz_wg<%lld, %lld, %lld, %d>(%s, %s)",
+                           (long long)(tl_buffer_elems(b) / cols), (long long)cols, (long long)V,
+                           b->swizzle, row, col);
+  return tl_arena_printf(a, "tl_swz<%lld, %lld, %d>(%s, %s)", (long long)cols, (long long)V,
+                         b->swizzle, row, col);
+}
+
 static void cuda_core_helper(TlBuf *out, TlArena *a, const TlStmt *g,
                              void (*print_expr)(TlBuf *, const TlExpr *)) {
   const TlFragLayout *L = g->c->layout;
@@ -403,9 +418,9 @@ static void cuda_core_helper(TlBuf *out, TlArena *a, const TlStmt *g,
   int64_t ca = g->a->shape[1], cb = g->b->shape[1];
   tl_buf_printf(out, "    for (int k = 0; k < %lld; ++k)\n      acc += (%s)(%s)A[%s] * (%s)(%s)B[%s];\n",
                 (long long)K, acc, half_in ? "float" : acc,
-                g->trans_a ? tl_arena_printf(a, "k * %lld + i", (long long)ca) : tl_arena_printf(a, "i * %lld + k", (long long)ca),
+                g->trans_a ? operand_at(a, g->a, ca, "k", "i") : operand_at(a, g->a, ca, "i", "k"),
                 acc, half_in ? "float" : acc,
-                g->trans_b ? tl_arena_printf(a, "j * %lld + k", (long long)cb) : tl_arena_printf(a, "k * %lld + j", (long long)cb));
+                g->trans_b ? operand_at(a, g->b, cb, "j", "k") : operand_at(a, g->b, cb, "k", "j"));
   tl_buf_printf(out, "    C[l] = (%s)acc;\n  }\n}\n\n", TC);
 }
 
