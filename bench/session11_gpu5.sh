@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Device script, run 5 of the eleventh session (carry bench/gen-corpus and bench/checks-s11):
-# the torch checks the helpers wrote for six harness-refused TileLang files (bench/checks-s11/*,
-# each .cu built here by its gen.sh at the final compiler), then the harnesses of the TileLang
+# the torch checks the helpers wrote for six harness-refused TileLang files (bench/checks-s11/*;
+# run each gen.sh here first: the .cu/.json it writes are tlc's output for TileLang's files, which
+# stay out of the repository, so they are ignored and must be carried), then the harnesses of the TileLang
 # files whose CUDA changed with safe-access outside T.Parallel and of those given new fills
 # (bench/gen-corpus/s13-*).
 set -u

@@ -15,6 +15,12 @@ int tl_kernel_min_blocks(const TlKernel *k);
 // (each fragment counted once; TileLang kernels allocate them at the top and
 // keep them across the main loop, so this is what is live in it).
 int64_t tl_kernel_fragment_registers(const TlKernel *k);
+// The registers a thread may have, and how far past them the fragments'
+// sum (an overestimate: not every fragment is live at once) may go before
+// ptxas is sure to spill: the register warning's threshold, which
+// widen-threads uses too.
+enum { TL_THREAD_REGISTERS = 255, TL_FRAGMENT_OVERESTIMATE = 32 };
+
 // Warns, at the largest fragment, when the fragments alone leave no room
 // under the 255 registers a thread can have: ptxas then spills to local
 // memory. The warning names each fragment's share and the ways out.

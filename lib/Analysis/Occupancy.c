@@ -90,12 +90,11 @@ int64_t tl_kernel_fragment_registers(const TlKernel *k) {
 // example_mha_inference sums to 260 and takes 253 registers without
 // spilling (some of its fragments are dead in between). So the warning
 // fires only when the sum is well past what a thread has.
-enum { THREAD_REGISTERS = 255, OVERESTIMATE = 32 };
 
 void tl_check_fragment_registers(const TlKernel *k, TlDiag *d) {
   const TlStmt *scope = heaviest_scope(k);
   int64_t total = scope_registers(k, scope);
-  if (total <= THREAD_REGISTERS + OVERESTIMATE) return;
+  if (total <= TL_THREAD_REGISTERS + TL_FRAGMENT_OVERESTIMATE) return;
   const TlBuffer *largest = NULL;
   for (int i = 0; i < k->buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
@@ -117,7 +116,7 @@ void tl_check_fragment_registers(const TlKernel *k, TlDiag *d) {
   tl_warning(d, largest->loc,
              "the fragments of kernel '%s' hold %lld registers per thread (%s) over %lld "
              "threads; a thread has %d, so ptxas will spill to local memory",
-             k->name, (long long)total, parts, (long long)threads, THREAD_REGISTERS);
+             k->name, (long long)total, parts, (long long)threads, TL_THREAD_REGISTERS);
   tl_note(d, largest->loc, "more threads spread the same tiles thinner (threads=%lld halves "
                            "each share); smaller tiles (block_M, block_N) shrink them",
           (long long)threads * 2);

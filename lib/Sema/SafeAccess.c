@@ -20,10 +20,13 @@
 
 enum { MAX_CONDS = 64 };
 
-// The conjuncts of the enclosing `if` conditions (then-branches only).
+// The conjuncts of the enclosing `if` conditions (then-branches only), and
+// the kernel being guarded (its grid says which block index runs below
+// which runtime size).
 typedef struct Conds {
   const TlExpr *c[MAX_CONDS];
   int n;
+  const TlKernel *kernel;
 } Conds;
 
 static void push_conjuncts(Conds *cs, const TlExpr *e) {
@@ -74,19 +77,15 @@ static bool tested_below_size(const Conds *cs, const TlExpr *idx, const TlVar *s
   return false;
 }
 
-// The kernel being guarded: its grid says which block index runs below
-// which runtime size.
-static const TlKernel *guarded_kernel;
-
 // Is idx a block index whose grid extent is the runtime size itself
 // (`with T.Kernel(seq_len) as bx`: bx < seq_len always)?
-static bool block_below_size(const TlExpr *idx, const TlVar *size) {
+static bool block_below_size(const TlKernel *k, const TlExpr *idx, const TlVar *size) {
   while (idx->kind == EX_CAST) idx = idx->args[0];
-  if (idx->kind != EX_VAR || idx->var->kind != VAR_BLOCK_IDX || !guarded_kernel) return false;
+  if (idx->kind != EX_VAR || idx->var->kind != VAR_BLOCK_IDX) return false;
   for (int d = 0; d < 3; d++) {
-    const TlExpr *g = guarded_kernel->grid[d];
+    const TlExpr *g = k->grid[d];
     while (g && g->kind == EX_CAST) g = g->args[0];
-    if (guarded_kernel->block_vars[d] == idx->var && g && g->kind == EX_VAR && g->var == size)
+    if (k->block_vars[d] == idx->var && g && g->kind == EX_VAR && g->var == size)
       return true;
   }
   return false;
@@ -100,7 +99,7 @@ static TlExpr *runtime_guard(TlArena *a, const Conds *cs, TlVar *size, int64_t s
   if (!tl_expr_nonneg(idx) && !tested_nonneg(cs, idx))
     ok = tl_expr_binary(a, loc, OP_GE, tl_expr_clone(a, idx), tl_expr_int(a, loc, 0, idx->dtype),
                         TY_BOOL);
-  if (scale > 1 || (!tested_below_size(cs, idx, size) && !block_below_size(idx, size))) {
+  if (scale > 1 || (!tested_below_size(cs, idx, size) && !block_below_size(cs->kernel, idx, size))) {
     // the extent is size * scale
     TlExpr *n = tl_expr_var(a, loc, size);
     if (n->dtype != idx->dtype) n = tl_expr_cast(a, loc, n, idx->dtype);
@@ -197,9 +196,8 @@ static void safe_body(TlArena *a, Conds cs, TlVec *body) {
 // bodies of innermost loops, which covers that store as well).
 void tl_sema_safe_accesses(TlArena *a, TlModule *m) {
   for (int k = 0; k < m->kernels.len; k++) {
-    Conds none = {.n = 0};
-    guarded_kernel = TL_VEC_AT(m->kernels, TlKernel, k);
-    safe_body(a, none, &TL_VEC_AT(m->kernels, TlKernel, k)->body);
+    TlKernel *kernel = TL_VEC_AT(m->kernels, TlKernel, k);
+    Conds none = {.n = 0, .kernel = kernel};
+    safe_body(a, none, &kernel->body);
   }
-  guarded_kernel = NULL;
 }

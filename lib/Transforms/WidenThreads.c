@@ -21,9 +21,10 @@
 // 256 threads: 65536 registers per SM hold 256 threads at 255. Every gemm
 // accumulator must keep whole 64-row wgmma slabs per warpgroup (rows a
 // multiple of 128). --keep-threads (TlModule.keep_threads) turns this off.
+#include "tlc/Occupancy.h"
 #include "tlc/Passes.h"
 
-enum { THREAD_REGISTERS = 255, OVERESTIMATE = 32, WIDEST = 256 };
+enum { WIDEST = 256 };
 
 static bool expr_pins(const TlExpr *e) {
   if (!e) return false;
@@ -98,7 +99,7 @@ static bool user_layouts(const TlKernel *k) {
 static void widen(TlKernel *k, const TlModule *m, TlDiag *d) {
   int64_t threads = k->threads[0], need = spread_registers(k, threads);
   if (k->threads[1] != 1 || k->threads[2] != 1 || k->launch_threads || k->ring_stages ||
-      threads % 128 || need <= THREAD_REGISTERS + OVERESTIMATE)
+      threads % 128 || need <= TL_THREAD_REGISTERS + TL_FRAGMENT_OVERESTIMATE)
     return;
   int64_t wide = threads * 2;
   if (wide > WIDEST || wide > m->max_threads || user_layouts(k)) return;
@@ -109,7 +110,7 @@ static void widen(TlKernel *k, const TlModule *m, TlDiag *d) {
           "kernel '%s' runs with %lld threads, not %lld: its fragments need about %lld "
           "registers per thread at %lld (a thread has %d), %lld at %lld; --keep-threads keeps %lld",
           k->name, (long long)wide, (long long)threads, (long long)need, (long long)threads,
-          THREAD_REGISTERS, (long long)spread_registers(k, wide), (long long)wide,
+          TL_THREAD_REGISTERS, (long long)spread_registers(k, wide), (long long)wide,
           (long long)threads);
 }
 
