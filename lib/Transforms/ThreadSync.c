@@ -511,10 +511,33 @@ static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
   tl_vec_push(a, out, s);
 }
 
+static bool is_scope(const TlStmt *s) { return s->kind == ST_IF && s->group_threads; }
+
+// Sibling T.ws scopes run side by side and may wait on each other's
+// mbarriers, so a block barrier between two of them deadlocks (the seesaw
+// sparse MLA's producer waits for the consumers' "buffer free" arrivals while
+// the consumers would wait at the barrier). When any scope of a run of
+// siblings races with what the block did before them, the barrier goes
+// before the first of the run.
+static void barrier_before_scopes(Ctx *c, const TlVec *body, int first, TlVec *out,
+                                  State *st) {
+  Set r = {0}, w = {0};
+  for (int j = first; j < body->len && is_scope(TL_VEC_AT(*body, TlStmt, j)); j++)
+    effects(TL_VEC_AT(*body, TlStmt, j), &r, &w);
+  State plain = {.read = st->plain_read, .written = st->plain_written};
+  if (!hazard(&plain, &r, &w)) return;
+  tl_vec_push(c->arena, out, barrier(c, TL_VEC_AT(*body, TlStmt, first)->loc));
+  *st = (State){0};
+}
+
 static TlVec sync_stmts(Ctx *c, const TlVec *body, State *st) {
   TlVec out = {0};
-  for (int i = 0; i < body->len; i++)
-    sync_stmt(c, TL_VEC_AT(*body, TlStmt, i), &out, st);
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (is_scope(s) && (i == 0 || !is_scope(TL_VEC_AT(*body, TlStmt, i - 1))))
+      barrier_before_scopes(c, body, i, &out, st);
+    sync_stmt(c, s, &out, st);
+  }
   return out;
 }
 
