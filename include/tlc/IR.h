@@ -567,6 +567,14 @@ bool tl_expr_uses_var(const TlExpr *e, const TlVar *v);
 bool tl_expr_loads(const TlExpr *e, const TlBuffer *b);
 // Does s (or a statement in it) write b (writes_only), or touch it at all?
 bool tl_stmt_touches(const TlStmt *s, const TlBuffer *b, bool writes_only);
+// Thread scopes (ST_IF with group_threads): does the kernel split its block
+// into warp ranges (thread-index branches over whole warps, the kernel's
+// partition the whole block) rather than T.ws warpgroup scopes? The named
+// barrier of a scope's threads is 1 + first thread / 32 or / 128 then, and
+// the first id past every scope's.
+bool tl_kernel_warp_ranges(const TlKernel *k);
+int tl_scope_barrier_id(const TlKernel *k, int64_t group_lo);
+int tl_first_free_barrier_id(const TlKernel *k);
 // Does a statement of body (at any depth) run a T.gemm on wgmma?
 bool tl_body_uses_wgmma(const TlVec *body);
 // Does the body hold a T.sync_grid() (ST_SYNC grid_sync)?

@@ -331,12 +331,13 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     }
     if (e->group_threads) {
       // Inside a T.ws scope only its threads reach the barrier: named barrier
-      // 1 + (first thread / 128) of that many threads (0 is __syncthreads).
+      // 1 + (first thread / 128) of that many threads (0 is __syncthreads),
+      // or 1 + (first thread / 32) in a kernel split into warp ranges.
       tl_buf_indent(o, level);
       tl_buf_puts(o, "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");\n");
       tl_buf_indent(o, level);
-      tl_buf_printf(o, "asm volatile(\"bar.sync %lld, %lld;\\n\" ::: \"memory\");\n",
-                    (long long)(1 + e->group_lo / 128), (long long)e->group_threads);
+      tl_buf_printf(o, "asm volatile(\"bar.sync %d, %lld;\\n\" ::: \"memory\");\n",
+                    tl_scope_barrier_id(e->k, e->group_lo), (long long)e->group_threads);
       return;
     }
     if (e->k->ring_stages) {
@@ -399,7 +400,7 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
                        tl_cuda_swizzle_is_wg(s->b)))
       e->need_swz_wg = true; // an operand a wgmma gemm laid out (GemmEmit.c swz_index)
     if (s->use_wgmma) e->need_wgmma = true;
-    tl_emit_gemm_helper(&e->helpers, o->arena, s, e->k->launch_threads ? e->k->threads[0] : 0,
+    tl_emit_gemm_helper(&e->helpers, o->arena, s, e->group_threads ? e->group_threads : e->k->launch_threads ? e->k->threads[0] : 0,
                         print_expr_to);
     tl_buf_indent(o, level);
     tl_buf_printf(o, "tl_gemm_%d(%s", s->gemm_id, tl_cuda_buf_name(e, s->a));

@@ -530,3 +530,15 @@ void tl_stmt_expand(TlArena *a, TlVec *body, bool (*expand)(void *ctx, TlStmt *s
   }
   *body = out;
 }
+
+bool tl_kernel_warp_ranges(const TlKernel *k) {
+  return k->launch_threads && k->launch_threads == k->threads[0];
+}
+
+int tl_scope_barrier_id(const TlKernel *k, int64_t group_lo) {
+  return (int)(1 + group_lo / (tl_kernel_warp_ranges(k) ? 32 : 128));
+}
+
+int tl_first_free_barrier_id(const TlKernel *k) {
+  return tl_scope_barrier_id(k, k->launch_threads);
+}

@@ -341,13 +341,18 @@ static void check_stmt(V *v, const TlStmt *s) {
     if (!in_scope(v, s->var)) fail(v, s->loc, "assignment to a variable outside its scope");
     break;
   case ST_IF:
+    // T.ws scopes: whole warpgroups, each starting at a multiple of its
+    // size; warp ranges (the kernel's partition is the whole block): whole
+    // warps below named barrier 16.
     if (s->group_threads &&
-        (!v->k->launch_threads || s->group_threads > v->k->threads[0] ||
-         s->group_threads % 128 || s->group_lo < 0 || s->group_lo % s->group_threads ||
-         s->group_lo + s->group_threads > v->k->launch_threads))
+        (!v->k->launch_threads || s->group_threads > v->k->threads[0] || s->group_lo < 0 ||
+         s->group_lo + s->group_threads > v->k->launch_threads ||
+         (v->k->launch_threads == v->k->threads[0]
+              ? s->group_threads % 32 || s->group_lo % 32 || 1 + s->group_lo / 32 > 15
+              : s->group_threads % 128 || s->group_lo % s->group_threads)))
       fail(v, s->loc,
-           "a warpgroup scope that does not fit the kernel's launch (whole warpgroups, at most "
-           "the kernel's scope size, its first thread a multiple of its size)");
+           "a thread scope that does not fit the kernel's launch (whole warpgroups starting at a "
+           "multiple of their size, or whole warps when the kernel's partition is the block)");
     check_expr(v, s->cond);
     break;
   case ST_WHILE:
@@ -376,7 +381,9 @@ static void check_body(V *v, const TlVec *body) {
 
 static void check_layout(V *v, const TlBuffer *b, const TlFragLayout *l, int depth) {
   int64_t threads = v->k->threads[0] * v->k->threads[1] * v->k->threads[2];
-  if (l->kind == LAYOUT_NONE || l->locals < 1 || l->threads != threads || depth > 2 ||
+  // A warp range's fragments are spread over its own threads.
+  bool range = tl_kernel_warp_ranges(v->k) && l->threads % 32 == 0 && l->threads < threads;
+  if (l->kind == LAYOUT_NONE || l->locals < 1 || (l->threads != threads && !range) || depth > 2 ||
       (l->kind == LAYOUT_GEMM_C && (l->wm < 1 || l->wn < 1)) ||
       (l->kind == LAYOUT_ROWS && (l->g < 1 || l->vec < 1)) ||
       ((l->kind == LAYOUT_ROW_OF) != (l->parent != NULL)))

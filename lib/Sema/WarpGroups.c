@@ -293,6 +293,11 @@ void tl_sema_ws_scope(Sema *s, const TlNode *with, TlVec *out) {
     tl_error(s->diag, call->loc, "T.ws takes the warpgroup indices (T.ws(0), T.ws(1, 2))");
     return;
   }
+  if (k->launch_threads && !s->ws_threads) {
+    tl_error(s->diag, with->loc, "T.ws in a kernel whose thread-index branches split it into warp "
+                                 "ranges; tlc takes one or the other");
+    return;
+  }
   int64_t first = 0, prev = 0;
   for (int i = 0; i < call->list.len; i++) {
     int64_t g;
@@ -478,7 +483,10 @@ bool tl_sema_thread_branches(Sema *s, const TlNode *n, TlVec *out) {
   }
   if (!work || !complete) return false;
   // Each branch runs its window less the windows before it (an elif);
-  // every result must be one non-empty window of whole warpgroups, all of one size.
+  // every result must be one non-empty window of whole warps. Windows of
+  // whole warpgroups, all of one size, are T.ws scopes as `with T.ws` makes
+  // them; any other split is a chain of warp ranges (below).
+  bool warpgroups = true;
   for (int i = 0; i < nb; i++) {
     for (int j = 0; j < i; j++) {
       if (hi[j] <= lo[i] || lo[j] >= hi[i]) continue;
@@ -489,10 +497,34 @@ bool tl_sema_thread_branches(Sema *s, const TlNode *n, TlVec *out) {
     if (lo[i] < 0) lo[i] = 0;
     if (hi[i] > T) hi[i] = T;
     int64_t size = hi[i] - lo[i];
-    if (size <= 0 || size % 128 || lo[i] % size || size != hi[0] - lo[0]) return false;
-    if (s->ws_threads && s->ws_threads != size) return false;
+    if (size <= 0 || size % 32 || lo[i] % 32) return false;
+    if (size % 128 || lo[i] % size || size != hi[0] - lo[0] || k->launch_threads ||
+        (s->ws_threads && s->ws_threads != size))
+      warpgroups = false;
   }
   (void)branch;
+  if (!warpgroups) {
+    // Warp ranges (mhc_pre's `if tx < 32: ... else: ...` over 96 threads):
+    // the kernel's partition stays the whole block, and each branch's tile
+    // work and fragments are laid out over its own threads (layout
+    // inference runs per range). Not beside T.ws scopes, whose partition
+    // is a scope's size; each range's barrier is named barrier
+    // 1 + first thread / 32, so ranges start below thread 448.
+    if (s->ws_threads) return false;
+    for (int i = 0; i < nb; i++)
+      if (1 + lo[i] / 32 > 15) return false;
+    k->launch_threads = T;
+    for (int i = 0; i < nb; i++) {
+      TlStmt *st = group_if(s->arena, k, lo[i], hi[i] - lo[i], branch[i]->loc);
+      s->ws_depth++;
+      tl_scope_push(s);
+      tl_sema_body(s, bodies[i], &st->body);
+      tl_scope_pop(s);
+      s->ws_depth--;
+      tl_vec_push(s->arena, out, st);
+    }
+    return true;
+  }
   for (int i = 0; i < nb; i++) {
     s->ws_threads = hi[i] - lo[i];
     TlStmt *st = group_if(s->arena, k, lo[i], hi[i] - lo[i], branch[i]->loc);

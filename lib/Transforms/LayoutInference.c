@@ -14,6 +14,11 @@
 // Then every T.Parallel over fragments is checked: all its fragment accesses
 // must agree with the layout it follows; a fragment whose accesses do not is
 // staged through a shared copy for that nest (with a warning).
+//
+// A kernel split into warp ranges by thread-index branches (TileLang's
+// `if tx < 32: ... else: ...`, thread bounds per branch) runs all of this
+// once per range first, over the range's threads and the fragments it alone
+// uses, then over the rest of the kernel with the ranges' bodies set aside.
 #include <string.h>
 
 #include "tlc/FragLayout.h"
@@ -26,6 +31,7 @@ typedef struct Ctx {
   const TlVec *kernel_body;
   TlDiag *diag;
   int64_t threads;
+  const TlVec *only; // defaults: only fragments this body names (a warp range's)
   bool has_wgmma; // the target has wgmma (sm_90a)
   bool changed, ok;
 } Ctx;
@@ -747,6 +753,12 @@ static void defaults(Ctx *c, int ndims) {
     TlBuffer *b = TL_VEC_AT(c->kernel->buffers, TlBuffer, i);
     if (b->scope != SCOPE_FRAGMENT || b->layout || b->ndims != ndims)
       continue;
+    if (c->only) {
+      bool named = false;
+      for (int j = 0; j < c->only->len && !named; j++)
+        named = stmt_uses_buffer(TL_VEC_AT(*c->only, TlStmt, j), b);
+      if (!named) continue;
+    }
     b->layout = tl_layout_rows(c->arena, b->shape[0], ndims == 2 ? b->shape[1] : 1, c->threads);
     c->changed = true;
   }
@@ -904,12 +916,95 @@ static void check_reduces(Ctx *c, TlVec *body) {
   }
 }
 
+// Layouts for the fragments of one body over c->threads.
+static void infer_layouts(Ctx *c, TlVec *body) {
+  gemm_layouts(c, body);
+  for (int phase = 0; phase < 3 && c->ok; phase++) {
+    do {
+      c->changed = false;
+      propagate(c, body);
+      if (phase == 0)
+        gemm_rs_layouts(c, body);
+    } while (c->changed && c->ok);
+    if (phase == 0)
+      defaults(c, 2);
+    else if (phase == 1)
+      defaults(c, 1);
+  }
+  if (c->ok)
+    regions_in_place(c, body);
+}
+
+// Then the checks of its reductions and nests, and their stagings.
+static void infer_checks(Ctx *c, TlVec *body) {
+  if (c->ok) // first: it may turn reductions into nests, which check_nests checks
+    check_reduces(c, body);
+  if (c->ok)
+    check_nests(c, body);
+}
+
+static void set_bodies(TlStmt **ranges, const TlVec *bodies, int n) {
+  for (int r = 0; r < n; r++)
+    ranges[r]->body = bodies ? bodies[r] : (TlVec){0};
+}
+
+enum { MAX_RANGES = 64 };
+
+// The warp ranges of a kernel split by thread-index branches (scopes smaller
+// than the kernel's partition, which is then the whole block).
+static void find_ranges(const TlKernel *k, TlVec *body, TlStmt **out, int *n) {
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_IF && s->group_threads && s->group_threads < k->threads[0]) {
+      if (*n < MAX_RANGES) out[*n] = s;
+      ++*n;
+      continue;
+    }
+    find_ranges(k, &s->body, out, n);
+    find_ranges(k, &s->else_body, out, n);
+  }
+}
+
+// Each range's fragments are laid out over its threads; a fragment it
+// shares with the rest of the kernel would need two layouts.
+static void infer_ranges(Ctx *c, TlStmt **ranges, int n, TlVec *hidden) {
+  TlKernel *k = c->kernel;
+  for (int r = 0; r < n && c->ok; r++) {
+    TlStmt *g = ranges[r];
+    hidden[r] = g->body;
+    g->body = (TlVec){0};
+    for (int i = 0; i < k->buffers.len && c->ok; i++) {
+      TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
+      bool inside = false;
+      for (int j = 0; j < hidden[r].len && !inside; j++)
+        inside = stmt_uses_buffer(TL_VEC_AT(hidden[r], TlStmt, j), b);
+      if (b->scope != SCOPE_FRAGMENT || !inside || !kernel_names(k, b)) continue;
+      tl_error(c->diag, b->loc, "fragment '%s' is used inside the branch of threads %lld..%lld and "
+                                "outside it",
+               b->name, (long long)g->group_lo, (long long)(g->group_lo + g->group_threads - 1));
+      tl_note(c->diag, g->loc, "a branch on the thread index lays its fragments out over its own "
+                               "%lld threads; pass values out through shared memory",
+              (long long)g->group_threads);
+      c->ok = false;
+    }
+    g->body = hidden[r];
+    if (!c->ok) break;
+    int64_t saved = k->threads[0];
+    k->threads[0] = g->group_threads;
+    c->threads = g->group_threads;
+    c->only = &g->body;
+    c->kernel_body = &g->body;
+    infer_layouts(c, &g->body);
+    infer_checks(c, &g->body);
+    k->threads[0] = saved;
+    c->only = NULL;
+  }
+}
+
 bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
   Ctx c = {.arena = a, .diag = d, .ok = true};
   for (int k = 0; k < m->kernels.len && c.ok; k++) {
     c.kernel = TL_VEC_AT(m->kernels, TlKernel, k);
-    c.kernel_body = &c.kernel->body;
-    c.threads = c.kernel->threads[0] * c.kernel->threads[1] * c.kernel->threads[2];
     bool any = false;
     for (int i = 0; i < c.kernel->buffers.len; i++) {
       TlBuffer *b = TL_VEC_AT(c.kernel->buffers, TlBuffer, i);
@@ -921,6 +1016,8 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
         }
       }
     }
+    c.threads = c.kernel->threads[0] * c.kernel->threads[1] * c.kernel->threads[2];
+    c.kernel_body = &c.kernel->body;
     if (!any) {
       check_reduces(&c, &c.kernel->body);
       continue;
@@ -929,27 +1026,31 @@ bool tl_layout_inference(TlArena *a, TlModule *m, TlDiag *d) {
       continue;
     c.has_wgmma = m->has_wgmma;
     tl_shift_fragment_nests(a, c.kernel);
-    gemm_layouts(&c, &c.kernel->body);
-    for (int phase = 0; phase < 3 && c.ok; phase++) {
-      do {
-        c.changed = false;
-        propagate(&c, &c.kernel->body);
-        if (phase == 0)
-          gemm_rs_layouts(&c, &c.kernel->body);
-      } while (c.changed && c.ok);
-      if (phase == 0)
-        defaults(&c, 2);
-      else if (phase == 1)
-        defaults(&c, 1);
+    TlStmt *ranges[MAX_RANGES];
+    TlVec hidden[MAX_RANGES];
+    int nranges = 0;
+    if (tl_kernel_warp_ranges(c.kernel))
+      find_ranges(c.kernel, &c.kernel->body, ranges, &nranges);
+    if (nranges > MAX_RANGES) {
+      tl_error(d, c.kernel->loc, "more than %d thread-index branches with tile work in one kernel",
+               MAX_RANGES);
+      c.ok = false;
+      continue;
     }
-    if (c.ok) {
-      regions_in_place(&c, &c.kernel->body);
-      drop_unused_region_tiles(c.kernel);
-    }
-    if (c.ok) // first: it may turn reductions into nests, which check_nests checks
-      check_reduces(&c, &c.kernel->body);
+    infer_ranges(&c, ranges, nranges, hidden);
+    if (!c.ok)
+      continue;
+    // The rest of the kernel, the ranges' bodies set aside.
+    c.threads = c.kernel->threads[0] * c.kernel->threads[1] * c.kernel->threads[2];
+    c.kernel_body = &c.kernel->body;
+    set_bodies(ranges, NULL, nranges);
+    infer_layouts(&c, &c.kernel->body);
+    set_bodies(ranges, hidden, nranges);
     if (c.ok)
-      check_nests(&c, &c.kernel->body);
+      drop_unused_region_tiles(c.kernel);
+    set_bodies(ranges, NULL, nranges);
+    infer_checks(&c, &c.kernel->body);
+    set_bodies(ranges, hidden, nranges);
     if (c.ok) tl_check_fragment_registers(c.kernel, d);
   }
   return c.ok;

@@ -433,8 +433,9 @@ static bool narrowed(Ctx *c, const TlStmt *s, const char *what, int64_t used) {
              what, (long long)T, (long long)c->run_lo,
              (long long)(c->run_hi < T ? c->run_hi : T) - 1);
   tl_note(c->diag, c->run_loc,
-          "the branch on the thread index is here; tlc does not yet lay tile work out over a "
-          "branch's threads (T.ws scopes of whole warpgroups it does)");
+          "the branch on the thread index is here; tlc lays tile work out over a branch's own "
+          "threads only when every branch of its if/elif/else chain is a window of whole warps "
+          "(comparisons of the thread index with constants)");
   c->ok = false;
   return true;
 }

@@ -678,7 +678,7 @@ static void hand_over_pair(TlArena *a, TlDiag *d, TlKernel *k, TlStmt *writer, T
 
 static void hand_over(TlArena *a, TlDiag *d, TlKernel *k) {
   if (!k->launch_threads) return;
-  int next_id = (int)(k->launch_threads / 128) + 1, user = max_user_barrier(&k->body);
+  int next_id = tl_first_free_barrier_id(k), user = max_user_barrier(&k->body);
   next_id = user >= next_id ? user + 1 : next_id;
   for (int i = 0; i < k->body.len; i++)
     for (int j = 0; j < k->body.len; j++) {
