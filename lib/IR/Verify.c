@@ -155,9 +155,10 @@ static void check_facts(V *v, const TlStmt *s) {
     if (b->scope != SCOPE_SHARED)
       failf(v, s->loc, "pipeline buffer '%s' is not a shared tile", b->name);
   }
-  // num_stages=0 (no pipelining, TileLang's default) still runs one stage.
-  if (s->applied_stages < 0 || (s->loop_kind == LOOP_PIPELINED &&
-                                s->applied_stages > (s->num_stages > 1 ? s->num_stages : 1)))
+  // num_stages=0 (no pipelining, TileLang's default) still runs one stage;
+  // warp-specialize gives num_stages=1 a ring of two.
+  int most = s->num_stages > 1 ? s->num_stages : s->num_stages == 1 ? 2 : 1;
+  if (s->applied_stages < 0 || (s->loop_kind == LOOP_PIPELINED && s->applied_stages > most))
     fail(v, s->loc, "a pipeline applied with more stages than asked for");
   if (s->kind == ST_GEMM) {
     if (s->gemm_id < 0) fail(v, s->loc, "a gemm with a negative helper id");

@@ -996,6 +996,7 @@ static void infer_ranges(Ctx *c, TlStmt **ranges, int n, TlVec *hidden) {
     c->kernel_body = &g->body;
     infer_layouts(c, &g->body);
     infer_checks(c, &g->body);
+    hidden[r] = g->body; // as the stagings left it, for the main run to set aside
     k->threads[0] = saved;
     c->only = NULL;
   }

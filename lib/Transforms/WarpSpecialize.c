@@ -280,6 +280,8 @@ static bool touched_outside(const TlVec *body, const TlStmt *loop, const TlBuffe
   return false;
 }
 
+static int64_t shared_estimate(const TlKernel *k);
+
 // Can the kernel be specialized? Fills the plan when it can.
 static bool plan_kernel(Ctx *c, Plan *p) {
   TlKernel *k = c->k;
@@ -299,8 +301,8 @@ static bool plan_kernel(Ctx *c, Plan *p) {
   int64_t step = 0;
   if (!tl_expr_is_const(loop->step, &step) || step != 1)
     return refuse(c, "the pipelined loop's step is not 1");
-  if (loop->num_stages < 2)
-    return refuse(c, "num_stages is below 2");
+  if (loop->num_stages < 1)
+    return refuse(c, "num_stages is 0 (no pipeline asked for)");
   if (loop->order.len || loop->stage.len)
     return refuse(c, "order= / stage= annotations keep the cp.async schedule");
   if (k->threads[1] != 1 || k->threads[2] != 1 || k->threads[0] % 128 ||
@@ -331,6 +333,17 @@ static bool plan_kernel(Ctx *c, Plan *p) {
   }
   if (p->np == 0)
     return refuse(c, "the pipelined loop copies nothing from global into shared memory");
+  if (loop->num_stages == 1) {
+    // One slot would leave the producer nothing to run ahead into (and the
+    // consumer releases a slot one gemm late): num_stages=1 gets a ring of
+    // two when the second stage's shared memory fits (TileLang's 1-stage
+    // attention configs: its producer overlaps the next K/V load too).
+    int64_t stage = 0;
+    for (int i = 0; i < p->nb; i++)
+      stage += (tl_buffer_bytes(p->bufs[i]) + 1023) / 1024 * 1024;
+    if (shared_estimate(k) + stage > c->m->max_shared_bytes)
+      return refuse(c, "num_stages=1 and no room in shared memory for a second ring stage");
+  }
   for (int i = 0; i < p->nb; i++) {
     for (int j = 0; j < p->consumers.len; j++)
       if (tl_stmt_touches(TL_VEC_AT(p->consumers, TlStmt, j), p->bufs[i], true))
@@ -577,7 +590,7 @@ static void build(Ctx *c, Plan *p) {
   TlKernel *k = c->k;
   TlStmt *loop = p->loop;
   TlLoc loc = loop->loc;
-  int S = loop->num_stages;
+  int S = loop->num_stages < 2 ? 2 : loop->num_stages; // plan_kernel made room for 2
   TlDtype t = loop->var->dtype;
   int64_t bytes = 0;
   choose_cluster(c, p);

@@ -15,7 +15,11 @@ import tilelang.language as T
 # CHECK-DAG: alloc m: fragment float32[4, 4] layout rows(rows 4, cols 4, threads 32,
 # CHECK-DAG: alloc xl: fragment float32[4, 64] layout rows(rows 4, cols 64, threads 64,
 # CHECK-DAG: alloc mixes: fragment float32[24] layout rows(rows 24, cols 1, threads 96,
-# CHECK: if tx >= 0 and tx < 32 warpgroups 0 32 @[[@LINE+17]]:9
+# CHECK: if tx >= 0 and tx < 32 warpgroups 0 32 @[[@LINE+21]]:9
+# The column sums' staging through shared memory (a nest reads rs[k] across
+# its rows) is written inside the range, before the read:
+# CHECK: rs_smem{{[0-9]+}}[r * 32 + tx % 32] = rs[r]
+# CHECK: vload rs_smem
 # CHECK: if tx >= 32 and tx < 96 warpgroups 32 64 @[[@LINE+16]]:9
 # CHECK: cp_async xs[tx % 64 * 4]
 # CUDA-LABEL: split_kernel

@@ -11,9 +11,12 @@
 # RUN: %tlc %s --call 'attention(128, "plain")' --keep-threads -o /dev/null 2>&1 | FileCheck %s --check-prefix=KEEP
 # RUN: %tlc %s --call 'attention(128, "thread_index")' -o /dev/null 2>&1 | FileCheck %s --check-prefix=KEEP
 # RUN: %tlc %s --call 'attention(64, "plain", 192, 256)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SLAB
-# NOTE: attention-tiles.py:[[@LINE+16]]:9: note: kernel 'attention' runs with 256 threads, not 128: its fragments need about 324 registers per thread at 128 (a thread has 255), 164 at 256; --keep-threads keeps 128
-# CUDA: __launch_bounds__(256, 1) attention_kernel(
-# CUDA: dim3(256, 1, 1)
+# NOTE: attention-tiles.py:[[@LINE+19]]:9: note: kernel 'attention' runs with 256 threads, not 128: its fragments need about 324 registers per thread at 128 (a thread has 255), 164 at 256; --keep-threads keeps 128
+# (and its num_stages=1 loop a TMA ring of two stages: 256 compute threads
+# beside the producer warpgroup)
+# CUDA: // Warp-specialized: threads 0..255 compute, threads 256..383 (one warpgroup) load tiles by TMA
+# CUDA: __launch_bounds__(384, 1) attention_kernel(
+# CUDA: dim3(384, 1, 1)
 # IR: kernel attention({{.*}} threads(256, 1, 1)
 # KEEP-NOT: runs with
 # KEEP: warning: the fragments of kernel 'attention' hold {{[0-9]+}} registers per thread
