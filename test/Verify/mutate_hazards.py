@@ -693,10 +693,19 @@ IMPRECISE = {
          "barriers around its gemm, after its update of S",
          r"line (322|335|264|277|392|436): __syncthreads\(\) deleted$|line 426: fence\.proxy\.async deleted$"),
     "test/Diagnostics/tile-read-before-write.tl":
-        ("line 161 is the proxy fence at the end of the loop after the generic stores into h_s: "
-         "the next iteration reads h_s generically (the copy to H) and then by wgmma only after "
-         "the fence before its gemm (line 147), which this thread's earlier h_s stores precede too",
-         r"line 161: fence\.proxy\.async deleted$"),
+        ("its num_stages=1 loop runs on a ring of 2 stages (4 trips), where giving the producer's "
+         "empty wait (line 168), its expect_tx (169) or the consumer's release (228) the other "
+         "stage only delays: a wait on the other slot's barrier alternates between a later "
+         "release (iteration k - 1 instead of k - 2) and an earlier one that the in-order "
+         "producer's previous, later wait already covers; an expect_tx on the other full barrier "
+         "completes slot k's phase at iteration k + 1's expect, after slot k's bytes landed; a "
+         "release on the other empty barrier is iteration k's, which comes after the k - 1 the "
+         "producer needs. With --no-warp-specialize (cp.async), line 161 is the proxy fence at "
+         "the end of the loop after the generic stores into h_s: the next iteration reads h_s "
+         "generically (the copy to H) and then by wgmma only after the fence before its gemm "
+         "(line 147), which this thread's earlier h_s stores precede too",
+         r"line (168 col 32: 'k_15 % 2'|169 col 36: 'k_15 % 2'|228 col 30: 'k_4 % 2') -> next stage$"
+         r"|line 161: fence\.proxy\.async deleted$"),
     "test/Diagnostics/tile-read-before-write-not.tl":
         ("a diagnostics test, left out: the barrier after thread 0 initializes the kernel's "
          "mbarrier (sm_90a line 130, sm_90 line 128) orders the init before other threads' "
