@@ -527,7 +527,6 @@ typedef struct TlModule {
   bool has_tma;          // the target has TMA and mbarrier transactions (sm_90)
   bool clusters;         // --cluster: warp-specialized kernels may run in thread-block clusters
   bool keep_threads;     // --keep-threads: widen-threads leaves every kernel's thread count
-  bool ping_pong;        // --ping-pong: ping-pong gives attention loops' warpgroups turns
   int64_t max_shared_bytes;
   int64_t max_threads;
 } TlModule;

@@ -71,10 +71,6 @@ bool tl_swizzle(TlArena *a, TlModule *m, TlDiag *d);
 /* lib/Transforms/ThreadSync.c: barriers between shared-memory hazards */
 bool tl_thread_sync(TlArena *a, TlModule *m, TlDiag *d);
 
-/* lib/Transforms/PingPong.c: the two compute warpgroups of a warp-specialized
-   attention loop take turns on its gemms (FlashAttention-3's ping-pong) */
-bool tl_ping_pong(TlArena *a, TlModule *m, TlDiag *d);
-
 /* lib/Transforms/PlanShared.c: offsets in the dynamic shared block, budget */
 bool tl_plan_shared(TlArena *a, TlModule *m, TlDiag *d);
 

@@ -42,8 +42,6 @@ static const char *const usage =
     "  --no-warp-specialize  keep T.Pipelined on cp.async (no TMA producer warpgroup)\n"
     "  --keep-threads        never run a kernel with more threads than it asks for (by\n"
     "                        default one whose fragments would spill gets twice as many)\n"
-    "  --ping-pong           the two compute warpgroups of a warp-specialized attention loop\n"
-    "                        take turns on its gemms (FlashAttention-3's ping-pong)\n"
     "  --cluster             warp-specialized kernels in clusters of 2 blocks sharing tiles by TMA "
     "multicast\n"
     "  --verify-each         run it after every pass (the default)\n"
@@ -68,8 +66,7 @@ static const char *const usage =
     "\n"
     "passes, in order: widen-threads specialize-sizes lower-tile-ops replicate-fragments\n"
     "                  uniform-select layout-inference tma-copy warp-specialize pipeline\n"
-    "                  partition flatten vectorize swizzle thread-sync ping-pong\n"
-    "                  plan-shared\n"
+    "                  partition flatten vectorize swizzle thread-sync plan-shared\n"
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
 
 static bool valid_pass(const char *name) {
@@ -185,8 +182,6 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->verify_each = false;
     } else if (strcmp(a, "--keep-threads") == 0) {
       o->keep_threads = true;
-    } else if (strcmp(a, "--ping-pong") == 0) {
-      o->ping_pong = true;
     } else if (strcmp(a, "--no-warp-specialize") == 0) {
       o->no_warp_specialize = true;
     } else if (strcmp(a, "--cluster") == 0) {

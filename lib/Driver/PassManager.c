@@ -25,7 +25,6 @@ const TlPass tl_pipeline_passes[] = {
     {"vectorize", tl_vectorize},               // lane loops -> vector loads and stores
     {"swizzle", tl_swizzle},                   // swizzled shared tiles -> physical offsets
     {"thread-sync", tl_thread_sync},           // barriers between memory hazards
-    {"ping-pong", tl_ping_pong},               // attention's two warpgroups take turns on the gemms
     {"plan-shared", tl_plan_shared},           // shared-memory offsets and budget
 };
 const int tl_pipeline_npasses = (int)(sizeof tl_pipeline_passes / sizeof tl_pipeline_passes[0]);
@@ -56,7 +55,6 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
   if (o->no_warp_specialize) m->has_tma = false;
   if (o->cluster) m->clusters = true;
   if (o->keep_threads) m->keep_threads = true;
-  if (o->ping_pong) m->ping_pong = true;
   // The default list, or --passes (already checked by the driver).
   const TlPass *list[64];
   int n = 0;
