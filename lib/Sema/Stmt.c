@@ -172,6 +172,17 @@ static bool alloc(Sema *s, const TlNode *target, const TlNode *call, const char 
   }
   b->ndims = nd;
   if (scope == SCOPE_FRAGMENT) drop_unit_dims(b);
+  if (b->scope == SCOPE_FRAGMENT && b->ndims > 2) {
+    // Layouts spread 1-D and 2-D fragments over the threads; a tile of
+    // more dimensions is the same values in shared memory (every nest
+    // over it partitioned as over any shared tile, thread-sync ordering
+    // its accesses): correct, and slower than registers would be.
+    b->scope = SCOPE_SHARED;
+    tl_warning(s->diag, target->loc,
+               "fragment '%s' has %d dimensions: tlc keeps it in shared memory (it lays out "
+               "fragments of 1 or 2 dimensions over the threads)",
+               b->name, b->ndims);
+  }
   TlValue *dv = tl_sema_eval_const(s, dtype);
   if (dv->kind == VAL_ERROR || !tl_value_as_dtype(s, dv, &b->dtype)) return false;
   // A buffer too big for a thread is still declared, so that its uses do
