@@ -554,9 +554,11 @@ def ring_mutants(lines, first, last):
     mbarrier wait, flip a wait's parity, change an expect_tx's bytes, give
     one ring access or barrier the next stage's index, move an arrive on an
     empty barrier above the wgmma call or wait before it. Every one is a bug
-    tlc-verify must report (none is claimed harmless: each changes every
-    iteration of a ring of more positions than stages, and the script
-    checks that: a ring is only mutated when its loop runs past its stages)."""
+    tlc-verify must report (none is claimed harmless by this script: each
+    changes every iteration of a ring of more positions than stages, and the
+    script checks that: a ring is only mutated when its loop runs past its
+    stages; IMPRECISE may prove some harmless by hand, as for a 2-stage ring
+    where the other stage's barrier only delays)."""
     text = "\n".join(lines[first:last + 1])
     st = re.search(r"tl_full\[(\d+)\]", text)
     if "tl_mbar_wait(" not in text or not st:
