@@ -9,3 +9,10 @@ cd "$(dirname "$0")/../.."
 TLC=${TLC:-build/bin/tlc}
 $TLC /work/tilelang-corpus/main/examples/deepseek_v32/topk_selector.py --call 'tl_topk_impl.compile(topk=2048)' -w -o bench/checks-s12/topk.cu
 $TLC /work/tilelang-corpus/main/examples/deepseek_mhc/example_mhc_bwd.py --call 'mhc_bwd=sinkhorn_bwd_implicit_cg.compile(n_stream=16)' -w -o bench/checks-s12/mhc_bwd.cu
+# T.rng_* (bench/checks-s12/rand_check.py): TileLang's rand_uint at its three (M, seed) pairs and a
+# 128-thread kernel of this directory.
+for ms in 1024:42 512:123 128:0; do
+  M=${ms%%:*}; S=${ms##*:}
+  $TLC /work/tilelang-corpus/main/examples/rand/rand_uint.py --call "rand_M$M=tilelang_rand_1d.compile(M=$M, seed=$S)" -w -o bench/checks-s12/rand_M$M.cu
+done
+$TLC bench/checks-s12/rng_threads.py -w -o bench/checks-s12/rng_threads.cu

@@ -239,7 +239,10 @@ static inline bool tl_bitwise_op(TlOp op) {
   X(FN_SHFL_DOWN, "shfl_down") /* shfl_down(mask, value, delta, width): of lane + delta */       \
   X(FN_SHFL_UP, "shfl_up")     /* shfl_up(mask, value, delta, width): of lane - delta */         \
   X(FN_SHFL_XOR_MASKED, "shfl_xor_masked") /* (mask, value, delta, width): of lane ^ delta */ \
-  X(FN_ATOMIC_ADD, "atomic_add") /* atomic_add(buf[idx], value): adds, gives the old value */
+  X(FN_ATOMIC_ADD, "atomic_add") /* atomic_add(buf[idx], value): adds, gives the old value */  \
+  X(FN_RNG_RAND, "rng_rand")       /* the thread's next 32 random bits (T.rng_rand; uint32) */  \
+  X(FN_RNG_UNIFORM, "rng_uniform") /* its next uniform in (0, 1] (float32 or float64) */        \
+  X(FN_RNG_NORMAL, "rng_normal")   /* its next standard normal (float32 or float64) */
 
 typedef enum {
 #define X(k, s) k,
@@ -248,6 +251,9 @@ typedef enum {
 } TlIntrinsic;
 
 const char *tl_intrinsic_name(TlIntrinsic fn);
+// The draws of the thread's random generator (no operands; each call is the
+// next number, so two calls are never the same value).
+bool tl_intrinsic_is_rng(TlIntrinsic fn);
 // The warp shuffles a kernel writes (T.shfl_sync, T.shfl_down, ...): four
 // operands (mask, value, lane or delta, width), and their CUDA function.
 bool tl_intrinsic_is_user_shuffle(TlIntrinsic fn);
@@ -298,7 +304,9 @@ struct TlExpr {
                                  /* tensor map `tma_map`, issued and committed by thread 0      */ \
   X(ST_TMA_STORE_WAIT, "tma_store_wait") /* thread 0: its TMA stores have read their tiles */       \
   X(ST_MBAR_WAIT, "mbar_wait")   /* wait until ring[stage_a] completes the phase of parity `value` */ \
-  X(ST_MBAR_ARRIVE, "mbar_arrive") /* arrive on ring[stage_a]; width: TMA bytes to expect (full) */
+  X(ST_MBAR_ARRIVE, "mbar_arrive") /* arrive on ring[stage_a]; width: TMA bytes to expect (full) */ \
+  X(ST_RNG_INIT, "rng_init") /* the thread's Philox generator: seed `value`, subsequence `start`, */ \
+                             /* offset `stop` (T.rng_init; curand_init)                         */
 
 typedef enum {
 #define X(k, s) k,
@@ -577,6 +585,8 @@ int tl_scope_barrier_id(const TlKernel *k, int64_t group_lo);
 int tl_first_free_barrier_id(const TlKernel *k);
 // Does a statement of body (at any depth) run a T.gemm on wgmma?
 bool tl_body_uses_wgmma(const TlVec *body);
+// Does the body start a random generator (ST_RNG_INIT, T.rng_init)?
+bool tl_body_uses_rng(const TlVec *body);
 // Does the body hold a T.sync_grid() (ST_SYNC grid_sync)?
 bool tl_body_syncs_grid(const TlVec *body);
 // Structural equality (same operators, constants, variables and buffers).

@@ -306,12 +306,13 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
     tl_buf_printf(out, "// Compile with: nvcc -arch=%s -c this_file.cu\n", m->target_name);
   // tlc-verify parses this file with libclang against its own small prelude
   // (it defines TLC_VERIFY_PRELUDE); nvcc sees the real toolkit headers.
-  bool tma = false, fp8 = false, grid_sync = false;
+  bool tma = false, fp8 = false, grid_sync = false, rng = false;
   for (int i = 0; i < m->kernels.len; i++) {
     const TlKernel *k = TL_VEC_AT(m->kernels, TlKernel, i);
     tma = tma || k->tma_maps.len;
     fp8 = fp8 || kernel_uses_fp8(k);
     grid_sync = grid_sync || tl_body_syncs_grid(&k->body);
+    rng = rng || tl_body_uses_rng(&k->body);
   }
   tl_buf_puts(out, "#ifndef TLC_VERIFY_PRELUDE\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n"
                    "#include <cuda_bf16.h>\n#include <stdint.h>\n");
@@ -319,6 +320,18 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
   if (grid_sync) tl_buf_puts(out, "#include <cooperative_groups.h>\n");
   if (tma) // CUtensorMap and the cuTensorMapEncodeTiled prototype (driver API types only)
     tl_buf_puts(out, "#include <cudaTypedefs.h>\n");
+  if (rng) // T.rng_*: curand's Philox generator, by names tlc-verify's prelude declares
+    tl_buf_puts(out, "#include <curand_kernel.h>\n"
+                     "typedef curandStatePhilox4_32_10_t tl_rng_t;\n"
+                     "__device__ __forceinline__ void tl_rng_init(tl_rng_t *s, unsigned long long seed, "
+                     "unsigned long long seq, unsigned long long off) { curand_init(seed, seq, off, s); }\n"
+                     "__device__ __forceinline__ unsigned tl_rng_rand(tl_rng_t *s) { return curand(s); }\n"
+                     "__device__ __forceinline__ float tl_rng_uniform(tl_rng_t *s) { return curand_uniform(s); }\n"
+                     "__device__ __forceinline__ double tl_rng_uniform_double(tl_rng_t *s) { "
+                     "return curand_uniform_double(s); }\n"
+                     "__device__ __forceinline__ float tl_rng_normal(tl_rng_t *s) { return curand_normal(s); }\n"
+                     "__device__ __forceinline__ double tl_rng_normal_double(tl_rng_t *s) { "
+                     "return curand_normal_double(s); }\n");
   if (grid_sync) // a grid barrier by name, so tlc-verify's prelude can declare it
     tl_buf_puts(out, "__device__ __forceinline__ void tl_grid_sync() { "
                      "cooperative_groups::this_grid().sync(); }\n");

@@ -262,7 +262,7 @@ static void binary(Emit *e, const TlExpr *x, int min_prec) {
 static void call(Emit *e, const TlExpr *x) {
   TlBuf *o = &e->body;
   TlDtype t = x->dtype;
-  const TlExpr *a = x->args[0];
+  const TlExpr *a = x->nargs ? x->args[0] : NULL; // (draws of the generator have none)
   bool dbl = t == TY_FLOAT64;
   if (x->fn == FN_SHFL_XOR) {
     tl_buf_puts(o, "__shfl_xor_sync(0xffffffffu, ");
@@ -297,6 +297,12 @@ static void call(Emit *e, const TlExpr *x) {
     tl_buf_puts(o, ", ");
     tl_cuda_expr(e, x->args[1]);
     tl_buf_putc(o, ')');
+    return;
+  }
+  if (tl_intrinsic_is_rng(x->fn)) { // the thread's generator (CudaKernel.c declares tl_rng)
+    tl_buf_printf(o, "tl_rng_%s%s(&tl_rng)",
+                  x->fn == FN_RNG_RAND ? "rand" : x->fn == FN_RNG_UNIFORM ? "uniform" : "normal",
+                  x->fn != FN_RNG_RAND && x->dtype == TY_FLOAT64 ? "_double" : "");
     return;
   }
   if (x->fn == FN_ATOMIC_ADD) { // T.atomic_add(..., return_prev=True): the old value

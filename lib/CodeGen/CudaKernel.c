@@ -553,6 +553,8 @@ void tl_cuda_kernel(Emit *e, const TlKernel *k) {
                     tl_layout_describe(o->arena, b->layout));
   }
   if (k->nmbar) user_mbarriers(e, k);
+  if (tl_body_uses_rng(&k->body)) // T.rng_init: each thread's own Philox generator
+    tl_buf_puts(&e->body, "  tl_rng_t tl_rng;\n");
   if (k->ring_stages)
     warp_roles(e, k);
   else

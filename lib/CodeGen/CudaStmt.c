@@ -307,6 +307,16 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_printf(o, "] = *(const %s*)%s;\n", vt, s->var->cname);
     return;
   }
+  case ST_RNG_INIT: // T.rng_init: this thread's generator (declared at the kernel's top)
+    tl_buf_indent(o, level);
+    tl_buf_puts(o, "tl_rng_init(&tl_rng, (unsigned long long)(");
+    tl_cuda_expr(e, s->value);
+    tl_buf_puts(o, "), (unsigned long long)(");
+    tl_cuda_expr(e, s->start);
+    tl_buf_puts(o, "), (unsigned long long)(");
+    tl_cuda_expr(e, s->stop);
+    tl_buf_puts(o, "));\n");
+    return;
   case ST_SYNC:
     if (s->grid_sync) { // T.sync_grid(): the kernel is launched cooperatively
       tl_buf_indent(o, level);

@@ -564,6 +564,10 @@ static void block_stmt(Emit *e, const TlStmt *s, int level) {
   case ST_MBAR_WAIT: // the kernel's own mbarriers: the reference runs the scopes in program order
   case ST_MBAR_ARRIVE:
     return;
+  case ST_RNG_INIT:
+    unsupported(e, s->loc, "T.rng_init (each thread's generator stream follows the kernel's own "
+                           "partition)");
+    return;
   default:
     unsupported(e, s->loc, "thread-level statements (the reference reads the tile IR)");
     return;

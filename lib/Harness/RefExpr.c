@@ -217,6 +217,11 @@ const char *tl_ref_binop(TlRef *r, TlOp op, TlDtype t, const char *l, const char
 
 static const char *call(TlRef *r, const TlExpr *x) {
   TlDtype t = x->dtype;
+  if (tl_intrinsic_is_rng(x->fn)) {
+    error(r, x->loc, "random draws (T.rng_*: each thread's generator stream follows the kernel's "
+                     "own partition)");
+    return "0";
+  }
   const char *v = tl_ref_expr(r, x->args[0]);
   if (tl_intrinsic_is_user_shuffle(x->fn)) // per-thread code runs in the same threads here
     return tl_arena_printf(r->arena, "%s((unsigned)%s, %s, %s, %s)", tl_shuffle_cuda_name(x->fn),

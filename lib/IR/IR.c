@@ -542,3 +542,16 @@ int tl_scope_barrier_id(const TlKernel *k, int64_t group_lo) {
 int tl_first_free_barrier_id(const TlKernel *k) {
   return tl_scope_barrier_id(k, k->launch_threads);
 }
+
+bool tl_intrinsic_is_rng(TlIntrinsic fn) {
+  return fn == FN_RNG_RAND || fn == FN_RNG_UNIFORM || fn == FN_RNG_NORMAL;
+}
+
+bool tl_body_uses_rng(const TlVec *body) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    if (s->kind == ST_RNG_INIT || tl_body_uses_rng(&s->body) || tl_body_uses_rng(&s->else_body))
+      return true;
+  }
+  return false;
+}

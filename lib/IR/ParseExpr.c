@@ -38,7 +38,7 @@ TlExpr **tl_irp_index_list(Parser *p, int *n) {
 }
 
 static bool intrinsic(const char *name, TlIntrinsic *fn) {
-  for (int i = 0; i <= FN_ATOMIC_ADD; i++) // the last intrinsic
+  for (int i = 0; i <= FN_RNG_NORMAL; i++) // the last intrinsic
     if (strcmp(name, tl_intrinsic_name((TlIntrinsic)i)) == 0) {
       *fn = (TlIntrinsic)i;
       return true;
@@ -108,6 +108,7 @@ static TlExpr *primary(Parser *p) {
     e = new_expr(p, EX_CALL,
                  fn == FN_SHFL_XOR || fn == FN_ATOMIC_ADD ? 2
                  : tl_intrinsic_is_user_shuffle(fn)       ? 4
+                 : tl_intrinsic_is_rng(fn)                ? 0
                                                           : 1);
     e->fn = fn;
     call_args(p, e, e->nargs, t->text);

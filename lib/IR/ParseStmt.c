@@ -431,6 +431,15 @@ static void mbar_arrive_operands(Parser *p, TlStmt *s) {
   tl_irp_ring(p, s);
 }
 
+// rng_init SEED, SUBSEQUENCE, OFFSET
+static void rng_init_operands(Parser *p, TlStmt *s) {
+  s->value = tl_irp_expr(p);
+  tl_irp_expect(p, ",");
+  s->start = tl_irp_expr(p);
+  tl_irp_expect(p, ",");
+  s->stop = tl_irp_expr(p);
+}
+
 // Where the variables a statement declares are visible.
 typedef enum {
   DECLARES_NONE,
@@ -468,6 +477,7 @@ static const struct StmtForm {
     {"tma_store_wait", ST_TMA_STORE_WAIT, no_operands, false, DECLARES_NONE},
     {"mbar_wait", ST_MBAR_WAIT, mbar_wait_operands, false, DECLARES_NONE},
     {"mbar_arrive", ST_MBAR_ARRIVE, mbar_arrive_operands, false, DECLARES_NONE},
+    {"rng_init", ST_RNG_INIT, rng_init_operands, false, DECLARES_NONE},
 };
 
 // The variables s declares, into scope.

@@ -36,6 +36,8 @@ TlDtype tl_irtext_implied_dtype(const TlExpr *e) {
   case EX_UNARY:
     return e->op == OP_NOT ? TY_BOOL : e->args[0]->dtype;
   case EX_CALL:
+    if (e->fn == FN_RNG_RAND) return TY_UINT32;
+    if (tl_intrinsic_is_rng(e->fn)) return TY_FLOAT32;
     return e->fn == FN_SWIZZLE ? TY_INT32 : e->args[0]->dtype;
   case EX_SELECT:
     return e->args[1]->dtype;
@@ -590,6 +592,15 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     return;
   case ST_MBAR_ARRIVE: // the full ring's expected bytes print as the width fact
     tl_buf_printf(out, "mbar_arrive %s", tl_ring_name(s->ring));
+    end_line(p, s);
+    return;
+  case ST_RNG_INIT:
+    tl_buf_puts(out, "rng_init ");
+    expr(p, s->value);
+    tl_buf_puts(out, ", ");
+    expr(p, s->start);
+    tl_buf_puts(out, ", ");
+    expr(p, s->stop);
     end_line(p, s);
     return;
   }

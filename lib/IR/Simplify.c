@@ -43,6 +43,11 @@ bool tl_expr_equal(const TlExpr *a, const TlExpr *b) {
 }
 
 static bool expr_equal(const TlExpr *a, const TlExpr *b, int depth) {
+  // Two draws of the generator are two numbers, even written alike (and the
+  // same draw evaluated twice would be two draws).
+  if ((a && a->kind == EX_CALL && tl_intrinsic_is_rng(a->fn)) ||
+      (b && b->kind == EX_CALL && tl_intrinsic_is_rng(b->fn)))
+    return false;
   if (a == b) return true;
   if (depth > MAX_DEPTH || !a || !b || a->kind != b->kind || a->nargs != b->nargs) return false;
   switch (a->kind) {

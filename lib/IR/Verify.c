@@ -105,6 +105,13 @@ static void check_expr(V *v, const TlExpr *e) {
         (e->nargs != 2 || e->args[0]->kind != EX_LOAD ||
          (e->args[0]->buf->scope != SCOPE_GLOBAL && e->args[0]->buf->scope != SCOPE_SHARED)))
       fail(v, e->loc, "atomic_add() takes an element of a global or shared buffer and a value");
+    if (tl_intrinsic_is_rng(e->fn)) {
+      if (e->nargs != 0) fail(v, e->loc, "a random draw takes no operands");
+      else if (e->fn == FN_RNG_RAND ? e->dtype != TY_UINT32
+                                     : e->dtype != TY_FLOAT32 && e->dtype != TY_FLOAT64)
+        fail(v, e->loc, "rng_rand() is uint32, rng_uniform() and rng_normal() float32 or float64");
+      break;
+    }
     // fall through
   case EX_BINARY:
   case EX_SELECT:
@@ -277,6 +284,15 @@ static void check_stmt(V *v, const TlStmt *s) {
     break;
   case ST_TMA_STORE_WAIT:
     if (!v->k->ring_stages) fail(v, s->loc, "TMA store wait outside a warp-specialized kernel");
+    break;
+  case ST_RNG_INIT:
+    if (!s->value || !s->start || !s->stop)
+      fail(v, s->loc, "rng_init without its seed, subsequence and offset");
+    else {
+      check_expr(v, s->value);
+      check_expr(v, s->start);
+      check_expr(v, s->stop);
+    }
     break;
   case ST_MBAR_WAIT:
   case ST_MBAR_ARRIVE:

@@ -438,6 +438,7 @@ static bool launch_config(Sema *s, TlKernel *k, const TlNode *with) {
 bool tl_sema_kernel_block(Sema *s, TlKernel *k, const TlNode *with) {
   if (!launch_config(s, k, with)) return false;
   s->ws_threads = 0;
+  s->rng_started = false;
   tl_sema_body(s, &with->list, &k->body);
   tl_sema_finish_views(k);
   tl_sema_finish_ws(s, k);
@@ -468,6 +469,7 @@ bool tl_sema_macro_launch(Sema *s, const TlNode *with) {
   s->launch_pending = false;
   if (!launch_config(s, s->kernel, with)) return false;
   s->ws_threads = 0;
+  s->rng_started = false;
   tl_sema_body(s, &with->list, &s->kernel->body);
   tl_sema_finish_views(s->kernel);
   tl_sema_finish_ws(s, s->kernel);

@@ -153,6 +153,47 @@ static TlExpr *bound_thread(Sema *s, const TlNode *n) {
                : x;
 }
 
+// T.rng_rand() / T.rng_rand_float(bit=32, dist="uniform"): the next number
+// of the thread's generator (T.rng_init). Inside T.Parallel each point draws
+// in the order the partition gives the thread its points.
+static TlExpr *rng_draw(Sema *s, const TlNode *n, const char *name) {
+  bool bits = strcmp(name, "rng_rand") == 0;
+  char what[40];
+  snprintf(what, sizeof what, "T.%s", name);
+  if (!arity(s, n, what, 0, bits ? 0 : 2)) return NULL;
+  if (!s->rng_started) {
+    tl_error(s->diag, n->loc, "%s() before T.rng_init(...): the thread has no generator yet", what);
+    return NULL;
+  }
+  TlIntrinsic fn = FN_RNG_RAND;
+  TlDtype t = TY_UINT32;
+  if (!bits) {
+    static const char *const kws[] = {"bit", "dist", NULL};
+    if (!tl_sema_check_keywords(s, n, what, kws)) return NULL;
+    const TlNode *bn = tl_sema_arg(n, 0, "bit"), *dn = tl_sema_arg(n, 1, "dist");
+    int64_t b = 32;
+    if (bn && !tl_sema_const_int(s, bn, "bit=", &b)) return NULL;
+    if (b != 32 && b != 64) {
+      tl_error(s->diag, bn->loc, "bit= is 32 or 64, not %lld", (long long)b);
+      return NULL;
+    }
+    fn = FN_RNG_UNIFORM;
+    if (dn) {
+      TlValue *dv = tl_sema_eval_const(s, dn);
+      if (dv->kind == VAL_ERROR) return NULL;
+      if (dv->kind != VAL_STR || (strcmp(dv->s, "uniform") && strcmp(dv->s, "normal"))) {
+        tl_error(s->diag, dn->loc, "dist= is \"uniform\" or \"normal\"");
+        return NULL;
+      }
+      fn = strcmp(dv->s, "normal") == 0 ? FN_RNG_NORMAL : FN_RNG_UNIFORM;
+    }
+    t = b == 64 ? TY_FLOAT64 : TY_FLOAT32;
+  }
+  TlExpr *e = tl_expr_new(s->arena, EX_CALL, n->loc, t, 0);
+  e->fn = fn;
+  return e;
+}
+
 TlExpr *tl_sema_scalar_call(Sema *s, const TlNode *n, const char *name, bool *handled) {
   *handled = true;
   char what[64];
@@ -171,6 +212,7 @@ TlExpr *tl_sema_scalar_call(Sema *s, const TlNode *n, const char *name, bool *ha
     return reinterpret(s, n);
   }
   if (strcmp(name, "thread_binding") == 0) return bound_thread(s, n);
+  if (strcmp(name, "rng_rand") == 0 || strcmp(name, "rng_rand_float") == 0) return rng_draw(s, n, name);
   if (strcmp(name, "get_thread_binding") == 0) {
     if (!arity(s, n, what, 0, 1)) return NULL;
     return thread_binding(s, n);
@@ -280,6 +322,62 @@ bool tl_sema_is_register_hint(const char *name) {
   return false;
 }
 
+// T.rng_init(seed, seq=None, off=0, generator="curandStatePhilox4_32_10_t"):
+// this thread's generator, curand's Philox (curand_init(seed, seq, off)).
+// Without seq each thread of the grid gets its own subsequence,
+// threadIdx.x + blockIdx.x * blockDim.x, as TileLang's default.
+static void rng_init(Sema *s, const TlNode *call, TlVec *out) {
+  static const char *const kws[] = {"seed", "seq", "off", "generator", NULL};
+  if (!tl_sema_check_keywords(s, call, "T.rng_init", kws) || !arity(s, call, "T.rng_init", 0, 4))
+    return;
+  if (s->in_parallel) {
+    tl_error(s->diag, call->loc, "T.rng_init inside T.Parallel; start each thread's generator "
+                                 "once, before the nests that draw from it");
+    return;
+  }
+  const TlNode *seed = tl_sema_arg(call, 0, "seed"), *seq = tl_sema_arg(call, 1, "seq"),
+               *off = tl_sema_arg(call, 2, "off"), *gen = tl_sema_arg(call, 3, "generator");
+  if (!seed) {
+    tl_error(s->diag, call->loc, "T.rng_init needs a seed");
+    return;
+  }
+  if (gen) {
+    TlValue *g = tl_sema_eval_const(s, gen);
+    if (g->kind == VAL_ERROR) return;
+    if (g->kind != VAL_STR || strcmp(g->s, "curandStatePhilox4_32_10_t") != 0) {
+      tl_error(s->diag, gen->loc, "tlc's generator is curand's Philox4_32_10 "
+                                  "(generator=\"curandStatePhilox4_32_10_t\")");
+      return;
+    }
+  }
+  TlKernel *k = s->kernel;
+  TlArena *a = s->arena;
+  TlStmt *st = tl_stmt_new(a, ST_RNG_INIT, call->loc);
+  st->value = tl_sema_convert(s, tl_sema_expr(s, seed), TY_INT64);
+  if (seq && seq->kind != ND_NONE) {
+    st->start = tl_sema_convert(s, tl_sema_expr(s, seq), TY_INT64);
+  } else {
+    if (!k->block_vars[0]) { // `with T.Kernel(...)` without names: blockIdx.x all the same
+      TlVar *v = tl_var_new(a, k, "bx", VAR_BLOCK_IDX, TY_INT32, call->loc);
+      v->dim = 0;
+      v->extent = k->grid_const[0];
+      k->block_vars[0] = v;
+    }
+    TlExpr *tx = tl_expr_var(a, call->loc, k->thread_vars[0]);
+    TlExpr *bx = tl_expr_var(a, call->loc, k->block_vars[0]);
+    TlExpr *id = tl_expr_binary(a, call->loc, OP_ADD, tx,
+                                tl_expr_binary(a, call->loc, OP_MUL, bx,
+                                               tl_expr_int(a, call->loc, k->threads[0], TY_INT32),
+                                               TY_INT32),
+                                TY_INT32);
+    st->start = tl_sema_convert(s, id, TY_INT64);
+  }
+  st->stop = off ? tl_sema_convert(s, tl_sema_expr(s, off), TY_INT64)
+                 : tl_expr_int(a, call->loc, 0, TY_INT64);
+  s->rng_started = true;
+  tl_vec_push(a, out, st);
+}
+
 // Statement calls. T.func_attr and the two register-allocation switches
 // steer TileLang's own code generation (function attributes, the setmaxnreg
 // of warp-specialized kernels, which tlc does not emit): nothing to do;
@@ -308,6 +406,10 @@ bool tl_sema_scalar_stmt(Sema *s, const TlNode *call, const char *name, TlVec *o
     TlStmt *st = tl_stmt_new(s->arena, ST_SYNC, call->loc);
     st->grid_sync = true;
     tl_vec_push(s->arena, out, st);
+    return true;
+  }
+  if (strcmp(name, "rng_init") == 0) {
+    rng_init(s, call, out);
     return true;
   }
   if (strcmp(name, "func_attr") == 0 || tl_sema_is_register_hint(name)) return true;

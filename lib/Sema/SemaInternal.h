@@ -45,6 +45,7 @@ typedef struct Sema {
   TlVec seen_through;      // TlVar*: kernel scalars whose value a slice extent used (TileOps.c)
   int64_t ws_threads;      // the kernel's T.ws scopes' size so far, 0 before any (WarpGroups.c)
   int ws_depth;            // inside a T.ws scope
+  bool rng_started;        // the kernel has called T.rng_init (Scalars.c), so draws may follow
   const struct TlStmt *reshape_fuse_nest; // the T.Parallel whose trailing variables index a
   int reshape_fuse_from;                  // T.reshape's split dimensions, from this one (-1:
                                           // two different splits, no fusion) (Reshape.c)

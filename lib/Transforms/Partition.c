@@ -44,6 +44,7 @@ typedef struct Ctx {
 static bool depends_on_thread(const Ctx *c, const TlExpr *e) {
   if (!e) return false;
   if (e->kind == EX_CALL && e->fn == FN_ATOMIC_ADD) return true; // each thread's own old value
+  if (e->kind == EX_CALL && tl_intrinsic_is_rng(e->fn)) return true; // each thread's own stream
   if (e->kind == EX_VAR) {
     if (e->var->kind == VAR_THREAD_IDX) return true;
     for (int i = 0; i < c->thread_scalars.len; i++)
@@ -97,8 +98,8 @@ static void scan_expr(WidthScan *w, const TlExpr *e) {
     return;
   if (e->kind == EX_LOAD)
     scan_access(w, e->buf, e->args, e->nargs, false, e->loc);
-  if (e->kind == EX_CALL && e->fn == FN_ATOMIC_ADD) // one atomic per point: keep it scalar
-    w->v = 1;
+  if (e->kind == EX_CALL && (e->fn == FN_ATOMIC_ADD || tl_intrinsic_is_rng(e->fn)))
+    w->v = 1; // one atomic, or one draw in the thread's order, per point: keep it scalar
   for (int i = 0; i < e->nargs; i++)
     scan_expr(w, e->args[i]);
 }

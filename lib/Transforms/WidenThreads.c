@@ -44,6 +44,7 @@ static bool stmt_pins(const TlStmt *s, int64_t widened) {
   case ST_TMA_STORE:
   case ST_MMA:
   case ST_CP_ASYNC:
+  case ST_RNG_INIT: // each thread's random stream, and which points it draws for
     return true;
   case ST_SYNC:
     if (s->barrier_id || s->grid_sync) return true;

@@ -141,6 +141,15 @@ __host__ unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_
 }
 template <class T> __host__ cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value);
 
+/* ---- T.rng_*: curand's Philox generator, one per thread (tlc's names) ---- */
+struct tl_rng_t { unsigned int state[16]; };
+__device__ void tl_rng_init(tl_rng_t *s, unsigned long long seed, unsigned long long seq, unsigned long long off);
+__device__ unsigned int tl_rng_rand(tl_rng_t *s);
+__device__ float tl_rng_uniform(tl_rng_t *s);
+__device__ double tl_rng_uniform_double(tl_rng_t *s);
+__device__ float tl_rng_normal(tl_rng_t *s);
+__device__ double tl_rng_normal_double(tl_rng_t *s);
+
 /* ---- synchronization, warps, atomics, memory ---- */
 __device__ void __syncthreads(void);
 __device__ void tl_grid_sync(void); // tlc's grid barrier (cooperative groups): a block barrier too
