@@ -47,6 +47,7 @@ TORCH = {
     ("main", "examples/deepseek_v32/sparse_mla_fwd_seesaw.py"): "torch PASS (s12 run 1)",
     ("main", "examples/deepseek_v32/topk_selector.py"): "standalone PASS (s12 run 1)",
     ("main", "examples/deepseek_mhc/example_mhc_bwd.py"): "torch autograd PASS (s12 run 6)",
+    ("main", "examples/rand/rand_uint.py"): "Triton PASS, bit for bit (s12 run 7)",
     ("main", "examples/dequantize_gemm/example_dequant_gemm_fine_grained.py"): "torch PASS (s11 run 5)",
     ("main", "examples/dsa_hisa/clean_and_maintain_logits.py"): "torch PASS (s11 run 5)",
     ("main", "examples/warp_specialize/example_warp_specialize_flashmla.py"): "torch PASS (part 15)",
