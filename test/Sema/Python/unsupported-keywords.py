@@ -7,9 +7,9 @@ def k(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
     with T.Kernel(1, threads=64) as bx:
         T.import_source("")
         for i in T.Parallel(64):
-            B[i] = T.rng_rand()
+            B[i] = T.tvm_random_thing()
         y = T.dynamic_thing
 # CHECK: unsupported-keywords.py:8:9: error: 'T.import_source' is not supported by tlc (yet)
-# CHECK: unsupported-keywords.py:10:20: error: 'T.rng_rand' is not supported by tlc (yet)
+# CHECK: unsupported-keywords.py:10:20: error: 'T.tvm_random_thing' is not supported by tlc (yet)
 # CHECK: unsupported-keywords.py:11:13: error: 'T.dynamic_thing' is not supported by tlc (yet) as a value
 # CHECK: 3 errors generated.

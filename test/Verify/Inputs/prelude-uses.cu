@@ -11,8 +11,18 @@
 #include <cudaTypedefs.h>
 #include <stdint.h>
 #include <cooperative_groups.h>
+#include <curand_kernel.h>
 // tlc defines its grid barrier in the generated file; the prelude declares it.
 __device__ __forceinline__ void tl_grid_sync() { cooperative_groups::this_grid().sync(); }
+// And its T.rng_* helpers (curand's Philox generator), the same way.
+typedef curandStatePhilox4_32_10_t tl_rng_t;
+__device__ __forceinline__ void tl_rng_init(tl_rng_t *s, unsigned long long seed, unsigned long long seq,
+                                            unsigned long long off) { curand_init(seed, seq, off, s); }
+__device__ __forceinline__ unsigned tl_rng_rand(tl_rng_t *s) { return curand(s); }
+__device__ __forceinline__ float tl_rng_uniform(tl_rng_t *s) { return curand_uniform(s); }
+__device__ __forceinline__ double tl_rng_uniform_double(tl_rng_t *s) { return curand_uniform_double(s); }
+__device__ __forceinline__ float tl_rng_normal(tl_rng_t *s) { return curand_normal(s); }
+__device__ __forceinline__ double tl_rng_normal_double(tl_rng_t *s) { return curand_normal_double(s); }
 #endif
 
 static_assert(cudaSuccess == 0 && cudaErrorInvalidValue == 1 && cudaErrorMemoryAllocation == 2 &&
@@ -311,5 +321,19 @@ extern "C" cudaError_t uses(float* out, const __half* hp, const __nv_bfloat16* b
     return err;
   if (cudaGetErrorString(err) == nullptr || cudaDeviceSynchronize() != cudaSuccess)
     return cudaErrorLaunchFailure;
+  return cudaGetLastError();
+}
+
+extern "C" __global__ void __launch_bounds__(64, 1) random_draws_kernel(unsigned* __restrict__ bits, float* __restrict__ f,
+                                                                  double* __restrict__ d) {
+  tl_rng_t tl_rng;
+  tl_rng_init(&tl_rng, (unsigned long long)(7LL), (unsigned long long)(threadIdx.x), (unsigned long long)(0LL));
+  bits[threadIdx.x] = tl_rng_rand(&tl_rng);
+  f[threadIdx.x] = tl_rng_uniform(&tl_rng) + tl_rng_normal(&tl_rng);
+  d[threadIdx.x] = tl_rng_uniform_double(&tl_rng) + tl_rng_normal_double(&tl_rng);
+}
+
+extern "C" cudaError_t random_draws(unsigned* bits, float* f, double* d, cudaStream_t stream) {
+  random_draws_kernel<<<dim3(1, 1, 1), dim3(64, 1, 1), 0, stream>>>(bits, f, d);
   return cudaGetLastError();
 }
