@@ -514,19 +514,9 @@ bool tl_sema_thread_branches(Sema *s, const TlNode *n, TlVec *out) {
     for (int i = 0; i < nb; i++)
       if (1 + lo[i] / 32 > 15) return false;
     k->launch_threads = T;
-    for (int i = 0; i < nb; i++) {
-      TlStmt *st = group_if(s->arena, k, lo[i], hi[i] - lo[i], branch[i]->loc);
-      s->ws_depth++;
-      tl_scope_push(s);
-      tl_sema_body(s, bodies[i], &st->body);
-      tl_scope_pop(s);
-      s->ws_depth--;
-      tl_vec_push(s->arena, out, st);
-    }
-    return true;
   }
   for (int i = 0; i < nb; i++) {
-    s->ws_threads = hi[i] - lo[i];
+    if (warpgroups) s->ws_threads = hi[i] - lo[i];
     TlStmt *st = group_if(s->arena, k, lo[i], hi[i] - lo[i], branch[i]->loc);
     s->ws_depth++;
     tl_scope_push(s);
