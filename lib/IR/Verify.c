@@ -364,9 +364,9 @@ static void check_stmt(V *v, const TlStmt *s) {
     if (s->group_threads &&
         (!v->k->launch_threads || s->group_threads > v->k->threads[0] || s->group_lo < 0 ||
          s->group_lo + s->group_threads > v->k->launch_threads ||
-         (v->k->launch_threads == v->k->threads[0]
-              ? s->group_threads % 32 || s->group_lo % 32 || 1 + s->group_lo / 32 > 15
-              : s->group_threads % 128 || s->group_lo % s->group_threads)))
+         (tl_kernel_warp_ranges(v->k) ? s->group_threads % 32 || s->group_lo % 32
+                                      : s->group_threads % 128 || s->group_lo % s->group_threads) ||
+         tl_scope_barrier_id(v->k, s->group_lo) > 15))
       fail(v, s->loc,
            "a thread scope that does not fit the kernel's launch (whole warpgroups starting at a "
            "multiple of their size, or whole warps when the kernel's partition is the block)");

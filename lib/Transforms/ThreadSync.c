@@ -417,17 +417,12 @@ static bool hoist_entry_barrier(Ctx *c, TlStmt *s, const State *st) {
 static void sync_stmt(Ctx *c, TlStmt *s, TlVec *out, State *st) {
   TlArena *a = c->arena;
   if (s->kind == ST_IF && s->group_threads) {
-    // A T.ws scope: a block barrier before it when it races with what the
-    // block did outside the scopes; barriers between its own statements
-    // (named barriers of its threads, see the CUDA emitter); in a loop, also
-    // one at its end when its next run would race with this one.
+    // A T.ws scope (sync_stmts has put the block barrier its run of sibling
+    // scopes needs before the first of them): barriers between its own
+    // statements (named barriers of its threads, see the CUDA emitter); in
+    // a loop, also one at its end when its next run would race with this one.
     Set r = {0}, w = {0};
     effects(s, &r, &w);
-    State plain = {.read = st->plain_read, .written = st->plain_written};
-    if (hazard(&plain, &r, &w)) {
-      tl_vec_push(a, out, barrier(c, s->loc));
-      *st = (State){0};
-    }
     State inner = {0};
     TlVec body = sync_stmts(c, &s->body, &inner);
     if (c->loops && hazard(&inner, &r, &w)) tl_vec_push(a, &body, barrier(c, s->loc));
