@@ -22,6 +22,7 @@ typedef struct TlOptions {
                            // the --passes run
   bool verify_each;        // run the verifier after every pass
   bool keep_threads;       // --keep-threads: no kernel gets more threads than it asks for
+  bool overlap_pv;         // --overlap-pv: attention's P V overlaps the next softmax
   bool no_warp_specialize; // --no-warp-specialize: pipelines stay on cp.async (no TMA)
   bool cluster;            // --cluster: warp-specialized kernels in clusters of 2 (TMA multicast)
   bool warnings_off, werror;

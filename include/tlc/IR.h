@@ -297,6 +297,7 @@ struct TlExpr {
   X(ST_ASYNC_COMMIT, "commit") /* close this thread's group of async copies */                    \
   X(ST_ASYNC_WAIT, "wait")     /* wait until at most `width` groups are pending */               \
   X(ST_WGMMA_WAIT, "wgmma_wait") /* wait for every wgmma group; accumulator `buf` is readable */ \
+  X(ST_WGMMA_PACK, "wgmma_pack") /* fragment `buf` -> its packed register-A copy (a_packed gemms) */ \
   X(ST_MMA, "mma") /* one warp's mma.sync m16n8k(mma_k) on local buffers a, b, c at mma_offset */ \
   X(ST_TMA_LOAD, "tma_load")     /* src (global region) -> stage `stage_a` of dst.buf by TMA,  */ \
                                  /* through tensor map `tma_map`; completes on full[stage]     */ \
@@ -378,7 +379,8 @@ struct TlStmt {
   bool atomic;    // ST_STORE with OP_ADD: an atomicAdd (T.atomic_add); ST_COPY:
                   // dst += src element by element, each add atomic
   int64_t width;  // ST_VLOAD / ST_VSTORE lanes
-  TlExpr *cond;   // ST_IF
+  TlExpr *cond;   // ST_IF, ST_WHILE, ST_CP_ASYNC (its guard); ST_GEMM: an in-flight wgmma that
+                  // every thread issues, predicated off where this is false
   // tile ops
   TlRegion src, dst;          // copy; fill dst; reduce src->dst
   TlBuffer *a, *b, *c;        // gemm
@@ -410,6 +412,10 @@ struct TlStmt {
   // ST_GEMM: an operand that is a region of a larger shared tile read in place
   // (a buffer with alias_of): its element offset in that tile; NULL otherwise.
   TlExpr *offset_a, *offset_b;
+  // ST_GEMM on wgmma with a register-A operand: its A registers are the ones
+  // an ST_WGMMA_PACK of A filled (packed where A was made, so that the 16-bit
+  // fragment need not stay live until the gemm issues)
+  bool a_packed;
   bool wgmma_in_flight;      // ST_GEMM on wgmma in a pipelined loop: returns with its own
                              // group in flight; an ST_WGMMA_WAIT after the loop drains it
   TlVec pipe_buffers;        // ST_FOR pipelined: the multi-buffered shared tiles
@@ -535,6 +541,7 @@ typedef struct TlModule {
   bool has_tma;          // the target has TMA and mbarrier transactions (sm_90)
   bool clusters;         // --cluster: warp-specialized kernels may run in thread-block clusters
   bool keep_threads;     // --keep-threads: widen-threads leaves every kernel's thread count
+  bool overlap_pv;       // --overlap-pv: warp-specialize rotates attention loops by one gemm
   int64_t max_shared_bytes;
   int64_t max_threads;
 } TlModule;

@@ -388,6 +388,7 @@ void tl_emit_cuda(TlArena *a, const TlModule *m, TlBuf *out) {
   if (e.need_mma) tl_emit_gemm_ptx(out);
   if (e.need_mma_8bit) tl_emit_mma_8bit_ptx(out, e.need_mma_8bit);
   if (e.need_wgmma) tl_emit_wgmma_ptx(out);
+  if (e.need_wgmma_pack) tl_emit_wgmma_pack_ptx(out);
   if (e.need_cp_async)
     tl_buf_puts(
         out,

@@ -24,6 +24,11 @@ typedef struct Emit {
   unsigned need_tma_store_ranks; // bit r: the TMA store of rank r; bit 0: the bulk-group waits
   bool need_cluster;
   TlBuf helpers; // gemm helpers, printed before the kernels
+  // A register-A wgmma gemm returning with its group in flight: its packed A
+  // registers live in the kernel (tl_pk_<A>) until the wgmma wait of its
+  // accumulator pins them, so that nothing reuses them while the wgmma reads.
+  const TlBuffer *inflight_acc, *inflight_a;
+  bool need_wgmma_pack;
 } Emit;
 
 void tl_emit_gemm_ptx(TlBuf *out);
@@ -31,6 +36,15 @@ void tl_emit_gemm_ptx(TlBuf *out);
 // (bit 0 int8, 1 float8_e4m3, 2 float8_e5m2).
 void tl_emit_mma_8bit_ptx(TlBuf *out, unsigned forms);
 void tl_emit_wgmma_ptx(TlBuf *out);
+// A register-A wgmma gemm reading an operand packed by an ST_WGMMA_PACK
+// (a_packed): its A registers are the kernel's (tl_pk_<A>), held until the
+// wgmma wait after it when it is left in flight.
+bool tl_gemm_held_a(const TlStmt *g);
+// A 16-bit fragment in a wgmma accumulator layout as register-A operands:
+// true, with the packed array's dimensions [ks][mi][4].
+bool tl_wgmma_packed_dims(const TlBuffer *a, int64_t *ks, int64_t *mi);
+// Its prelude (tl_wgmma_pack, tl_wgmma_pin_regs), after tl_emit_wgmma_ptx.
+void tl_emit_wgmma_pack_ptx(TlBuf *out);
 void tl_emit_gemm_helper(TlBuf *out, TlArena *a, const TlStmt *g, int64_t group_threads,
                          void (*print_expr)(TlBuf *, const TlExpr *));
 // A shared tile stored in wgmma's canonical layout wider than one swizzle

@@ -356,6 +356,27 @@ static void warp_roles(Emit *e, const TlKernel *k) {
     }
 }
 
+// The packed A registers (tl_pk_<A>) that ST_WGMMA_PACK fills and a_packed
+// gemms read (an in-flight one until the wait that pins them): one array per
+// fragment.
+static void declare_held_a(Emit *e, const TlVec *body, TlVec *seen) {
+  for (int i = 0; i < body->len; i++) {
+    const TlStmt *s = TL_VEC_AT(*body, TlStmt, i);
+    const TlBuffer *a = s->kind == ST_WGMMA_PACK ? s->buf : tl_gemm_held_a(s) ? s->a : NULL;
+    bool known = false;
+    for (int j = 0; a && j < seen->len; j++)
+      known |= seen->items[j] == a;
+    int64_t ks, mi;
+    if (a && !known && tl_wgmma_packed_dims(a, &ks, &mi)) {
+      tl_vec_push(e->body.arena, seen, (void *)a);
+      tl_buf_printf(&e->body, "  unsigned tl_pk_%s[%lld][%lld][4];\n", tl_cuda_buf_name(e, a), (long long)ks,
+                    (long long)mi);
+    }
+    declare_held_a(e, &s->body, seen);
+    declare_held_a(e, &s->else_body, seen);
+  }
+}
+
 // The kernel's own mbarriers (T.alloc_barrier, T.create_list_of_mbarrier):
 // static shared memory, initialized with their arrive counts by thread 0
 // before any thread can reach them.
@@ -553,6 +574,8 @@ void tl_cuda_kernel(Emit *e, const TlKernel *k) {
                     tl_layout_describe(o->arena, b->layout));
   }
   if (k->nmbar) user_mbarriers(e, k);
+  TlVec held = {0};
+  declare_held_a(e, &k->body, &held);
   if (tl_body_uses_rng(&k->body)) // T.rng_init: each thread's own Philox generator
     tl_buf_puts(&e->body, "  tl_rng_t tl_rng;\n");
   if (k->ring_stages)

@@ -433,7 +433,20 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
       tl_cuda_expr_p(e, s->stage_b, 13);
       tl_buf_printf(o, " * %lld", (long long)tl_buffer_elems(s->b));
     }
-    tl_buf_printf(o, ", %s);\n", tl_cuda_buf_name(e, s->c));
+    tl_buf_printf(o, ", %s", tl_cuda_buf_name(e, s->c));
+    if (tl_gemm_held_a(s)) { // its A registers are the kernel's, held until the wait
+      tl_buf_printf(o, ", tl_pk_%s", tl_cuda_buf_name(e, s->a));
+      e->need_wgmma_pack = true;
+      if (s->wgmma_in_flight) {
+        e->inflight_acc = s->c;
+        e->inflight_a = s->a;
+      }
+    }
+    if (s->cond) { // issued by every thread, its wgmma predicated on this
+      tl_buf_puts(o, ", ");
+      tl_cuda_expr(e, s->cond);
+    }
+    tl_buf_puts(o, ");\n");
     return;
   case ST_MMA: { // one m16n8k16 / m16n8k32 atom on local buffers
     TlDtype t = s->a->dtype;
@@ -452,6 +465,15 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
                   (long long)s->mma_offset[0], tl_cuda_buf_name(e, s->b), (long long)s->mma_offset[1]);
     return;
   }
+  case ST_WGMMA_PACK: { // the fragment as register-A operands, held for a later gemm
+    int64_t ks, mi;
+    tl_wgmma_packed_dims(s->buf, &ks, &mi);
+    e->need_wgmma_pack = true;
+    tl_buf_indent(o, level);
+    tl_buf_printf(o, "tl_wgmma_pack<%lld, %lld, %lld>(%s, tl_pk_%s);\n", (long long)ks, (long long)mi,
+                  (long long)(s->buf->shape[1] / 8), tl_cuda_buf_name(e, s->buf), tl_cuda_buf_name(e, s->buf));
+    return;
+  }
   case ST_WGMMA_WAIT:
     tl_buf_indent(o, level);
     tl_buf_printf(o, "tl_wgmma_wait<0>(); // the last wgmma group of %s\n",
@@ -462,6 +484,12 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
     tl_buf_printf(o, "for (int l = 0; l < %lld; ++l)\n", (long long)s->buf->layout->locals);
     tl_buf_indent(o, level + 1);
     tl_buf_printf(o, "tl_wgmma_pin(%s[l]);\n", tl_cuda_buf_name(e, s->buf));
+    if (e->inflight_acc == s->buf) { // and the register-A operand it read until now
+      const char *a = tl_cuda_buf_name(e, e->inflight_a);
+      tl_buf_indent(o, level);
+      tl_buf_printf(o, "tl_wgmma_pin_regs(&tl_pk_%s[0][0][0], sizeof tl_pk_%s / sizeof(unsigned));\n", a, a);
+      e->inflight_acc = NULL;
+    }
     return;
   case ST_TMA_LOAD:
     tma_load(e, s, level);

@@ -90,6 +90,35 @@ void tl_emit_wgmma_ptx(TlBuf *out) {
               "}\n\n");
 }
 
+// Register-A operands packed where they are made (ST_WGMMA_PACK) and held
+// until the wait of the wgmma that reads them.
+void tl_emit_wgmma_pack_ptx(TlBuf *out) {
+  tl_buf_puts(out,
+              "// A register-A operand's packed registers, live until the wait of its wgmma.\n"
+              "__device__ __forceinline__ void tl_wgmma_pin_regs(unsigned *r, int n) {\n"
+              "  #pragma unroll\n"
+              "  for (int i = 0; i < n; ++i) asm volatile(\"\" : \"+r\"(r[i]) :: \"memory\");\n"
+              "}\n"
+              "__device__ __forceinline__ unsigned tl_bits16(half_t x) { return __half_as_ushort(x); }\n"
+              "__device__ __forceinline__ unsigned tl_bits16(bfloat16_t x) { return __bfloat16_as_ushort(x); }\n"
+              "// A 16-bit fragment in wgmma's accumulator layout (K8 n8 chunks per 64-row slab)\n"
+              "// as the A operands of wgmma.m64nNk16: per k16 step ks and slab mi, rows g and\n"
+              "// g+8, columns 2t and 2t+8, two values per register.\n"
+              "template <int KS, int MI, int K8, typename T>\n"
+              "__device__ __forceinline__ void tl_wgmma_pack(const T *A, unsigned (*a)[MI][4]) {\n"
+              "  #pragma unroll\n"
+              "  for (int ks = 0; ks < KS; ++ks)\n"
+              "    #pragma unroll\n"
+              "    for (int mi = 0; mi < MI; ++mi) {\n"
+              "      const int r0 = (mi * K8 + ks * 2) * 4, r1 = r0 + 4;\n"
+              "      a[ks][mi][0] = tl_bits16(A[r0]) | (tl_bits16(A[r0 + 1]) << 16);\n"
+              "      a[ks][mi][1] = tl_bits16(A[r0 + 2]) | (tl_bits16(A[r0 + 3]) << 16);\n"
+              "      a[ks][mi][2] = tl_bits16(A[r1]) | (tl_bits16(A[r1 + 1]) << 16);\n"
+              "      a[ks][mi][3] = tl_bits16(A[r1 + 2]) | (tl_bits16(A[r1 + 3]) << 16);\n"
+              "    }\n"
+              "}\n\n");
+}
+
 // One operand's descriptor facts. The tile is stored [rows][cols] (cols
 // contiguous) in panels of P = min(cols, 128 bytes) columns (lib/Transforms/
 // Swizzle.c). K-major: cols run along K (A, or B^T); MN-major otherwise.
@@ -119,6 +148,22 @@ static WgOperand wg_operand(const TlBuffer *b, bool k_major) {
 // in one commit group, then waits for them. The accumulator registers of
 // slab mi, chunk nc are C[(mi * N/8 + nc * NW/8) * 4 ...], the order of the
 // wgmma_c layout (lib/Analysis/FragLayout.c).
+static TlArena *swz_arena; // the arena of the helper being emitted (names made on the fly)
+
+bool tl_wgmma_packed_dims(const TlBuffer *a, int64_t *ks, int64_t *mi) {
+  const TlFragLayout *L = a->layout;
+  if (a->scope != SCOPE_FRAGMENT || a->ndims != 2 || !L || !L->wgmma || tl_dtype_bits(a->dtype) != 16)
+    return false;
+  *ks = a->shape[1] / 16;
+  *mi = L->rows / (64 * (L->wm / 4));
+  return true;
+}
+
+bool tl_gemm_held_a(const TlStmt *g) {
+  int64_t ks, mi;
+  return g->kind == ST_GEMM && g->use_wgmma && g->a_packed && !g->trans_a && tl_wgmma_packed_dims(g->a, &ks, &mi);
+}
+
 static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   const TlFragLayout *L = g->c->layout;
   int64_t M = L->rows, N = L->cols, K = g->trans_a ? g->a->shape[0] : g->a->shape[1];
@@ -147,11 +192,19 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   // The instruction, with its NW/2 accumulator registers; A is a shared
   // descriptor, or (register A) four registers of two 16-bit values.
   int64_t D = NW / 2; // first operand after the accumulators
-  tl_buf_printf(out, "__device__ __forceinline__ void tl_gemm_%d_mma(float *d, %s, uint64_t db) {\n", id,
-                rs ? "const unsigned *a" : "uint64_t da");
-  tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%lld, 0;\\n\"\n", (long long)(D + (rs ? 5 : 2)));
-  tl_buf_printf(out, "               \"wgmma.mma_async.sync.aligned.m64n%lldk%lld.f32.%s.%s {\"\n", (long long)NW,
-                (long long)KW, ty, ty);
+  // A predicated gemm (its issue under a condition, g->cond) passes the
+  // condition as one more operand, after the scale-d one.
+  bool pred = g->cond != NULL;
+  int64_t scale_d = D + (rs ? 5 : 2);
+  tl_buf_printf(out, "__device__ __forceinline__ void tl_gemm_%d_mma(float *d, %s, uint64_t db%s) {\n", id,
+                rs ? "const unsigned *a" : "uint64_t da", pred ? ", int on" : "");
+  if (pred)
+    tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p, q;\\nsetp.ne.b32 p, %%%lld, 0;\\nsetp.ne.b32 q, %%%lld, 0;\\n\"\n",
+                  (long long)scale_d, (long long)(scale_d + 1));
+  else
+    tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%lld, 0;\\n\"\n", (long long)scale_d);
+  tl_buf_printf(out, "               \"%swgmma.mma_async.sync.aligned.m64n%lldk%lld.f32.%s.%s {\"\n", pred ? "@q " : "",
+                (long long)NW, (long long)KW, ty, ty);
   for (int64_t r = 0; r < D; r++)
     tl_buf_printf(out, "%s\"%%%lld%s\"", r == 0 ? "               " : r % 8 == 0 ? "\n               " : " ",
                   (long long)r, r + 1 < D ? "," : "}, ");
@@ -170,16 +223,19 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
     tl_buf_printf(out, "%s\"+f\"(d[%lld])%s", r && r % 8 == 0 ? "\n                 " : "", (long long)r,
                   r + 1 < D ? ", " : "");
   if (rs)
-    tl_buf_puts(out, "\n               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(db), \"r\"(1));\n}\n");
+    tl_buf_printf(out, "\n               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(db), \"r\"(1)%s);\n}\n",
+                  pred ? ", \"r\"(on)" : "");
   else
-    tl_buf_puts(out, "\n               : \"l\"(da), \"l\"(db), \"r\"(1));\n}\n");
+    tl_buf_printf(out, "\n               : \"l\"(da), \"l\"(db), \"r\"(1)%s);\n}\n", pred ? ", \"r\"(on)" : "");
   if (g->wgmma_in_flight)
     tl_buf_puts(out, "// In a pipelined loop the call returns with its own group still in flight (all\n"
                      "// earlier ones done); a wgmma wait after the loop drains it.\n");
+  bool held = tl_gemm_held_a(g); // A's packed registers are the caller's (tl_pk_<A>)
   tl_buf_printf(out,
                 "__device__ __forceinline__ void tl_gemm_%d(const %s* __restrict__ A, const %s* __restrict__ B, "
-                "float* __restrict__ C) {\n",
-                id, T, T);
+                "float* __restrict__ C%s%s) {\n",
+                id, T, T, held ? tl_arena_printf(swz_arena, ", unsigned (*a)[%lld][4]", (long long)MI) : "",
+                pred ? ", bool on" : "");
   tl_buf_printf(out, "  const unsigned wg = %s / 128;\n", thread_index);
   if (rs)
     tl_buf_printf(out, "  const uint64_t db = tl_wgmma_desc(B, %lld, %lld, %d);\n", (long long)B.lbo, (long long)B.sbo, B.mode);
@@ -188,7 +244,7 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
                   (long long)A.lbo, (long long)A.sbo, A.mode, (long long)B.lbo, (long long)B.sbo, B.mode);
   if (!g->wgmma_in_flight) // (with a group in flight from the last call, C must not be touched)
     tl_buf_printf(out, "  #pragma unroll\n  for (int l = 0; l < %lld; ++l)\n    tl_wgmma_pin(C[l]);\n", (long long)L->locals);
-  if (rs) {
+  if (rs && !held) { // (held: packed where A was made, by tl_wgmma_pack)
     // A's wgmma_c registers of slab mi, n8 chunks kk/8 and kk/8+1 are the
     // m64k16 A fragment of this warp (rows g and g+8, columns 2t and 2t+8),
     // packed two 16-bit values per register -- all before the fence, so
@@ -225,8 +281,8 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   else
     tl_buf_printf(out, "        const unsigned ob = (n0 / %lld) * %lld + kk * %lld;\n", (long long)B.P,
                   (long long)(B.rows * B.RB), (long long)B.RB);
-  tl_buf_printf(out, "        tl_gemm_%d_mma(&C[(mi * %lld + nc * %lld) * 4], %s, db + ob / 16);\n      }\n",
-                id, (long long)(N / 8), (long long)(NW / 8), rs ? "a[ks][mi]" : "da + oa / 16");
+  tl_buf_printf(out, "        tl_gemm_%d_mma(&C[(mi * %lld + nc * %lld) * 4], %s, db + ob / 16%s);\n      }\n",
+                id, (long long)(N / 8), (long long)(NW / 8), rs ? "a[ks][mi]" : "da + oa / 16", pred ? ", on" : "");
   // The accumulators are pinned once their wgmma are done: while one is in
   // flight nothing may touch them (ptxas would insert a wait, C7517).
   if (g->wgmma_in_flight) {
@@ -246,7 +302,6 @@ static int swz(const TlBuffer *b) {
 // elements, or wgmma's canonical panels when another T.gemm of the kernel
 // runs on wgmma with this tile (attention backward: K_shared is the wgmma A
 // of S = K Q^T and the mma.sync B of dQ = dS^T K).
-static TlArena *swz_arena;
 static const char *swz_index(const TlBuffer *b, int64_t cols) {
   if (tl_cuda_swizzle_is_wg(b))
     return tl_arena_printf(swz_arena, "tl_swz_wg<%lld, %lld, 8, %d>", (long long)(tl_buffer_elems(b) / cols),

@@ -42,6 +42,9 @@ static const char *const usage =
     "  --no-warp-specialize  keep T.Pipelined on cp.async (no TMA producer warpgroup)\n"
     "  --keep-threads        never run a kernel with more threads than it asks for (by\n"
     "                        default one whose fragments would spill gets twice as many)\n"
+    "  --overlap-pv          attention loops on the TMA ring run P V in flight during the\n"
+    "                        next softmax (FlashAttention-3's intra-warpgroup overlap;\n"
+    "                        not yet measured on the GPU, so not the default)\n"
     "  --cluster             warp-specialized kernels in clusters of 2 blocks sharing tiles by TMA "
     "multicast\n"
     "  --verify-each         run it after every pass (the default)\n"
@@ -182,6 +185,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
       o->verify_each = false;
     } else if (strcmp(a, "--keep-threads") == 0) {
       o->keep_threads = true;
+    } else if (strcmp(a, "--overlap-pv") == 0) {
+      o->overlap_pv = true;
     } else if (strcmp(a, "--no-warp-specialize") == 0) {
       o->no_warp_specialize = true;
     } else if (strcmp(a, "--cluster") == 0) {

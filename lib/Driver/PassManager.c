@@ -55,6 +55,7 @@ bool tl_run_pipeline(TlArena *a, TlModule *m, const TlOptions *o, TlDiag *d, TlB
   if (o->no_warp_specialize) m->has_tma = false;
   if (o->cluster) m->clusters = true;
   if (o->keep_threads) m->keep_threads = true;
+  if (o->overlap_pv) m->overlap_pv = true;
   // The default list, or --passes (already checked by the driver).
   const TlPass *list[64];
   int n = 0;

@@ -143,6 +143,8 @@ static void parse_facts(Parser *p, TlStmt *s) {
       s->plan_frag = tl_irp_layout(p);
     } else if (tl_irp_is_word(t, "wgmma_in_flight")) {
       s->wgmma_in_flight = true;
+    } else if (tl_irp_is_word(t, "a_packed")) {
+      s->a_packed = true;
     } else if (tl_irp_is_word(t, "why_not_wgmma")) {
       if (tl_irp_peek(p)->kind != TK_STRING)
         tl_irp_error_at(p, tl_irp_peek(p), "why_not_wgmma takes a quoted reason");
@@ -288,6 +290,7 @@ static void gemm_operands(Parser *p, TlStmt *s) {
     }
     tl_irp_expect(p, ")");
   }
+  if (tl_irp_accept_word(p, "if")) s->cond = tl_irp_expr(p);
 }
 
 static void fill_operands(Parser *p, TlStmt *s) {
@@ -470,6 +473,7 @@ static const struct StmtForm {
     {"mma", ST_MMA, mma_operands, false, DECLARES_NONE},
     {"async_commit", ST_ASYNC_COMMIT, no_operands, false, DECLARES_NONE},
     {"wgmma_wait", ST_WGMMA_WAIT, wgmma_wait_operands, false, DECLARES_NONE},
+    {"wgmma_pack", ST_WGMMA_PACK, wgmma_wait_operands, false, DECLARES_NONE},
     {"async_wait", ST_ASYNC_WAIT, async_wait_operands, false, DECLARES_NONE},
     {"cp_async", ST_CP_ASYNC, cp_async_operands, false, DECLARES_NONE},
     {"tma_load", ST_TMA_LOAD, tma_load_operands, false, DECLARES_NONE},

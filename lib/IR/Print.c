@@ -347,6 +347,7 @@ static void print_facts(P *p, const TlStmt *s) {
                   (long long)s->group_threads);
   if (s->kind == ST_GEMM) tl_buf_printf(out, " gemm_id %d", s->gemm_id);
   if (s->wgmma_in_flight) tl_buf_puts(out, " wgmma_in_flight");
+  if (s->a_packed) tl_buf_puts(out, " a_packed");
   if (s->engine_why) {
     tl_buf_puts(out, " why_not_wgmma ");
     tl_irtext_put_string(out, s->engine_why);
@@ -488,6 +489,10 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
                   : s->use_mma   ? " (tensor cores)"
                   : s->c->layout ? " (CUDA cores)"
                                  : "");
+    if (s->cond) { // an in-flight wgmma issued by every thread, predicated on this
+      tl_buf_puts(out, " if ");
+      expr(p, s->cond);
+    }
     end_line(p, s);
     return;
   case ST_FILL:
@@ -567,6 +572,10 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     return;
   case ST_WGMMA_WAIT:
     tl_buf_printf(out, "wgmma_wait %s", s->buf->name);
+    end_line(p, s);
+    return;
+  case ST_WGMMA_PACK:
+    tl_buf_printf(out, "wgmma_pack %s", s->buf->name);
     end_line(p, s);
     return;
   case ST_TMA_LOAD:

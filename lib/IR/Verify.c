@@ -177,6 +177,14 @@ static void check_facts(V *v, const TlStmt *s) {
       fail(v, s->loc, "a gemm operand offset on a tile that views no other");
     if (s->offset_a) check_expr(v, s->offset_a);
     if (s->offset_b) check_expr(v, s->offset_b);
+    // A predicated issue exists so that every thread reaches the wgmma (ptxas
+    // keeps a wgmma pipeline only across code it can correlate): only for a
+    // wgmma gemm left in flight, whose wait comes later.
+    if (s->cond && (!s->use_wgmma || !s->wgmma_in_flight))
+      fail(v, s->loc, "a gemm issue predicate on a gemm that is not an in-flight wgmma");
+    if (s->cond) check_expr(v, s->cond);
+    if (s->a_packed && (!s->use_wgmma || s->a->scope != SCOPE_FRAGMENT))
+      fail(v, s->loc, "a gemm reading a packed register-A operand that is not a register-A wgmma");
   }
 }
 
@@ -236,6 +244,11 @@ static void check_stmt(V *v, const TlStmt *s) {
   case ST_WGMMA_WAIT:
     if (!s->buf || s->buf->scope != SCOPE_FRAGMENT || !s->buf->layout || !s->buf->layout->wgmma)
       fail(v, s->loc, "wgmma_wait names no wgmma accumulator");
+    break;
+  case ST_WGMMA_PACK: // a 16-bit fragment in wgmma's accumulator layout: a register-A operand
+    if (!s->buf || s->buf->scope != SCOPE_FRAGMENT || !s->buf->layout || !s->buf->layout->wgmma ||
+        tl_dtype_bits(s->buf->dtype) != 16)
+      fail(v, s->loc, "wgmma_pack names no 16-bit fragment in a wgmma accumulator layout");
     break;
   case ST_MMA: {
     const TlBuffer *ops[3] = {s->a, s->b, s->c};

@@ -586,6 +586,82 @@ static void choose_cluster(Ctx *c, Plan *p) {
     }
 }
 
+// Attention's loop, S = Q K^T then O += P V with the softmax between, rotated
+// by one gemm (FlashAttention-3's intra-warpgroup overlap): iteration k
+// issues S_k, then P_{k-1} V_{k-1} in flight, runs the part of the softmax
+// that touches neither O nor P while that gemm runs, waits for it, releases
+// slot k-1, and ends with the rest (P_k, the rescale of O). The last P V and
+// its release follow the loop. `body` is the consumer loop's body as built
+// (full wait, statements, the release at its end); returns the gemm that
+// moved (the caller adds the one after the loop), or NULL when the loop is
+// not of that shape.
+static TlStmt *overlap_pv(Ctx *c, Plan *p, TlVec *body, TlExpr *rel, TlExpr *local, int S, TlLoc loc,
+                          TlDtype t) {
+  if (!c->m->overlap_pv || c->k->cluster) return NULL;
+  int i0 = -1, i1 = -1;
+  for (int i = 0; i < body->len; i++) {
+    TlStmt *st = TL_VEC_AT(*body, TlStmt, i);
+    if (st->kind != ST_GEMM) continue;
+    if (!st->use_wgmma || st->wgmma_in_flight || i1 >= 0) return NULL;
+    if (i0 < 0) i0 = i;
+    else i1 = i;
+  }
+  // P V last, then only the release; P V does not read S's accumulator.
+  if (i0 < 0 || i1 < 0 || i1 != body->len - 2) return NULL;
+  TlStmt *g0 = TL_VEC_AT(*body, TlStmt, i0), *g1 = TL_VEC_AT(*body, TlStmt, i1);
+  if (g1->a == g0->c || g1->c == g0->c || g0->a == g1->c || g0->b == g1->c) return NULL;
+  for (int i = 0; i < i0; i++)
+    if (tl_stmt_touches(TL_VEC_AT(*body, TlStmt, i), g1->c, false) ||
+        tl_stmt_touches(TL_VEC_AT(*body, TlStmt, i), g1->a, true))
+      return NULL;
+  int split = i0 + 1; // the first softmax statement that must wait for P V
+  while (split < i1) {
+    TlStmt *st = TL_VEC_AT(*body, TlStmt, split);
+    if (tl_stmt_touches(st, g1->c, false) || tl_stmt_touches(st, g1->c, true) ||
+        tl_stmt_touches(st, g1->a, true) || tl_stmt_touches(st, g1->b, true) || st->kind == ST_SYNC)
+      break;
+    split++;
+  }
+  // P is made in the loop, after the wait: packed there, right after its
+  // last write, as the next iteration's register-A operand, so that the
+  // 16-bit fragment (one register per value) does not stay live until then.
+  int made = -1;
+  for (int i = split; i < i1; i++)
+    if (tl_stmt_touches(TL_VEC_AT(*body, TlStmt, i), g1->a, true)) made = i;
+  if (made < 0 || g1->trans_a || g1->a->ndims != 2 || tl_dtype_bits(g1->a->dtype) != 16 || !g1->a->layout ||
+      !g1->a->layout->wgmma)
+    return NULL;
+  TlArena *a = c->arena;
+  TlExpr *prev = tl_simplify(a, tl_expr_binary(a, loc, OP_SUB, tl_expr_clone(a, rel), I(c, loc, 1, t), t));
+  TlStmt *moved = tl_stmt_clone(a, g1);
+  tl_pipeline_stage_stmt(a, c->diag, moved, p->bufs, p->nb, slot_of(c, prev, S, loc));
+  moved->wgmma_in_flight = moved->a_packed = true;
+  TlStmt *pack = tl_stmt_new(a, ST_WGMMA_PACK, loc);
+  pack->buf = g1->a;
+  // Issued and waited for by every iteration, the first one's wgmma
+  // predicated off: under `if` guards ptxas cannot tie the wait to the issue
+  // and serializes the wgmma (C7513), which undoes the overlap. Only the
+  // release of slot k-1 stays guarded.
+  moved->cond = tl_expr_binary(a, loc, OP_GT, tl_expr_clone(a, local), I(c, loc, 0, t), TY_BOOL);
+  TlStmt *w = tl_stmt_new(a, ST_WGMMA_WAIT, loc), *release = tl_stmt_new(a, ST_IF, loc);
+  w->buf = g1->c;
+  release->cond = tl_expr_clone(a, moved->cond);
+  tl_vec_push(a, &release->body, mbar(c, ST_MBAR_ARRIVE, RING_EMPTY, slot_of(c, prev, S, loc), loc));
+  TlVec out = {0};
+  for (int i = 0; i < body->len - 2; i++) { // without P V and the release
+    if (i == split) {
+      tl_vec_push(a, &out, w);
+      tl_vec_push(a, &out, release);
+    }
+    tl_vec_push(a, &out, TL_VEC_AT(*body, TlStmt, i));
+    if (i == i0) tl_vec_push(a, &out, moved);
+    if (i == made) tl_vec_push(a, &out, pack);
+  }
+  *body = out;
+  g1->wgmma_in_flight = g1->a_packed = true; // the one after the loop: the last P, packed
+  return g1;
+}
+
 static void build(Ctx *c, Plan *p) {
   TlKernel *k = c->k;
   TlStmt *loop = p->loop;
@@ -699,6 +775,7 @@ static void build(Ctx *c, Plan *p) {
   }
   if (!wg)
     tl_vec_push(c->arena, &body, mbar(c, ST_MBAR_ARRIVE, RING_EMPTY, tl_expr_clone(c->arena, slot), loc));
+  TlStmt *pv = wg ? NULL : overlap_pv(c, p, &body, rel, local, S, loc, t);
   loop->body = body;
   loop->applied_stages = S; // scheduled: the pipeline pass leaves it alone
 
@@ -716,6 +793,25 @@ static void build(Ctx *c, Plan *p) {
                                  S < loop->num_stages ? "; one stage's shared memory holds the staged epilogue" : "");
     tl_vec_push(c->arena, &out, note);
     tl_vec_push(c->arena, &out, loop);
+    if (pv) { // the last P V (staged at the last slot) and its release, when the loop ran
+      TlExpr *n = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, tl_expr_clone(c->arena, loop->stop),
+                                                        tl_expr_clone(c->arena, loop->start), t));
+      TlExpr *last = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_SUB, tl_expr_clone(c->arena, n), I(c, loc, 1, t), t));
+      if (base)
+        last = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_ADD, tl_expr_clone(c->arena, base), last, t));
+      tl_pipeline_stage_stmt(c->arena, c->diag, pv, p->bufs, p->nb, slot_of(c, last, S, loc));
+      // The helper is the loop's (predicated), here always on: issue, wait
+      // and release in one branch, which ptxas ties together.
+      pv->cond = tl_expr_int(c->arena, loc, 1, TY_BOOL);
+      TlStmt *g = tl_stmt_new(c->arena, ST_IF, loc);
+      g->cond = tl_simplify(c->arena, tl_expr_binary(c->arena, loc, OP_GT, n, I(c, loc, 0, t), TY_BOOL));
+      tl_vec_push(c->arena, &g->body, pv);
+      TlStmt *w = tl_stmt_new(c->arena, ST_WGMMA_WAIT, loc);
+      w->buf = pv->c;
+      tl_vec_push(c->arena, &g->body, w);
+      tl_vec_push(c->arena, &g->body, mbar(c, ST_MBAR_ARRIVE, RING_EMPTY, slot_of(c, last, S, loc), loc));
+      tl_vec_push(c->arena, &out, g);
+    }
     if (wg) { // the last gemm's group, before anything reads the accumulator
       TlStmt *w = tl_stmt_new(c->arena, ST_WGMMA_WAIT, loc);
       w->buf = wg->c;

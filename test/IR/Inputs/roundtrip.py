@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The IR text round trip, for every pass of every input given.
 
-For each input (a .tl file, a .py file written FILE.py::CALL, or a lit test
-whose split-file sections hold kernels: every section that compiles is used):
+For each input (a .tl file, a .py file written FILE.py::CALL or
+FILE.py::CALL::FLAG,FLAG (driver options such as --overlap-pv, given to
+every compile and every resume), or a lit test whose split-file sections hold
+kernels: every section that compiles is used):
   1. compile it directly to CUDA;
   2. after sema and after every pass P: print the IR (--stop-after=P
      --emit=ir), parse it back and print it again: the two texts must be
@@ -74,8 +76,8 @@ def main():
         args.extend(sorted(glob.glob(arg)) if "*" in arg and "::" not in arg else [arg])
     for arg in args:
         if "::" in arg:
-            path, call = arg.split("::", 1)
-            inputs.append((path, ["--call", call]))
+            path, call, *flags = arg.split("::", 2)
+            inputs.append((path, ["--call", call] + (flags[0].split(",") if flags else [])))
         elif "\n#--- " in open(arg, encoding="utf-8").read():
             inputs.extend(split_sections(arg, work))
         else:
@@ -83,6 +85,7 @@ def main():
     failures, checked, skipped = [], 0, 0
     for n, (path, extra) in enumerate(inputs):
         tag = "%d-%s" % (n, os.path.basename(path))
+        flags = [a for i, a in enumerate(extra) if a != "--call" and (i == 0 or extra[i - 1] != "--call")]
         direct = os.path.join(work, tag + ".cu")
         r = run([tlc, path, *extra, "-o", direct])
         if r.returncode != 0:
@@ -106,12 +109,12 @@ def main():
             if r.stdout != open(tir, "rb").read():
                 failures.append("%s after %s: print -> parse -> print differs (%s)" % (path, stop, tir))
             rest = ",".join(PASSES[i:])
-            r = run([tlc, tir, "--passes=" + rest, "--emit=cuda", "-o", "-"])
+            r = run([tlc, tir, *flags, "--passes=" + rest, "--emit=cuda", "-o", "-"])
             if r.returncode != 0:
                 failures.append("%s after %s: resuming failed: %s" % (path, stop, r.stderr.decode()))
             elif r.stdout != cuda:
                 failures.append("%s after %s: resumed CUDA differs from the direct compile" % (path, stop))
-            r = run([tlc, tir, "--passes=" + rest, "--emit=plan", "-o", "-"])
+            r = run([tlc, tir, *flags, "--passes=" + rest, "--emit=plan", "-o", "-"])
             if r.returncode != 0 or r.stdout != plan:
                 failures.append("%s after %s: resumed --emit=plan differs" % (path, stop))
     for f in failures:
