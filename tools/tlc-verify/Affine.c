@@ -136,7 +136,8 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
     if (!strcmp(op, "|")) return tv_aff_const(a | b);
     if (!strcmp(op, "&")) return tv_aff_const(a & b);
     if ((!strcmp(op, "/") || !strcmp(op, "%")) && b > 0)
-      return tv_aff_const(op[0] == '/' ? a / b : a % b);
+      return tv_aff_const(e->floor_op ? (op[0] == '/' ? tv_floor_div(a, b) : tv_floor_mod(a, b))
+                                      : (op[0] == '/' ? a / b : a % b));
     if (!strcmp(op, ">>") && b >= 0 && b < 63) return tv_aff_const(a >> b);
     if (!strcmp(op, "*") && !__builtin_mul_overflow(a, b, &r)) return tv_aff_const(r);
   }
@@ -153,8 +154,12 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
     return binary_atom(A_OR, op, x, y, 0); // both bounded by the next power of two
   if (!yc) return opaque();
   long long k = y.c;
+  if (!strcmp(op, "/") && k > 0 && e->floor_op) // floor division: a right shift's atom
+    return xc ? tv_aff_const(tv_floor_div(x.c, k)) : binary_atom(A_SHR, ">>", x, y, k);
   if (!strcmp(op, "/") && k > 0)
     return xc ? tv_aff_const(x.c / k) : binary_atom(A_DIV, "/", x, y, k);
+  if (!strcmp(op, "%") && k > 0 && e->floor_op)
+    return xc ? tv_aff_const(tv_floor_mod(x.c, k)) : binary_atom(A_FMOD, "%f", x, y, k);
   if (!strcmp(op, "%") && k > 0)
     return xc ? tv_aff_const(x.c % k) : binary_atom(A_MOD, "%", x, y, k);
   if (!strcmp(op, "<<") && k >= 0 && k < 62) {

@@ -22,7 +22,7 @@ typedef struct Aff {
 } Aff;
 
 typedef enum {
-  A_TID, A_BID, A_LOOP, A_DIV, A_SHR, A_MOD, A_AND, A_OR, A_MUL, A_MIN, A_MAX, A_COND, A_OPAQUE
+  A_TID, A_BID, A_LOOP, A_DIV, A_SHR, A_MOD, A_FMOD, A_AND, A_OR, A_MUL, A_MIN, A_MAX, A_COND, A_OPAQUE
 } AtomKind;
 
 struct Atom {

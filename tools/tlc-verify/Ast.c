@@ -346,6 +346,17 @@ static TvExpr *lower_call(CXCursor c, const Kids *k) {
       add_kid(e, tv_lower_expr(clang_Cursor_getArgument(c, (unsigned)j)));
     return e;
   }
+  // tlc's prelude spells Python's // and % on values it cannot prove
+  // non-negative (ring slots and parities of loops with a runtime trip
+  // count) as calls: the analyses read them as the operators they are.
+  if (nargs == 2 && (!strcmp(name, "tl_floordiv") || !strcmp(name, "tl_floormod"))) {
+    TvExpr *e = new_expr(EX_BINARY, c);
+    strcpy(e->op, name[8] == 'd' ? "/" : "%");
+    e->floor_op = true;
+    for (int i = 0; i < nargs; i++)
+      add_kid(e, tv_lower_expr(clang_Cursor_getArgument(c, (unsigned)i)));
+    return e;
+  }
   CXCursor callee = clang_getCursorReferenced(c);
   enum CXCursorKind ck = clang_getCursorKind(callee);
   if (ck == CXCursor_Constructor && nargs == 1 &&

@@ -188,10 +188,10 @@ static void cap_groups(State *s) {
 /* ---- messages ---- */
 
 static const char *iter_text(const Hz *h) {
-  const char *s = "";
+  const char *s = h->env.block_x_pinned ? tv_printf("blockIdx.x = %lld", h->env.block_x) : "";
   for (int i = 0; i < h->counters.len; i++) {
     const TvVar *v = TV_AT(h->counters, TvVar, i);
-    s = tv_printf("%s%s%s = %lld", s, i ? ", " : "", v->name, v->range_lo);
+    s = tv_printf("%s%s%s = %lld", s, s[0] ? ", " : "", v->name, v->range_lo);
   }
   return s;
 }
@@ -709,6 +709,7 @@ static bool param_stored(const TvFunc *f, int param, int depth) {
 // operands are read in the background), commit the group, wait.
 typedef struct Wgmma {
   bool issues, commits;
+  bool predicated; // its wgmma are `@q`: issued only where its last parameter `on` is true
   long long wait; // the groups its last wgmma.wait_group leaves pending; -1: none
   const TvExpr *wait_site;
 } Wgmma;
@@ -731,6 +732,7 @@ static void wgmma_stmt(const TvStmt *s, Wgmma *w, int depth) {
   if (!s || depth > 8) return;
   if (s->kind == ST_ASM && s->text) {
     w->issues |= strstr(s->text, "wgmma.mma_async") != NULL;
+    w->predicated |= strstr(s->text, "@q wgmma.mma_async") != NULL;
     w->commits |= strstr(s->text, "wgmma.commit_group") != NULL;
   }
   wgmma_expr(s->cond, w, depth);
@@ -933,6 +935,15 @@ static bool eval_now(const TvExpr *e, long long *out, int depth) {
     if (e->nkids != 2 || !eval_now(e->kids[0], &a, depth + 1) ||
         !eval_now(e->kids[1], &b, depth + 1))
       return false;
+    // Comparisons (a predicate argument: k > 0).
+    if (!strcmp(e->op, "<") || !strcmp(e->op, ">") || !strcmp(e->op, "<=") || !strcmp(e->op, ">=") ||
+        !strcmp(e->op, "==") || !strcmp(e->op, "!=")) {
+      *out = e->op[0] == '<'   ? (e->op[1] ? a <= b : a < b)
+             : e->op[0] == '>' ? (e->op[1] ? a >= b : a > b)
+             : e->op[0] == '=' ? a == b
+                               : a != b;
+      return true;
+    }
     switch (e->op[0]) {
     case '+':
       *out = a + b;
@@ -944,10 +955,10 @@ static bool eval_now(const TvExpr *e, long long *out, int depth) {
       *out = a * b;
       return !e->op[1];
     case '/':
-      *out = b ? a / b : 0;
+      *out = !b ? 0 : e->floor_op ? tv_floor_div(a, b) : a / b;
       return b && !e->op[1];
     case '%':
-      *out = b ? a % b : 0;
+      *out = !b ? 0 : e->floor_op ? tv_floor_mod(a, b) : a % b;
       return b && !e->op[1];
     case '^':
       *out = a ^ b;
@@ -1236,6 +1247,15 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
   bool async = e->name && !strncmp(e->name, "tl_cp_async", 11) && e->ntargs >= 1 && e->targs[0] > 0;
   Wgmma wg = {.wait = -1};
   if (e->func && !async) wgmma_stmt(e->func->body, &wg, 0);
+  // A predicated wgmma gemm (tlc issues it in every iteration so that ptxas
+  // keeps the pipeline, the first one off) reads nothing where `on` is false
+  // on this path (its commit adds an empty group, its wait retires nothing
+  // a later wait would not).
+  long long on = 1;
+  const TvFunc *f = e->func;
+  bool off = wg.issues && wg.predicated && f && f->params.len == e->nkids && e->nkids > 0 &&
+             !strcmp(TV_AT(f->params, TvVar, e->nkids - 1)->name, "on") &&
+             eval_now(e->kids[e->nkids - 1], &on, 0) && !on;
   for (int i = 0; i < e->nkids; i++) {
     TvExpr *idx;
     long long width;
@@ -1246,6 +1266,7 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
       continue;
     }
     scan(h, st, idx);
+    if (off) continue;
     if (async && i == 0) {
       add_access(h, st, make_access(h, e, buf, ACC_ASYNC, idx, e->targs[0], "cp.async write"));
       continue;
@@ -1276,11 +1297,13 @@ static void scan_call(Hz *h, State *st, TvExpr *e) {
                make_access(h, e, buf, stores ? ACC_WRITE : ACC_READ, idx, width,
                            tv_printf("%s%s", stores ? "write" : "read", by)));
   }
-  if (wg.issues && wg.commits)
+  if (off)
+    ;
+  else if (wg.issues && wg.commits)
     wg_commit(st);
   else if (e->name && !strcmp(e->name, "tl_wgmma_commit"))
     wg_commit(st);
-  if (wg.issues && wg.wait >= 0) wg_wait(h, st, wg.wait_site, wg.wait);
+  if (wg.issues && wg.wait >= 0 && !off) wg_wait(h, st, wg.wait_site, wg.wait);
   h->mb_op = false;
 }
 
@@ -1556,6 +1579,7 @@ static TvVar *counted_loop(Hz *h, TvStmt *s, TvRange *span, long long *step) {
 // stop at the same tile.
 
 #define PERIOD_MIN_TRIP 16 // shorter loops are run in full
+#define MAX_PINNED_BLOCKS 64 // grids past this many blocks in x are walked with blockIdx.x's range
 #define PERIOD_MAX 1024
 
 static long long gcd_ll(long long a, long long b) {
@@ -1752,6 +1776,28 @@ static long long kernel_period(TvStmt *s, long long k, int depth) {
   return k;
 }
 
+// Does e depend on blockIdx.x (through the variables it reads)?
+static bool mentions_block_x(const TvExpr *e, int depth) {
+  if (!e || depth > 24) return false;
+  if (e->kind == EX_BUILTIN) return e->builtin == BI_BLOCK_IDX && e->dim == 0;
+  if (e->kind == EX_VAR) return mentions_block_x(value_of(e->var), depth + 1);
+  for (int i = 0; i < e->nkids; i++)
+    if (mentions_block_x(e->kids[i], depth + 1)) return true;
+  return false;
+}
+
+// A loop with barriers, waits or commits whose bounds depend on blockIdx.x.
+static bool sync_loop_by_block(const TvStmt *s, int depth) {
+  if (!s || depth > 64) return false;
+  if (s->kind == ST_FOR && has_sync(s->kids[1]) &&
+      (mentions_block_x(s->cond, 0) ||
+       (s->kids[0] && s->kids[0]->vars.len == 1 && mentions_block_x(TV_AT(s->kids[0]->vars, TvVar, 0)->init, 0))))
+    return true;
+  for (int i = 0; i < s->nkids; i++)
+    if (sync_loop_by_block(s->kids[i], depth + 1)) return true;
+  return false;
+}
+
 static void run_body(Hz *h, State *st, TvStmt *s) {
   TvGuard *saved = tv_push_cond(&h->env, s->cond, false);
   walk(h, st, s->kids[1]);
@@ -1766,15 +1812,17 @@ static void walk_for(Hz *h, State *st, TvStmt *s) {
   TvVar *v = counted_loop(h, s, &span, &step);
   if (v && span.lo > span.hi) return; // the body never runs
   long long trip = step > 0 ? (span.hi - span.lo) / step + 1 : 0;
-  if (v && step > 0 && trip <= MAX_TRIP && has_sync(s->kids[1]) && h->budget > 0) {
+  // A periodic loop stops after n values, K < n <= 2K (see above): a tile
+  // loop of any trip count is run for that many.
+  long long p = v && step == 1 && h->period > 0 ? loop_period(s) : 0;
+  long long walked = p > 0 && h->period % p == 0 && trip > 3 * h->period
+                         ? h->period + 1 + (trip - h->period - 1) % h->period
+                         : trip;
+  if (v && step > 0 && walked <= MAX_TRIP && has_sync(s->kids[1]) && h->budget > 0) {
     // One value at a time: each stage index names one stage.
     tv_push(&h->counters, v);
     v->has_range = true;
-    // A periodic loop stops after n values, K < n <= 2K (see above).
-    long long last = span.hi;
-    long long p = step == 1 && h->period > 0 ? loop_period(s) : 0;
-    if (p > 0 && h->period % p == 0 && trip > 3 * h->period)
-      last = span.lo + h->period + 1 + (trip - h->period - 1) % h->period - 1;
+    long long last = walked < trip ? span.lo + walked - 1 : span.hi;
     for (long long k = span.lo; k <= last; k += step) {
       v->range_lo = v->range_hi = k;
       run_body(h, st, s);
@@ -1884,11 +1932,26 @@ void tv_check_shared_hazards(TvProgram *p) {
   for (int i = 0; i < p->funcs.len; i++) {
     TvFunc *f = TV_AT(p->funcs, TvFunc, i);
     if (!f->body || !f->is_global) continue;
-    Hz h = {.p = p, .env = {.kernel = f}, .budget = STEP_BUDGET, .wgmma = wgmma};
-    if (uses_mbarrier(f->body)) h.mb = mb_new(p);
-    h.period = kernel_period(f->body, 1, 0);
-    State st = {0};
-    walk(&h, &st, f->body);
-    if (h.mb) mb_finish(h.mb, overlap, report_roles, &h);
+    // Roles that agree on a loop's trip count only block by block (causal
+    // attention: the producer's and the consumers' loops both end at a
+    // bound of blockIdx.x) are walked once per block, for every block of a
+    // small grid; a finding stops the walks (it is the first block's).
+    long long blocks = uses_mbarrier(f->body) && f->threads_known && f->grid[0] > 1 &&
+                               f->grid[0] <= MAX_PINNED_BLOCKS && sync_loop_by_block(f->body, 0)
+                           ? f->grid[0]
+                           : 0;
+    TvVec reported = {0};
+    for (long long b = 0; b < (blocks ? blocks : 1); b++) {
+      int errors = tv_error_count();
+      Hz h = {.p = p, .env = {.kernel = f, .block_x_pinned = blocks > 0, .block_x = b},
+              .budget = STEP_BUDGET, .wgmma = wgmma, .reported = reported};
+      if (uses_mbarrier(f->body)) h.mb = mb_new(p);
+      h.period = kernel_period(f->body, 1, 0);
+      State st = {0};
+      walk(&h, &st, f->body);
+      if (h.mb) mb_finish(h.mb, overlap, report_roles, &h);
+      reported = h.reported;
+      if (tv_error_count() > errors) break;
+    }
   }
 }

@@ -4,6 +4,16 @@
 
 #include <string.h>
 
+// Python's floor division and modulo (b != 0, not INT64_MIN / -1).
+long long tv_floor_div(long long a, long long b) {
+  return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+long long tv_floor_mod(long long a, long long b) {
+  long long r = a % b;
+  return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+}
+
 #define MAX_DEPTH 24
 
 static bool eval(const TvExpr *e, long long *out, int depth) {
@@ -43,7 +53,8 @@ static bool eval(const TvExpr *e, long long *out, int depth) {
     if (!strcmp(e->op, "-")) return !__builtin_sub_overflow(a, b, out);
     if (!strcmp(e->op, "*")) return !__builtin_mul_overflow(a, b, out);
     if ((!strcmp(e->op, "/") || !strcmp(e->op, "%")) && b != 0 && !(a == INT64_MIN && b == -1)) {
-      *out = e->op[0] == '/' ? a / b : a % b;
+      *out = e->floor_op ? (e->op[0] == '/' ? tv_floor_div(a, b) : tv_floor_mod(a, b))
+                         : (e->op[0] == '/' ? a / b : a % b);
       return true;
     }
     if (!strcmp(e->op, "<<") && b >= 0 && b < 63 && a >= 0 && a <= (INT64_MAX >> b)) {

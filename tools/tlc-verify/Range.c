@@ -91,6 +91,7 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
     if (k && k->launch_bounds > 0) return (TvRange){0, k->launch_bounds - 1};
     return (TvRange){0, TV_POS_INF};
   case A_BID:
+    if (a->dim == 0 && env->block_x_pinned) return (TvRange){env->block_x, env->block_x};
     if (k && k->threads_known && k->grid[a->dim] > 0) return (TvRange){0, k->grid[a->dim] - 1};
     return (TvRange){0, TV_POS_INF};
   case A_LOOP:
@@ -110,6 +111,12 @@ static TvRange atom_range(const TvRangeEnv *env, const Atom *a, int depth) {
     if (x.lo >= 0) return x.hi < a->k ? x : (TvRange){0, a->k - 1};
     if (x.hi <= 0) return x.lo > -a->k ? x : (TvRange){-(a->k - 1), 0};
     return (TvRange){-(a->k - 1), a->k - 1};
+  case A_FMOD: // Python's %: always in [0, k)
+    x = aff_range(env, a->x, depth + 1);
+    if (!inf(x.lo) && !inf(x.hi) && x.hi - x.lo < a->k &&
+        tv_floor_mod(x.lo, a->k) <= tv_floor_mod(x.hi, a->k))
+      return (TvRange){tv_floor_mod(x.lo, a->k), tv_floor_mod(x.hi, a->k)};
+    return (TvRange){0, a->k - 1};
   case A_AND:
     x = aff_range(env, a->x, depth + 1);
     return (x.lo >= 0 && x.hi <= a->k) ? x : (TvRange){0, a->k};
@@ -248,10 +255,12 @@ static Cong cong_atom(const Atom *a, int depth) {
   if (depth > MAX_DEPTH) return (Cong){1, 0};
   switch (a->kind) {
   case A_MOD:
+  case A_FMOD:
   case A_AND: {
-    // x % k and x & (k - 1) keep x's residue modulo gcd(g, k) (x >= 0).
+    // x % k and x & (k - 1) keep x's residue modulo gcd(g, k) (x >= 0;
+    // Python's % for any x).
     x = cong_aff(a->x, depth + 1);
-    long long k = a->kind == A_MOD ? a->k : a->k + 1;
+    long long k = a->kind == A_AND ? a->k + 1 : a->k;
     return cong_make(gcd(x.g, k), x.r);
   }
   case A_MUL:
@@ -387,12 +396,14 @@ static bool atom_at(const TvRangeEnv *env, const Atom *a, long long tid, long lo
   case A_DIV:
   case A_SHR:
   case A_MOD:
+  case A_FMOD:
   case A_AND:
     if (!aff_at(env, a->x, tid, &x, depth + 1) || a->k <= 0) return false;
-    *out = a->kind == A_DIV   ? x / a->k
-           : a->kind == A_SHR ? div_floor(x, a->k)
-           : a->kind == A_MOD ? x % a->k
-                              : (x & a->k);
+    *out = a->kind == A_DIV    ? x / a->k
+           : a->kind == A_SHR  ? div_floor(x, a->k)
+           : a->kind == A_MOD  ? x % a->k
+           : a->kind == A_FMOD ? tv_floor_mod(x, a->k)
+                               : (x & a->k);
     return true;
   case A_OR:
   case A_MUL:
@@ -544,7 +555,7 @@ bool tv_stage_term(const TvRangeEnv *env, const TvExpr *e, long long *stride, lo
   Aff a = tv_aff(env, e, 0);
   for (int i = 0; a.ok && i < a.n; i++) {
     const Atom *at = a.t[i].a;
-    if (at->kind == A_MOD && a.t[i].k > 0 && mentions_loop(at->x, 0)) {
+    if ((at->kind == A_MOD || at->kind == A_FMOD) && a.t[i].k > 0 && mentions_loop(at->x, 0)) {
       *stride = a.t[i].k;
       *stages = at->k;
       return true;
@@ -574,6 +585,7 @@ static bool atom_uniform(const TvRangeEnv *env, const Atom *a, int depth) {
   case A_DIV:
   case A_SHR:
   case A_MOD:
+  case A_FMOD:
   case A_AND:
   case A_OR:
   case A_MUL:

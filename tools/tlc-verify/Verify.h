@@ -109,6 +109,9 @@ struct TvExpr {
   const char *name;
   TvBuiltin builtin;
   int dim;
+  // EX_BINARY "/" or "%" read from tlc's tl_floordiv / tl_floormod: Python's
+  // floor division and modulo (the result of % has the divisor's sign)
+  bool floor_op;
   // EX_CAST: the target type
   bool cast_to_pointer, cast_to_integer;
   long long cast_pointee_size; // -1 unknown
@@ -212,11 +215,17 @@ typedef struct TvRange {
   long long lo, hi; // TV_NEG_INF / TV_POS_INF: unbounded
 } TvRange;
 bool tv_const_eval(const TvExpr *e, long long *out); // Fold.c
+long long tv_floor_div(long long a, long long b);     // Python's //, b != 0 (Fold.c)
+long long tv_floor_mod(long long a, long long b);     // Python's %, b != 0 (Fold.c)
 
 typedef struct TvGuard TvGuard; // a fact lhs in [lo, hi] known on the current path
 typedef struct TvFrame TvFrame; // a call being inlined: its arguments
 typedef struct TvRangeEnv {
   const TvFunc *kernel;
+  // blockIdx.x is the one value block_x on this walk (check 6 walks a kernel
+  // once per block when its loops' trip counts depend on the block)
+  bool block_x_pinned;
+  long long block_x;
   TvGuard *guards;
   const TvFrame *frame;
 } TvRangeEnv;
