@@ -21,6 +21,7 @@
 // pipeline pass (cp.async, one barrier per iteration).
 #include <string.h>
 
+#include "tlc/Occupancy.h"
 #include "tlc/Passes.h"
 
 enum { MAX_PRODUCERS = 16 };
@@ -586,6 +587,8 @@ static void choose_cluster(Ctx *c, Plan *p) {
     }
 }
 
+enum { OVERLAP_HEADROOM = 32 }; // registers beside the fragments: addresses, descriptors, the loop
+
 // Attention's loop, S = Q K^T then O += P V with the softmax between, rotated
 // by one gemm (FlashAttention-3's intra-warpgroup overlap): iteration k
 // issues S_k, then P_{k-1} V_{k-1} in flight, runs the part of the softmax
@@ -598,6 +601,12 @@ static void choose_cluster(Ctx *c, Plan *p) {
 static TlStmt *overlap_pv(Ctx *c, Plan *p, TlVec *body, TlExpr *rel, TlExpr *local, int S, TlLoc loc,
                           TlDtype t) {
   if (!c->m->overlap_pv || c->k->cluster) return NULL;
+  // While P V runs, its accumulator and packed P stay allocated beside the
+  // score tile the softmax works on: every fragment is live at once. Where
+  // they leave less than OVERLAP_HEADROOM registers of the compute threads'
+  // budget, ptxas spills or serializes the wgmma (C7512): TileLang's
+  // split-KV example_mha_inference, 376 -> 560 bytes of spills.
+  if (tl_kernel_fragment_registers(c->k) + OVERLAP_HEADROOM > c->k->consumer_regs) return NULL;
   int i0 = -1, i1 = -1;
   for (int i = 0; i < body->len; i++) {
     TlStmt *st = TL_VEC_AT(*body, TlStmt, i);
