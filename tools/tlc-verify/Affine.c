@@ -122,6 +122,33 @@ static Aff binary_atom(AtomKind kind, const char *tag, Aff x, Aff y, long long k
   return aff_atom(intern(a));
 }
 
+// m * (X - k * (X / k)) is m * (X % k): C's quotient (A_DIV) leaves C's
+// remainder, the floor quotient (A_SHR) Python's. Folded when the form holds
+// m * X exactly: apart, X and its quotient range over X's whole span (a
+// loop over bs - 64 * (bs // 64) values would reach bs's bound), together
+// the remainder stays below k.
+static Aff fold_remainders(Aff a) {
+  for (int i = 0; a.ok && i < a.n; i++) {
+    const Atom *q = a.t[i].a;
+    if ((q->kind != A_SHR && q->kind != A_DIV) || q->k <= 0 || !q->x || !q->x->ok || q->x->n == 0 ||
+        a.t[i].k >= 0 || a.t[i].k % q->k)
+      continue;
+    long long m = -a.t[i].k / q->k;
+    Aff r = tv_aff_axpy(a, -m, q->x); // a - m * X
+    bool exact = r.ok;
+    for (int j = 0; exact && j < q->x->n; j++)
+      for (int l = 0; l < r.n; l++)
+        exact &= r.t[l].a != q->x->t[j].a;
+    if (!exact) continue;
+    Aff quotient = aff_atom((Atom *)q), k = tv_aff_const(q->k);
+    r = tv_aff_axpy(r, m * q->k, &quotient); // drops the quotient's term
+    Aff rem = q->kind == A_SHR ? binary_atom(A_FMOD, "%f", *q->x, k, q->k)
+                               : binary_atom(A_MOD, "%", *q->x, k, q->k);
+    return fold_remainders(tv_aff_axpy(r, m, &rem));
+  }
+  return a;
+}
+
 static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
   const char *op = e->op;
   Aff x = tv_aff(env, e->kids[0], depth + 1);
@@ -141,8 +168,8 @@ static Aff to_aff_binary(const TvRangeEnv *env, const TvExpr *e, int depth) {
     if (!strcmp(op, ">>") && b >= 0 && b < 63) return tv_aff_const(a >> b);
     if (!strcmp(op, "*") && !__builtin_mul_overflow(a, b, &r)) return tv_aff_const(r);
   }
-  if (!strcmp(op, "+")) return tv_aff_axpy(x, 1, &y);
-  if (!strcmp(op, "-")) return tv_aff_axpy(x, -1, &y);
+  if (!strcmp(op, "+")) return fold_remainders(tv_aff_axpy(x, 1, &y));
+  if (!strcmp(op, "-")) return fold_remainders(tv_aff_axpy(x, -1, &y));
   if (!strcmp(op, "*")) {
     if (xc || yc) {
       Aff z = tv_aff_const(0);
