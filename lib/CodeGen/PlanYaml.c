@@ -180,7 +180,18 @@ static void gemms(TlYaml *y, const TlVec *body) {
       tl_yaml_key_str(y, "engine", s->use_wgmma ? "wgmma" : s->use_mma ? "mma.sync" : "cuda-cores");
       if (s->c->layout)
         tl_yaml_key_str(y, "accumulator", tl_layout_describe(y->out->arena, s->c->layout));
-      if (s->use_wgmma)
+      if (s->use_wgmma && s->a_packed) { // --overlap-pv's rotated loop (WarpSpecialize.c)
+        tl_yaml_key_str(y, "in_flight", "one group across the next softmax, until its wgmma_wait");
+        int64_t always;
+        if (s->cond && !tl_expr_is_const(s->cond, &always)) { // its wgmma off where this is false
+          TlBuf text;
+          tl_buf_init(&text, y->out->arena);
+          tl_ir_print_expr(&text, s->cond);
+          tl_yaml_key_str(y, "issued_when", text.data);
+        }
+        tl_yaml_key_str(y, "a_operand", tl_arena_printf(y->out->arena, "registers packed from %s where it is made",
+                                                        s->a->name));
+      } else if (s->use_wgmma)
         tl_yaml_key_str(y, "in_flight",
                         s->wgmma_in_flight ? "one group across the pipeline barrier" : "none");
       else if (s->engine_why)
