@@ -623,19 +623,28 @@ static TlStmt *overlap_pv(Ctx *c, Plan *p, TlVec *body, TlExpr *rel, TlExpr *loc
     if (tl_stmt_touches(TL_VEC_AT(*body, TlStmt, i), g1->c, false) ||
         tl_stmt_touches(TL_VEC_AT(*body, TlStmt, i), g1->a, true))
       return NULL;
-  int split = i0 + 1; // the first softmax statement that must wait for P V
+  // Only P V reads V's stage (its slot is released at P V's wait, which
+  // moves to the next iteration).
+  for (int i = i0 + 1; i < i1; i++)
+    if (tl_stmt_touches(TL_VEC_AT(*body, TlStmt, i), g1->b, false) ||
+        tl_stmt_touches(TL_VEC_AT(*body, TlStmt, i), g1->b, true))
+      return NULL;
+  // The first softmax statement that must wait for P V: one that touches O
+  // (or a barrier). P itself may be made before the wait: the wgmma reads
+  // the registers P_{k-1} was packed into, not the fragment.
+  int split = i0 + 1;
   while (split < i1) {
     TlStmt *st = TL_VEC_AT(*body, TlStmt, split);
-    if (tl_stmt_touches(st, g1->c, false) || tl_stmt_touches(st, g1->c, true) ||
-        tl_stmt_touches(st, g1->a, true) || tl_stmt_touches(st, g1->b, true) || st->kind == ST_SYNC)
+    if (tl_stmt_touches(st, g1->c, false) || tl_stmt_touches(st, g1->c, true) || st->kind == ST_SYNC)
       break;
     split++;
   }
-  // P is made in the loop, after the wait: packed there, right after its
-  // last write, as the next iteration's register-A operand, so that the
-  // 16-bit fragment (one register per value) does not stay live until then.
+  // P is made in the loop: packed right after its last write (and after the
+  // wait, which frees the registers) as the next iteration's register-A
+  // operand, so that the 16-bit fragment (one register per value) does not
+  // stay live across the back edge.
   int made = -1;
-  for (int i = split; i < i1; i++)
+  for (int i = i0 + 1; i < i1; i++)
     if (tl_stmt_touches(TL_VEC_AT(*body, TlStmt, i), g1->a, true)) made = i;
   if (made < 0 || g1->trans_a || g1->a->ndims != 2 || tl_dtype_bits(g1->a->dtype) != 16 || !g1->a->layout ||
       !g1->a->layout->wgmma)
@@ -661,10 +670,16 @@ static TlStmt *overlap_pv(Ctx *c, Plan *p, TlVec *body, TlExpr *rel, TlExpr *loc
     if (i == split) {
       tl_vec_push(a, &out, w);
       tl_vec_push(a, &out, release);
+      if (made < split) tl_vec_push(a, &out, pack);
     }
     tl_vec_push(a, &out, TL_VEC_AT(*body, TlStmt, i));
     if (i == i0) tl_vec_push(a, &out, moved);
-    if (i == made) tl_vec_push(a, &out, pack);
+    if (i == made && made >= split) tl_vec_push(a, &out, pack);
+  }
+  if (split >= i1) { // nothing in the softmax touches O: the wait ends the iteration
+    tl_vec_push(a, &out, w);
+    tl_vec_push(a, &out, release);
+    tl_vec_push(a, &out, pack);
   }
   *body = out;
   g1->wgmma_in_flight = g1->a_packed = true; // the one after the loop: the last P, packed
