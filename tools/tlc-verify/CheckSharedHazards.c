@@ -1503,9 +1503,11 @@ static bool returns(const TvStmt *s) {
   return false;
 }
 
+static bool is_loose_if(const TvStmt *s);
+
 static void walk_if(Hz *h, State *st, TvStmt *s) {
   scan(h, st, s->cond);
-  int d = decide(h, s->cond);
+  int d = is_loose_if(s) ? -1 : decide(h, s->cond);
   TvGuard *saved = h->env.guards;
   if (d != 0) {
     State other = d < 0 ? state_copy(st) : (State){0};
@@ -1678,6 +1680,17 @@ static bool is_shared(const TvVar *v);
 // The period in v of what the check reads in e: shared-memory indices and
 // pointers, mbarrier operands, conditions; not global-memory indices, the
 // values stored, or a TMA load's coordinates.
+// Does e read shared memory or call a helper (which may hold an mbarrier
+// operation or a shared access)?
+static bool seen_by_check(const TvExpr *e, int depth) {
+  if (!e || depth > 64) return e != NULL;
+  if (e->kind == EX_VAR && is_shared(e->var)) return true;
+  if (e->kind == EX_CALL && e->func) return true;
+  for (int i = 0; i < e->nkids; i++)
+    if (seen_by_check(e->kids[i], depth + 1)) return true;
+  return false;
+}
+
 static long long read_period(TvExpr *e, const TvVar *v, int depth) {
   e = tv_strip(e);
   if (!e || depth > 64) return e ? 0 : 1;
@@ -1686,7 +1699,10 @@ static long long read_period(TvExpr *e, const TvVar *v, int depth) {
     TvExpr *base = tv_strip(e->kids[0]);
     if (base && base->kind == EX_VAR && is_shared(base->var)) return period(e->kids[1], v, 0);
   }
-  if (e->kind == EX_COND && e->nkids == 3) p = period(e->kids[0], v, 0);
+  // A condition that only picks between values the check does not read (an
+  // edge guard on a global load: c ? A[i] : 0) need not be periodic.
+  if (e->kind == EX_COND && e->nkids == 3 && (seen_by_check(e->kids[1], 0) || seen_by_check(e->kids[2], 0)))
+    p = period(e->kids[0], v, 0);
   if (e->kind == EX_CALL) {
     MbSig g = helper_sig(e->func);
     for (int i = 0; i < e->nkids && p; i++) {
@@ -1712,12 +1728,30 @@ static bool only_break(const TvStmt *s) {
   return s && s->kind == ST_BREAK;
 }
 
+// Ifs of periodic loops whose conditions are not periodic in the counter
+// (an edge guard on a tile's rows: bid < batch) but whose branches hold no
+// barrier, wait or mbarrier operation: walk_if runs both branches whatever
+// the condition decides, so that a shorter run meets every access a longer
+// one could. Set once per kernel by kernel_period.
+static TvVec loose_ifs;
+
+static bool is_loose_if(const TvStmt *s) {
+  for (int i = 0; i < loose_ifs.len; i++)
+    if (loose_ifs.items[i] == s) return true;
+  return false;
+}
+
 static long long stmt_period(TvStmt *s, const TvVar *v, int depth) {
   if (!s) return 1;
   if (depth > 64) return 0;
   long long p = 1;
-  if (s->cond && !(s->kind == ST_IF && only_break(s->kids[0]) && !s->kids[1]))
+  if (s->cond && !(s->kind == ST_IF && only_break(s->kids[0]) && !s->kids[1])) {
     p = period(s->cond, v, 0);
+    if (!p && s->kind == ST_IF && !has_sync(s->kids[0]) && !has_sync(s->kids[1])) {
+      if (!is_loose_if(s)) tv_push(&loose_ifs, s);
+      p = 1;
+    }
+  }
   if (s->expr) p = lcm_ll(p, read_period(s->expr, v, 0));
   if (s->inc) p = lcm_ll(p, read_period(s->inc, v, 0));
   for (int i = 0; i < s->exprs.len && p; i++)
@@ -1946,6 +1980,7 @@ void tv_check_shared_hazards(TvProgram *p) {
       Hz h = {.p = p, .env = {.kernel = f, .block_x_pinned = blocks > 0, .block_x = b},
               .budget = STEP_BUDGET, .wgmma = wgmma, .reported = reported};
       if (uses_mbarrier(f->body)) h.mb = mb_new(p);
+      loose_ifs.len = 0;
       h.period = kernel_period(f->body, 1, 0);
       State st = {0};
       walk(&h, &st, f->body);
