@@ -64,6 +64,7 @@ typedef struct Hz {
   // on them in one thread, under `if (threadIdx.x == 0)`, so they are kept
   // in program order across branches, not per path.
   TvVec bulk_reads;
+  const TvVar *pinned_size; // a runtime size pinned for this walk (its range_lo)
 } Hz;
 
 #define MAX_TRIP 4096
@@ -189,6 +190,8 @@ static void cap_groups(State *s) {
 
 static const char *iter_text(const Hz *h) {
   const char *s = h->env.block_x_pinned ? tv_printf("blockIdx.x = %lld", h->env.block_x) : "";
+  if (h->pinned_size)
+    s = tv_printf("%s%s%s = %lld", s, s[0] ? ", " : "", h->pinned_size->name, h->pinned_size->range_lo);
   for (int i = 0; i < h->counters.len; i++) {
     const TvVar *v = TV_AT(h->counters, TvVar, i);
     s = tv_printf("%s%s%s = %lld", s, s[0] ? ", " : "", v->name, v->range_lo);
@@ -1582,6 +1585,8 @@ static TvVar *counted_loop(Hz *h, TvStmt *s, TvRange *span, long long *step) {
 
 #define PERIOD_MIN_TRIP 16 // shorter loops are run in full
 #define MAX_PINNED_BLOCKS 64 // grids past this many blocks in x are walked with blockIdx.x's range
+#define MAX_PINNED_TRIPS 40  // a runtime-size ring loop is walked for trip counts 0 .. 40
+#define MAX_PINNED_SIZE 65536
 #define PERIOD_MAX 1024
 
 static long long gcd_ll(long long a, long long b) {
@@ -1820,6 +1825,67 @@ static bool mentions_block_x(const TvExpr *e, int depth) {
   return false;
 }
 
+static void pin(TvVar *v, long long value) {
+  v->has_range = true;
+  v->range_lo = v->range_hi = value;
+}
+
+// Does e read v (through the variables it reads)?
+static bool mentions_var(const TvExpr *e, const TvVar *v, int depth) {
+  if (!e || depth > 24) return false;
+  if (e->kind == EX_VAR) return e->var == v || mentions_var(value_of(e->var), v, depth + 1);
+  for (int i = 0; i < e->nkids; i++)
+    if (mentions_var(e->kids[i], v, depth + 1)) return true;
+  return false;
+}
+
+// An integer parameter of the kernel that a loop with barriers, waits,
+// commits or mbarrier operations ends at (a runtime size), and the loop.
+static TvVar *sync_loop_by_size(const TvFunc *f, TvStmt *s, TvStmt **loop, int depth) {
+  if (!s || depth > 64) return NULL;
+  if (s->kind == ST_FOR && has_sync(s->kids[1]) && s->cond)
+    for (int i = 0; i < f->params.len; i++) {
+      TvVar *v = TV_AT(f->params, TvVar, i);
+      if (v->is_integer && !v->is_pointer && !v->nassign && mentions_var(s->cond, v, 0)) {
+        *loop = s;
+        return v;
+      }
+    }
+  for (int i = 0; i < s->nkids; i++) {
+    TvVar *v = sync_loop_by_size(f, s->kids[i], loop, depth + 1);
+    if (v) return v;
+  }
+  return NULL;
+}
+
+// For each trip count of `loop` up to MAX_PINNED_TRIPS that some value of
+// `size` from 0 to MAX_PINNED_SIZE gives, the smallest such value, in order
+// of trip count; returns how many. (A ring of S stages behaves alike at trip
+// counts congruent modulo 2S past 2S: 40 covers rings of up to 10 stages.)
+static int sizes_by_trip(const TvFunc *f, TvStmt *loop, TvVar *size, long long *sizes) {
+  TvRangeEnv env = {.kernel = f};
+  TvExpr *c = tv_strip(loop->cond);
+  TvVar *v = loop->kids[0] && loop->kids[0]->vars.len == 1 ? TV_AT(loop->kids[0]->vars, TvVar, 0) : NULL;
+  if (!v || !c || c->kind != EX_BINARY || strcmp(c->op, "<") || tv_strip(c->kids[0])->kind != EX_VAR ||
+      tv_strip(c->kids[0])->var != v)
+    return 0;
+  int n = 0;
+  long long last = -1;
+  for (long long x = 0; x <= MAX_PINNED_SIZE; x++) {
+    pin(size, x);
+    TvRange start = tv_range(&env, v->init, NULL, 0), stop = tv_range(&env, c->kids[1], NULL, 0);
+    size->has_range = false;
+    if (!known(start) || !known(stop) || start.lo != start.hi || stop.lo != stop.hi) return 0;
+    long long trip = stop.lo > start.lo ? stop.lo - start.lo : 0;
+    if (trip > MAX_PINNED_TRIPS) break;
+    if (trip > last) {
+      sizes[n++] = x;
+      last = trip;
+    }
+  }
+  return n;
+}
+
 // A loop with barriers, waits or commits whose bounds depend on blockIdx.x.
 static bool sync_loop_by_block(const TvStmt *s, int depth) {
   if (!s || depth > 64) return false;
@@ -1974,11 +2040,26 @@ void tv_check_shared_hazards(TvProgram *p) {
                                f->grid[0] <= MAX_PINNED_BLOCKS && sync_loop_by_block(f->body, 0)
                            ? f->grid[0]
                            : 0;
+    // A pipelined loop that runs a runtime size's trip count ((K + 31) / 32,
+    // in the producer's and the consumers' loops alike) has a stage index,
+    // and parity, of one value per step only when the count is known: the
+    // kernel is walked once per trip count up to MAX_PINNED_TRIPS, each with
+    // the size pinned to the smallest value giving it; findings name it
+    // (k_1 = 33).
+    long long sizes[MAX_PINNED_TRIPS + 1];
+    TvStmt *loop = NULL;
+    TvVar *size = !blocks ? sync_loop_by_size(f, f->body, &loop, 0) : NULL;
+    int nsizes = size ? sizes_by_trip(f, loop, size, sizes) : 0;
     TvVec reported = {0};
-    for (long long b = 0; b < (blocks ? blocks : 1); b++) {
+    int walks = blocks ? (int)blocks : nsizes ? nsizes : 1;
+    for (long long b = 0; b < walks; b++) {
       int errors = tv_error_count();
       Hz h = {.p = p, .env = {.kernel = f, .block_x_pinned = blocks > 0, .block_x = b},
               .budget = STEP_BUDGET, .wgmma = wgmma, .reported = reported};
+      if (nsizes) {
+        pin(size, sizes[b]);
+        h.pinned_size = size;
+      }
       if (uses_mbarrier(f->body)) h.mb = mb_new(p);
       loose_ifs.len = 0;
       h.period = kernel_period(f->body, 1, 0);
@@ -1986,6 +2067,7 @@ void tv_check_shared_hazards(TvProgram *p) {
       walk(&h, &st, f->body);
       if (h.mb) mb_finish(h.mb, overlap, report_roles, &h);
       reported = h.reported;
+      if (nsizes) size->has_range = false;
       if (tv_error_count() > errors) break;
     }
   }
