@@ -296,7 +296,7 @@ struct TlExpr {
   X(ST_CP_ASYNC, "cp_async")   /* thread IR: buf[index..+width) <- value's buffer, async */       \
   X(ST_ASYNC_COMMIT, "commit") /* close this thread's group of async copies */                    \
   X(ST_ASYNC_WAIT, "wait")     /* wait until at most `width` groups are pending */               \
-  X(ST_WGMMA_WAIT, "wgmma_wait") /* wait for every wgmma group; accumulator `buf` is readable */ \
+  X(ST_WGMMA_WAIT, "wgmma_wait") /* wait until `width` groups are left; accumulator `buf` readable */ \
   X(ST_WGMMA_PACK, "wgmma_pack") /* fragment `buf` -> its packed register-A copy (a_packed gemms) */ \
   X(ST_MMA, "mma") /* one warp's mma.sync m16n8k(mma_k) on local buffers a, b, c at mma_offset */ \
   X(ST_TMA_LOAD, "tma_load")     /* src (global region) -> stage `stage_a` of dst.buf by TMA,  */ \

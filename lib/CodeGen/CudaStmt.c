@@ -476,8 +476,11 @@ static void stmt(Emit *e, const TlStmt *s, int level) {
   }
   case ST_WGMMA_WAIT:
     tl_buf_indent(o, level);
-    tl_buf_printf(o, "tl_wgmma_wait<0>(); // the last wgmma group of %s\n",
-                  tl_cuda_buf_name(e, s->buf));
+    if (s->width) // the newest groups stay in flight
+      tl_buf_printf(o, "tl_wgmma_wait<%lld>(); // %s's group done, the newest %lld still in flight\n",
+                    (long long)s->width, tl_cuda_buf_name(e, s->buf), (long long)s->width);
+    else
+      tl_buf_printf(o, "tl_wgmma_wait<0>(); // the last wgmma group of %s\n", tl_cuda_buf_name(e, s->buf));
     tl_buf_indent(o, level);
     tl_buf_puts(o, "#pragma unroll\n");
     tl_buf_indent(o, level);

@@ -191,9 +191,14 @@ static void gemms(TlYaml *y, const TlVec *body) {
         }
         tl_yaml_key_str(y, "a_operand", tl_arena_printf(y->out->arena, "registers packed from %s where it is made",
                                                         s->a->name));
-      } else if (s->use_wgmma)
+      } else if (s->use_wgmma) {
+        const TlStmt *next = i + 1 < body->len ? TL_VEC_AT(*body, TlStmt, i + 1) : NULL;
         tl_yaml_key_str(y, "in_flight",
-                        s->wgmma_in_flight ? "one group across the pipeline barrier" : "none");
+                        !s->wgmma_in_flight ? "none"
+                        : next && next->kind == ST_GEMM && next->a_packed
+                            ? "one group while the next gemm issues, until the wgmma_wait after it"
+                            : "one group across the pipeline barrier");
+      }
       else if (s->engine_why)
         tl_yaml_key_str(y, "why_not_wgmma", s->engine_why);
       tl_yaml_map_end(y);

@@ -572,6 +572,7 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     return;
   case ST_WGMMA_WAIT:
     tl_buf_printf(out, "wgmma_wait %s", s->buf->name);
+    if (s->width) tl_buf_printf(out, " pending %lld", (long long)s->width);
     end_line(p, s);
     return;
   case ST_WGMMA_PACK:

@@ -244,6 +244,7 @@ static void check_stmt(V *v, const TlStmt *s) {
   case ST_WGMMA_WAIT:
     if (!s->buf || s->buf->scope != SCOPE_FRAGMENT || !s->buf->layout || !s->buf->layout->wgmma)
       fail(v, s->loc, "wgmma_wait names no wgmma accumulator");
+    if (s->width < 0 || s->width > 7) fail(v, s->loc, "wgmma_wait leaves 0 to 7 groups pending");
     break;
   case ST_WGMMA_PACK: // a 16-bit fragment in wgmma's accumulator layout: a register-A operand
     if (!s->buf || s->buf->scope != SCOPE_FRAGMENT || !s->buf->layout || !s->buf->layout->wgmma ||

@@ -663,6 +663,13 @@ static TlStmt *overlap_pv(Ctx *c, Plan *p, TlVec *body, TlExpr *rel, TlExpr *loc
   moved->cond = tl_expr_binary(a, loc, OP_GT, tl_expr_clone(a, local), I(c, loc, 0, t), TY_BOOL);
   TlStmt *w = tl_stmt_new(a, ST_WGMMA_WAIT, loc), *release = tl_stmt_new(a, ST_IF, loc);
   w->buf = g1->c;
+  // S_k is left in flight too, and waited for (one group, P V's, pending)
+  // once P_{k-1} V_{k-1} is issued: the tensor cores go from one to the
+  // other without the issue in between (FlashAttention-3's order).
+  g0->wgmma_in_flight = true;
+  TlStmt *s_done = tl_stmt_new(a, ST_WGMMA_WAIT, loc);
+  s_done->buf = g0->c;
+  s_done->width = 1;
   release->cond = tl_expr_clone(a, moved->cond);
   tl_vec_push(a, &release->body, mbar(c, ST_MBAR_ARRIVE, RING_EMPTY, slot_of(c, prev, S, loc), loc));
   TlVec out = {0};
@@ -673,7 +680,10 @@ static TlStmt *overlap_pv(Ctx *c, Plan *p, TlVec *body, TlExpr *rel, TlExpr *loc
       if (made < split) tl_vec_push(a, &out, pack);
     }
     tl_vec_push(a, &out, TL_VEC_AT(*body, TlStmt, i));
-    if (i == i0) tl_vec_push(a, &out, moved);
+    if (i == i0) {
+      tl_vec_push(a, &out, moved);
+      tl_vec_push(a, &out, s_done);
+    }
     if (i == made && made >= split) tl_vec_push(a, &out, pack);
   }
   if (split >= i1) { // nothing in the softmax touches O: the wait ends the iteration
