@@ -371,8 +371,6 @@ static void sync_operands(Parser *p, TlStmt *s) {
 
 static void wgmma_wait_operands(Parser *p, TlStmt *s) {
   s->buf = tl_irp_buffer(p);
-  if (s->kind == ST_WGMMA_WAIT && tl_irp_accept_word(p, "pending"))
-    s->width = tl_irp_count(p, "a count of wgmma groups");
 }
 
 static void async_wait_operands(Parser *p, TlStmt *s) {

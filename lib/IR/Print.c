@@ -571,8 +571,7 @@ static void print_stmt(P *p, const TlStmt *s, int level) {
     end_line(p, s);
     return;
   case ST_WGMMA_WAIT:
-    tl_buf_printf(out, "wgmma_wait %s", s->buf->name);
-    if (s->width) tl_buf_printf(out, " pending %lld", (long long)s->width);
+    tl_buf_printf(out, "wgmma_wait %s", s->buf->name); // width N: groups left in flight
     end_line(p, s);
     return;
   case ST_WGMMA_PACK:
