@@ -1866,9 +1866,8 @@ static int sizes_by_trip(const TvFunc *f, TvStmt *loop, TvVar *size, long long *
   TvRangeEnv env = {.kernel = f};
   TvExpr *c = tv_strip(loop->cond);
   TvVar *v = loop->kids[0] && loop->kids[0]->vars.len == 1 ? TV_AT(loop->kids[0]->vars, TvVar, 0) : NULL;
-  if (!v || !c || c->kind != EX_BINARY || strcmp(c->op, "<") || tv_strip(c->kids[0])->kind != EX_VAR ||
-      tv_strip(c->kids[0])->var != v)
-    return 0;
+  TvExpr *lhs = c && c->kind == EX_BINARY && c->nkids == 2 ? tv_strip(c->kids[0]) : NULL;
+  if (!v || !lhs || strcmp(c->op, "<") || lhs->kind != EX_VAR || lhs->var != v) return 0;
   int n = 0;
   long long last = -1;
   for (long long x = 0; x <= MAX_PINNED_SIZE; x++) {
