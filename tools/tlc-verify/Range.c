@@ -69,9 +69,7 @@ static TvRange r_meet(TvRange a, TvRange b) {
 }
 
 static long long div_floor(long long a, long long k) {
-  if (inf(a)) return a;
-  long long q = a / k;
-  return (a % k != 0 && a < 0) ? q - 1 : q;
+  return inf(a) ? a : tv_floor_div(a, k);
 }
 
 static long long div_trunc(long long a, long long k) {
