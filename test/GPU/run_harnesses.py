@@ -3,7 +3,7 @@
 
 usage: run_harnesses.py --tlc TLC (--nvcc NVCC | --emulate) --out DIR [--cublas]
                         [--compile-only] [--ref-only] [--no-perf] [--iters N] [--at-least N]
-                        FILE.tl|DIR...
+                        [--flag TLC_OPTION]... FILE.tl|DIR...
 
 A DIR stands for the *.tl files in it; fewer than --at-least N files in all
 (default 1) is an error, so a folder that holds nothing cannot pass. For
@@ -12,7 +12,9 @@ harness from bench/refharness.c built against the tlc build tree), then
 `nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings`, then (unless --compile-only)
 the binary itself. With --emulate, emu/emucc.py stands in for nvcc and the
 harness runs on the CPU emulator (emu/cuda_emu.h); a file whose compiled
-kernels hold inline PTX is reported as "skipped NAME" instead. Prints "ok
+kernels hold PTX the emulator does not interpret is reported as "skipped
+NAME" instead (ptx_emu.h interprets wgmma, TMA, mbarriers, cp.async,
+ldmatrix, mma.sync; EMU_ASYNC=early in the environment lands loads at once). Prints "ok
 NAME" per file and the harness's check/perf/cublas lines; on any failure
 prints the command and its output and exits 1. A file's runtime sizes are
 bound by its "# smith-size: NAME=VALUE" lines (tlc-smith writes them), each
@@ -38,6 +40,7 @@ ap.add_argument("--compile-only", action="store_true")
 ap.add_argument("--ref-only", action="store_true")
 ap.add_argument("--iters", type=int, default=5)
 ap.add_argument("--at-least", type=int, default=1)
+ap.add_argument("--flag", action="append", default=[], help="pass this option to tlc too (repeatable)")
 ap.add_argument("files", nargs="+")
 args = ap.parse_args()
 if not args.nvcc and not args.emulate:
@@ -86,7 +89,7 @@ def build(tl):
     name = os.path.splitext(os.path.basename(tl))[0]
     cu = os.path.join(args.out, name + ".cu")
     exe = os.path.join(args.out, name)
-    flags = (["--cublas"] if args.cublas else []) + ["--iters=%d" % args.iters]
+    flags = (["--cublas"] if args.cublas else []) + ["--iters=%d" % args.iters] + args.flag
     with open(tl) as f:
         flags += ["--size=" + m.group(1) for m in re.finditer(r"^# smith-size: (\S+)$", f.read(), re.M)]
     steps = [([gen] + flags + [tl, "-o", cu]) if gen else ([args.tlc, "--harness"] + flags + [tl, "-o", cu]),
@@ -95,7 +98,7 @@ def build(tl):
     for cmd in steps:
         rc, out = run(cmd)
         if rc == 77 and args.emulate and cmd is steps[-1]:
-            return name, None, None  # inline PTX: cannot be emulated
+            return name, None, None  # PTX the emulator does not interpret
         if rc != 0:
             return name, exe, "FAILED: %s\n%s" % (" ".join(cmd), out)
     return name, exe, None

@@ -104,10 +104,11 @@ static void tlh_random(std::vector<double> &h, int type, unsigned long long seed
 // table (0 first, TOTAL last, random steps of 0..MAX that add up to TOTAL),
 // range:LO:HI random integers in [LO, HI), arange the index, arange:STEP
 // the index times STEP, div:D:N the index divided by D (at most N - 1),
-// const:V.
+// const:V, uniform:LO:HI random reals in [LO, HI).
 static void tlh_fill(std::vector<double> &h, const char *spec, unsigned long long seed) {
   unsigned long long s = seed;
   long long a = 0, b = 0;
+  double lo = 0, hi = 0;
   size_t n = h.size();
   if (strcmp(spec, "arange") == 0) {
     for (size_t i = 0; i < n; i++) h[i] = (double)i;
@@ -115,6 +116,8 @@ static void tlh_fill(std::vector<double> &h, const char *spec, unsigned long lon
     for (size_t i = 0; i < n; i++) h[i] = (double)((long long)i * a);
   } else if (sscanf(spec, "div:%lld:%lld", &a, &b) == 2) {
     for (size_t i = 0; i < n; i++) h[i] = (double)((long long)i / a < b - 1 ? (long long)i / a : b - 1);
+  } else if (sscanf(spec, "uniform:%lf:%lf", &lo, &hi) == 2) {
+    for (size_t i = 0; i < n; i++) h[i] = lo + (hi - lo) * ((double)(tlh_next(&s) >> 11) / 9007199254740992.0);
   } else if (sscanf(spec, "const:%lld", &a) == 1) {
     for (size_t i = 0; i < n; i++) h[i] = (double)a;
   } else if (sscanf(spec, "range:%lld:%lld", &a, &b) == 2) {
@@ -133,6 +136,24 @@ static void tlh_fill(std::vector<double> &h, const char *spec, unsigned long lon
       h[i] = (double)at;
     }
   }
+}
+
+// tokens:OFFS: row j of a [T, 2] table is (b, j - OFFS[b]) for the sequence b
+// of the cu_seqlens table OFFS that holds token j ((0, 0) past its end).
+static void tlh_fill_tokens(std::vector<double> &h, const std::vector<double> &offs) {
+  size_t b = 0;
+  for (size_t j = 0; 2 * j + 1 < h.size(); j++) {
+    while (b + 1 < offs.size() && (double)j >= offs[b + 1]) b++;
+    bool in = b + 1 < offs.size() && (double)j >= offs[b];
+    h[2 * j] = in ? (double)b : 0.0;
+    h[2 * j + 1] = in ? (double)j - offs[b] : 0.0;
+  }
+}
+
+static int tlh_tensor_index(const TlhKernel *k, const char *name) {
+  for (int i = 0; i < k->ntensors; i++)
+    if (strcmp(k->tensors[i].name, name) == 0) return i;
+  return 0;
 }
 
 template <typename T> __device__ __forceinline__ T tlh_from_double(double v) { return (T)v; }

@@ -74,6 +74,7 @@ static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, c
   // written-only ones 0xFF bytes (NaN for floats) so that an element nobody
   // writes cannot pass.
   std::vector<void *> mine((size_t)nt);
+  std::vector<std::vector<double>> host((size_t)nt);
   double *tmp;
   TLH_CHECK(cudaMalloc((void **)&tmp, sizeof(double) * (size_t)maxe));
   for (int i = 0; i < nt; i++) {
@@ -82,12 +83,15 @@ static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, c
     TLH_CHECK(cudaMalloc(&mine[(size_t)i], bytes));
     if (t->read) {
       std::vector<double> h((size_t)t->elems);
-      if (t->data)
+      if (t->data && strncmp(t->data, "tokens:", 7) == 0)
+        tlh_fill_tokens(h, host[(size_t)tlh_tensor_index(k, t->data + 7)]);
+      else if (t->data)
         tlh_fill(h, t->data, o->seed + 7919ull * (unsigned long long)(index * 64 + i));
       else
         tlh_random(h, t->type, o->seed + 7919ull * (unsigned long long)(index * 64 + i));
       TLH_CHECK(cudaMemcpy(tmp, h.data(), sizeof(double) * h.size(), cudaMemcpyHostToDevice));
       tlh_convert(t->type, false, mine[(size_t)i], tmp, t->elems);
+      if (t->data) host[(size_t)i] = h; // a later tokens: fill reads it
     } else {
       TLH_CHECK(cudaMemset(mine[(size_t)i], 0xFF, bytes));
     }
@@ -101,6 +105,10 @@ static bool tlh_run_kernel(const TlhKernel *k, int index, const TlhOptions *o, c
   TLH_CHECK(k->ref(ref.data(), stream));
   TLH_CHECK(cudaStreamSynchronize(stream));
   TLH_CHECK(cudaMemcpyFromSymbol(&oob, tlr_oob_line, sizeof oob));
+  if (oob) { // said now too: the compiled kernel may fault on the same inputs
+    printf("  note: the reference indexed outside a buffer at line %d of the .tl file\n", oob);
+    fflush(stdout);
+  }
   std::vector<std::vector<double>> want((size_t)nt);
   for (int i = 0; i < nt; i++)
     if (k->tensors[i].written)

@@ -5,19 +5,23 @@
 // host C++ compiler.
 //
 // Blocks run one after another. The threads of a block are ucontext
-// coroutines, switched at __syncthreads(), so barriers behave as on the GPU
-// and a barrier that not every thread reaches is reported (exit 3). Warp
-// shuffles are block-wide barriers with a value exchange: correct when the
-// whole block shuffles together, as tlc's reductions do. Memory is host
-// memory; launches are synchronous; events read the host clock. Inline PTX
-// (tensor cores, cp.async) cannot be emulated: emucc.py refuses such files.
+// coroutines: a thread runs until it has to wait (a barrier, a warp-wide
+// operation, an mbarrier phase, a wgmma group), so barriers behave as on the
+// GPU, and a round in which no waiting thread can move is reported as a
+// deadlock (exit 3; a __syncthreads() that not every thread reaches is one).
+// Warp shuffles exchange values within their warp. Memory is host memory;
+// launches are synchronous; events read the host clock. tlc's inline PTX
+// (wgmma, TMA, mbarriers, cp.async, ldmatrix, mma.sync) is interpreted by
+// ptx_emu.h, included at the end; emucc.py refuses other PTX.
 #pragma once
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <ucontext.h>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -28,7 +32,8 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-#define __shared__
+#define __shared__ static
+#define __grid_constant__
 #define __align__(n) __attribute__((aligned(n)))
 
 struct dim3 {
@@ -45,7 +50,7 @@ inline unsigned char tl_smem[1 << 18] __attribute__((aligned(1024)));
 
 // ---- runtime API
 typedef int cudaError_t;
-enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
+enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorNotSupported = 801 };
 typedef void *cudaStream_t;
 struct EmuEvent {
   double ms;
@@ -118,7 +123,7 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) {
   memset(p, 0, sizeof *p);
   strcpy(p->name, "CPU emulator");
   p->major = 9;
-  p->multiProcessorCount = 1;
+  p->multiProcessorCount = 3;
   p->l2CacheSize = 1 << 20;
   return cudaSuccess;
 }
@@ -131,6 +136,12 @@ inline cudaError_t cudaDriverGetVersion(int *v) {
   return cudaSuccess;
 }
 template <typename F> cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) { return cudaSuccess; }
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+// Three SMs: persistent kernels then stride over tiles with more than one block.
+inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int) {
+  *v = 3;
+  return cudaSuccess;
+}
 
 // ---- float16 / bfloat16: 16-bit storage, float arithmetic, round to nearest even
 inline uint16_t emu_float_to_half(float f) {
@@ -217,6 +228,8 @@ EMU_HALF_OPS(__half)
 EMU_HALF_OPS(__nv_bfloat16)
 inline __half __float2half(float f) { return __half(f); }
 inline float __half2float(__half h) { return (float)h; }
+inline unsigned short __half_as_ushort(__half h) { return h.bits; }
+inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.bits; }
 inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
 inline float __bfloat162float(__nv_bfloat16 h) { return (float)h; }
 
@@ -321,35 +334,130 @@ inline int min(int a, int b) { return a < b ? a : b; }
 inline int max(int a, int b) { return a > b ? a : b; }
 
 // ---- the scheduler: one block at a time, its threads as coroutines
+// A thread runs until it has to wait (a barrier, a warp-wide operation, an
+// mbarrier phase, a wgmma group); then the next one runs. A round in which
+// every waiting thread still waits and nothing changed is a deadlock: the
+// program stops with exit 3 and says where the threads wait.
 struct EmuThread {
   ucontext_t ctx;
   bool done;
+  const char *waiting; // what the thread waits for, while it waits
   std::vector<char> stack;
 };
 inline ucontext_t emu_scheduler;
 inline std::vector<EmuThread> emu_threads;
-inline int emu_current;
+inline int emu_current, emu_nthreads, emu_live;
+inline long emu_progress; // bumped by every change another thread may wait for
 inline std::function<void()> *emu_body;
+inline void emu_block_begin(); // ptx_emu.h: resets the asynchronous state
+inline void emu_thread_end(int t); // ptx_emu.h: lands a thread's pending copies
 
 inline void emu_thread_main() {
   (*emu_body)();
+  emu_thread_end(emu_current);
   emu_threads[(size_t)emu_current].done = true;
   swapcontext(&emu_threads[(size_t)emu_current].ctx, &emu_scheduler);
 }
-inline void __syncthreads() {
+// Gives the other threads a turn; `why` names the wait in a deadlock report.
+inline void emu_yield(const char *why) {
+  emu_threads[(size_t)emu_current].waiting = why;
   swapcontext(&emu_threads[(size_t)emu_current].ctx, &emu_scheduler);
+  emu_threads[(size_t)emu_current].waiting = nullptr;
 }
-inline double emu_shuffle[1024];
+
+// Waits that end only when no other thread can move (the scheduler's round
+// changed nothing): asynchronous work done as late as possible.
+inline long emu_quiet_epoch;
+inline int emu_lazy_waiters;
+inline void emu_wait_for_quiet(const char *why) {
+  long epoch = emu_quiet_epoch;
+  emu_lazy_waiters++;
+  while (emu_quiet_epoch == epoch)
+    emu_yield(why);
+  emu_lazy_waiters--;
+}
+
+// Barriers 0-15: bar.sync ID, COUNT waits until COUNT threads arrived
+// (bar.arrive arrives without waiting); __syncthreads() is barrier 0 over the
+// whole block.
+struct EmuBarrier {
+  int arrived;
+  unsigned generation;
+};
+inline EmuBarrier emu_barriers[16];
+inline void emu_bar_arrive(int id, int count) {
+  EmuBarrier &b = emu_barriers[id];
+  emu_progress++;
+  if (++b.arrived >= count) {
+    b.arrived = 0;
+    b.generation++;
+  }
+}
+inline void emu_bar_sync(int id, int count) {
+  unsigned generation = emu_barriers[id].generation;
+  emu_bar_arrive(id, count);
+  while (emu_barriers[id].generation == generation)
+    emu_yield(id == 0 ? "__syncthreads()" : "a named barrier (bar.sync)");
+}
+inline void __syncthreads() { emu_bar_sync(0, emu_nthreads); }
+inline void __syncwarp(unsigned = 0xffffffffu) {}
+
+// Warp-wide operations (shuffles, ldmatrix, mma.sync): each lane leaves its
+// record; the last lane to arrive runs `run` over all of them while the
+// others wait.
+struct EmuWarpSlot {
+  int arrived;
+  unsigned generation;
+  void *records[32];
+};
+inline EmuWarpSlot emu_warps[32];
+inline int emu_warp_lanes() {
+  int first = emu_current & ~31;
+  return emu_nthreads - first < 32 ? emu_nthreads - first : 32;
+}
+template <typename F> void emu_warp_collective(void *record, const char *why, F run) {
+  EmuWarpSlot &w = emu_warps[emu_current / 32];
+  unsigned generation = w.generation;
+  w.records[emu_current % 32] = record;
+  emu_progress++;
+  if (++w.arrived == emu_warp_lanes()) {
+    run(w.records, emu_warp_lanes());
+    w.arrived = 0;
+    w.generation++;
+    return;
+  }
+  while (w.generation == generation)
+    emu_yield(why);
+}
 template <typename T> T __shfl_xor_sync(unsigned, T v, int mask) {
-  int me = emu_current;
-  emu_shuffle[me] = (double)v;
-  __syncthreads();
-  T r = (T)emu_shuffle[(me & ~31) | ((me & 31) ^ mask)];
-  __syncthreads();
-  return r;
+  struct Rec {
+    T in, out;
+  } me{v, v};
+  emu_warp_collective(&me, "a warp shuffle", [mask](void **records, int lanes) {
+    T in[32];
+    for (int l = 0; l < lanes; l++)
+      in[l] = ((Rec *)records[l])->in;
+    for (int l = 0; l < lanes; l++)
+      if ((l ^ mask) < lanes)
+        ((Rec *)records[l])->out = in[l ^ mask];
+  });
+  return me.out;
+}
+
+// A kernel that touches memory outside every buffer stops the program, as a
+// GPU stops the kernel with cudaErrorIllegalAddress (what was printed stays).
+inline void emu_fault(int) {
+  static const char msg[] = "emu: a kernel thread touched memory outside every buffer (on a GPU: "
+                            "cudaErrorIllegalAddress)\n";
+  fflush(stdout);
+  if (write(2, msg, sizeof msg - 1) < 0) {
+  }
+  _exit(5);
 }
 
 inline void emu_launch(dim3 grid, dim3 block, std::function<void()> body) {
+  signal(SIGSEGV, emu_fault);
+  signal(SIGBUS, emu_fault);
   gridDim = grid;
   blockDim = block;
   int n = (int)(block.x * block.y * block.z);
@@ -358,43 +466,66 @@ inline void emu_launch(dim3 grid, dim3 block, std::function<void()> body) {
     if (t.stack.size() < (1 << 18))
       t.stack.resize(1 << 18);
   emu_body = &body;
+  emu_nthreads = n;
   for (unsigned bz = 0; bz < grid.z; bz++)
     for (unsigned by = 0; by < grid.y; by++)
       for (unsigned bx = 0; bx < grid.x; bx++) {
         blockIdx = {bx, by, bz};
+        memset(emu_barriers, 0, sizeof emu_barriers);
+        memset(emu_warps, 0, sizeof emu_warps);
+        emu_block_begin();
         for (auto &t : emu_threads) {
           t.done = false;
+          t.waiting = nullptr;
           getcontext(&t.ctx);
           t.ctx.uc_stack.ss_sp = t.stack.data();
           t.ctx.uc_stack.ss_size = t.stack.size();
           t.ctx.uc_link = nullptr;
           makecontext(&t.ctx, emu_thread_main, 0);
         }
-        // Rounds: every live thread runs to its next barrier or its end.
+        emu_live = n;
+        emu_lazy_waiters = 0;
         for (;;) {
-          int finished = 0, waiting = 0;
+          long before = emu_progress;
           for (int t = 0; t < n; t++) {
             EmuThread &th = emu_threads[(size_t)t];
-            if (th.done) {
-              finished++;
+            if (th.done)
               continue;
-            }
             emu_current = t;
             threadIdx = {t % block.x, t / block.x % block.y, t / (block.x * block.y)};
             swapcontext(&emu_scheduler, &th.ctx);
-            if (th.done)
-              finished++;
-            else
-              waiting++;
+            if (th.done) {
+              emu_live--;
+              emu_progress++;
+            }
           }
-          if (finished == n)
+          if (emu_live == 0)
             break;
-          if (finished > 0 && waiting > 0) {
-            fprintf(stderr, "emu: __syncthreads() not reached by every thread of block (%u, %u, %u)\n", bx,
-                    by, bz);
+          if (emu_progress == before && emu_lazy_waiters > 0) {
+            emu_quiet_epoch++;
+            continue;
+          }
+          if (emu_progress == before) {
+            int shown = 0;
+            bool block_barrier = false;
+            for (int t = 0; t < n; t++)
+              block_barrier |= !emu_threads[(size_t)t].done && emu_threads[(size_t)t].waiting &&
+                               strcmp(emu_threads[(size_t)t].waiting, "__syncthreads()") == 0;
+            if (block_barrier && emu_live < n)
+              fprintf(stderr, "emu: __syncthreads() not reached by every thread of block (%u, %u, %u)\n", bx,
+                      by, bz);
+            else
+              fprintf(stderr, "emu: deadlock in block (%u, %u, %u): %d threads wait\n", bx, by, bz, emu_live);
+            for (int t = 0; t < n && shown < 4; t++)
+              if (!emu_threads[(size_t)t].done) {
+                fprintf(stderr, "emu:   thread %d waits for %s\n", t,
+                        emu_threads[(size_t)t].waiting ? emu_threads[(size_t)t].waiting : "?");
+                shown++;
+              }
             exit(3);
           }
         }
       }
 }
 #define EMU_LAUNCH(grid, block, ...) emu_launch(dim3(grid), dim3(block), [&]() { __VA_ARGS__; })
+#include "ptx_emu.h"
