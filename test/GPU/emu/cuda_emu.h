@@ -67,6 +67,11 @@ inline cudaError_t cudaMalloc(void **p, size_t n) {
   *p = aligned_alloc(256, (n + 255) / 256 * 256 + 256);
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
+inline cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t) { return cudaMalloc(p, n); }
+inline cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
+  free(p);
+  return cudaSuccess;
+}
 inline cudaError_t cudaFree(void *p) {
   free(p);
   return cudaSuccess;
