@@ -242,7 +242,7 @@ emulate() {
   ls "$dir"/k*.tl | xargs -P "${JOBS:-2}" -n 1 sh "$0" emulate-one >"$dir/log.txt"
   ok=$(grep -c '^ok ' "$dir/log.txt" || true)
   skipped=$(grep -c '^skipped ' "$dir/log.txt" || true)
-  echo "emulate: $count kernels: $ok ok, $skipped skipped (inline PTX), log $dir/log.txt"
+  echo "emulate: $count kernels: $ok ok, $skipped skipped (PTX the emulator does not interpret), log $dir/log.txt"
   if grep -q '^FAIL\|^REFUSED' "$dir/log.txt"; then
     grep -A8 '^FAIL\|^REFUSED' "$dir/log.txt"
     return 1
