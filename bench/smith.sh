@@ -22,9 +22,9 @@
 #       regenerate it alone (the reproducer to minimize here and keep as a lit
 #       test). With $OUT set, the logs go to $OUT/smith/.
 #   sh bench/smith.sh emulate N [SEED]   HERE: one file per seed, run on the CPU
-#       emulator (test/GPU/emu): kernels without inline PTX (no tensor-core
-#       gemm, no cp.async) run compiled against the reference; the others are
-#       counted as skipped.
+#       emulator (test/GPU/emu): kernels run compiled against the reference,
+#       tensor-core gemms and async copies included (emu/ptx_emu.h interprets
+#       tlc's PTX); a file with PTX it does not interpret counts as skipped.
 #
 # Device tool: `sh bench/smith.sh prepare 3000` here (about 5 minutes on two
 # busy cores; about 3 MB), then on the device `sh bench/smith.sh run` with
