@@ -476,6 +476,9 @@ inline void emu_launch(dim3 grid, dim3 block, std::function<void()> body) {
     for (unsigned by = 0; by < grid.y; by++)
       for (unsigned bx = 0; bx < grid.x; bx++) {
         blockIdx = {bx, by, bz};
+        // Shared memory starts as garbage on a GPU: 0xFF bytes (NaN in every
+        // float type) make a read of something no thread of this block wrote show.
+        memset(tl_smem, 0xFF, sizeof tl_smem);
         memset(emu_barriers, 0, sizeof emu_barriers);
         memset(emu_warps, 0, sizeof emu_warps);
         emu_block_begin();
