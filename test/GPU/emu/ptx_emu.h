@@ -218,7 +218,7 @@ inline EmuWarpgroup emu_wgroups[8];
 inline std::unordered_map<uint32_t, EmuMbarrier> emu_mbarriers;
 
 inline void emu_block_begin() {
-  for (int t = 0; t < 1024; t++)
+  for (int t = 0; t < emu_nthreads; t++)
     emu_tstate[t] = EmuThreadState();
   for (auto &w : emu_wgroups)
     w = EmuWarpgroup();
@@ -374,20 +374,28 @@ inline float emu_desc_elem(uint64_t desc, int mn, int k, bool mn_major, int type
            (uint32_t)(mn * eb % width);
   return emu_elem(emu_shared(emu_swizzle(addr, mode == 1 ? 3 : mode == 2 ? 2 : 1)), type);
 }
+// Fragments of mma.sync (and wgmma's register A) hold a row's K elements in
+// 32-bit registers: 2 (16-bit) or 4 (8-bit) per register, the four lanes of
+// a quad holding consecutive registers' worth, the second half of K in the
+// next register pair. emu_frag_quad: the quad lane of element k; emu_frag_upper:
+// whether k is in the second half; emu_reg_elem: element k of its register.
+inline int emu_frag_quad(int k, int type) {
+  const int per = 4 / emu_type_bytes(type);
+  return (k % (4 * per)) / per;
+}
+inline int emu_frag_upper(int k, int type) { return k >= 16 / emu_type_bytes(type); }
+inline float emu_reg_elem(uint32_t r, int k, int type) {
+  const int eb = emu_type_bytes(type);
+  unsigned char b[4];
+  memcpy(b, &r, 4); // little-endian: element 0 in the low bytes
+  return emu_elem(b + (k % (4 / eb)) * eb, type);
+}
 // Element (row, k) of a register fragment in the m16 x k16 (16-bit) or
 // m16 x k32 (8-bit) A layout of mma.sync, one warp per 16 rows for wgmma.
 inline float emu_frag_a(const uint32_t *const *regs, int row, int k, int type) {
   const int g = row % 16, w = row / 16;
-  if (emu_type_bytes(type) == 2) {
-    const int lane = (g % 8) * 4 + (k % 8) / 2, i = (g >= 8) + 2 * (k >= 8);
-    const uint32_t r = regs[w * 32 + lane][i];
-    const uint16_t h = (uint16_t)(k % 2 ? r >> 16 : r);
-    const unsigned char b[2] = {(unsigned char)h, (unsigned char)(h >> 8)};
-    return emu_elem(b, type);
-  }
-  const int lane = (g % 8) * 4 + (k % 16) / 4, i = (g >= 8) + 2 * (k >= 16);
-  const unsigned char b = (unsigned char)(regs[w * 32 + lane][i] >> (8 * (k % 4)));
-  return emu_elem(&b, type);
+  const int lane = (g % 8) * 4 + emu_frag_quad(k, type), i = (g >= 8) + 2 * emu_frag_upper(k, type);
+  return emu_reg_elem(regs[w * 32 + lane][i], k, type);
 }
 
 // Runs one wgmma over its 128 records: D (64 x n) = A (64 x k) B (k x n) (+ D).
@@ -629,16 +637,9 @@ inline void emu_mma_sync(EmuExec &x, const EmuIns &ins) {
     const uint32_t *aregs[32];
     for (int l = 0; l < 32; l++)
       aregs[l] = ((EmuLaneRecord *)recs[l])->in;
-    auto bval = [&](int kk, int n) {
-      if (emu_type_bytes(type) == 2) {
-        const uint32_t r = ((EmuLaneRecord *)recs[n * 4 + (kk % 8) / 2])->in[4 + (kk >= 8)];
-        const uint16_t h = (uint16_t)(kk % 2 ? r >> 16 : r);
-        const unsigned char bytes[2] = {(unsigned char)h, (unsigned char)(h >> 8)};
-        return emu_elem(bytes, type);
-      }
-      const uint32_t r = ((EmuLaneRecord *)recs[n * 4 + (kk % 16) / 4])->in[4 + (kk >= 16)];
-      const unsigned char byte = (unsigned char)(r >> (8 * (kk % 4)));
-      return emu_elem(&byte, type);
+    auto bval = [&](int kk, int n) { // B: column n in lane quad n, K as in A
+      const uint32_t r = ((EmuLaneRecord *)recs[n * 4 + emu_frag_quad(kk, type)])->in[4 + emu_frag_upper(kk, type)];
+      return emu_reg_elem(r, kk, type);
     };
     for (int l = 0; l < 32; l++) {
       EmuLaneRecord *me = (EmuLaneRecord *)recs[l];
