@@ -66,11 +66,21 @@ static const char *const usage =
     "  -Werror               treat warnings as errors\n"
     "  --help                print this help\n"
     "  --version             print the version\n"
-    "\n"
-    "passes, in order: widen-threads specialize-sizes lower-tile-ops replicate-fragments\n"
-    "                  uniform-select layout-inference tma-copy warp-specialize pipeline\n"
-    "                  partition flatten vectorize swizzle thread-sync plan-shared\n"
+    "\n";
+static const char usage_tail[] =
     "exit status: 0 success, 1 errors in the input, 2 command-line misuse\n";
+
+// The pass list of --help, from the pipeline table itself (PassManager.c),
+// wrapped as the rest of the help is.
+static void print_passes(FILE *f) {
+  int col = fprintf(f, "passes, in order:");
+  for (int i = 0; i < tl_pipeline_npasses; i++) {
+    const char *name = tl_pipeline_passes[i].name;
+    if (col + 1 + (int)strlen(name) > 90) col = fprintf(f, "\n                 ");
+    col += fprintf(f, " %s", name);
+  }
+  fputc('\n', f);
+}
 
 static bool valid_pass(const char *name) {
   if (strcmp(name, "sema") == 0) return true;
@@ -123,6 +133,8 @@ static int parse_options(int argc, char **argv, TlOptions *o, int *max_errors) {
     if (taken == TL_ARG_TAKEN) continue;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       fputs(usage, stdout);
+      print_passes(stdout);
+      fputs(usage_tail, stdout);
       return -1;
     }
     if (strcmp(a, "--version") == 0) {
