@@ -7,6 +7,8 @@
 #   bench/gen-s15/pp     build/bin/tlc --overlap-pv
 #   bench/gen-s15/sweep  flash_attention.py at (4,16,4096,64) and (8,32,4096,128), other block
 #                        sizes, warpgroup counts and stage counts (the default compiler)
+# The clear-accumulators pass it measures (commit f8fea20) was reverted after run 3
+# (bench/RESULTS.md part 20): to rebuild what ran, build f8fea20 as build/bin/tlc.
 # Usage: OLD_TLC=/tmp/old/build/bin/tlc bash bench/session15_prepare.sh
 set -eu
 cd "$(dirname "$0")/.."

@@ -416,8 +416,6 @@ struct TlStmt {
   // an ST_WGMMA_PACK of A filled (packed where A was made, so that the 16-bit
   // fragment need not stay live until the gemm issues)
   bool a_packed;
-  bool clear_c;              // ST_GEMM on wgmma: C = A B (first k-step with scale-d 0),
-                             // its zero fill dropped (clear-accumulators)
   bool wgmma_in_flight;      // ST_GEMM on wgmma in a pipelined loop: returns with its own
                              // group in flight; an ST_WGMMA_WAIT after the loop drains it
   TlVec pipe_buffers;        // ST_FOR pipelined: the multi-buffered shared tiles

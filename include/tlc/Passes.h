@@ -53,10 +53,6 @@ bool tl_pipeline_stage_stmt(TlArena *a, TlDiag *d, TlStmt *s, TlBuffer *const *b
 // (its wgmma group may stay in flight across iterations), or NULL.
 TlStmt *tl_pipeline_deferred_wgmma(const TlVec *consumers);
 
-/* lib/Transforms/ClearAccumulators.c: a zero fill of a wgmma accumulator
-   right before its gemm -> the gemm's first k-step with scale-d 0 */
-bool tl_clear_accumulators(TlArena *a, TlModule *m, TlDiag *d);
-
 /* lib/Transforms/Partition.c: T.Parallel nests -> per-thread loops (thread IR) */
 bool tl_partition(TlArena *a, TlModule *m, TlDiag *d);
 // The vector width the partition pass picks for a nest (TileLang v0.1.5

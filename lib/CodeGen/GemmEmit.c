@@ -180,10 +180,10 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   int id = g->gemm_id;
   static const char *const modes[] = {"none", "128B", "64B", "32B"};
   tl_buf_printf(out,
-                "// T.gemm at line %d: C[%lldx%lld] %s A[%lldx%lld]%s @ B[%lldx%lld]%s on wgmma: %lld warpgroup%s,\n"
+                "// T.gemm at line %d: C[%lldx%lld] += A[%lldx%lld]%s @ B[%lldx%lld]%s on wgmma: %lld warpgroup%s,\n"
                 "// each %lld slab%s of 64 rows; per k%lld step %lld wgmma.m64n%lldk%lld per slab (A %s, %s swizzle;\n"
                 "// B %s, %s swizzle), one commit group per call.\n",
-                g->loc.line, (long long)M, (long long)N, g->clear_c ? "=" : "+=", (long long)g->a->shape[0], (long long)g->a->shape[1],
+                g->loc.line, (long long)M, (long long)N, (long long)g->a->shape[0], (long long)g->a->shape[1],
                 g->trans_a ? "^T" : "", (long long)g->b->shape[0], (long long)g->b->shape[1], g->trans_b ? "^T" : "",
                 (long long)W, W > 1 ? "s" : "", (long long)MI, MI > 1 ? "s" : "", (long long)KW, (long long)NC,
                 (long long)NW, (long long)KW,
@@ -196,44 +196,37 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   // condition as one more operand, after the scale-d one.
   bool pred = g->cond != NULL;
   int64_t scale_d = D + (rs ? 5 : 2);
-  // A cleared accumulator (clear_c) has a second instruction for the first
-  // k-step: scale-d 0 (D = A B) and its registers outputs only ("=f"), so
-  // the compiler keeps no earlier value of C alive into it.
-  bool clear = g->clear_c;
-  for (int first = 0; first <= (int)clear; first++) {
-    tl_buf_printf(out, "__device__ __forceinline__ void tl_gemm_%d_mma%s(float *d, %s, uint64_t db%s) {\n", id,
-                  first ? "_first" : "", rs ? "const unsigned *a" : "uint64_t da", pred ? ", int on" : "");
-    if (pred)
-      tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p, q;\\nsetp.ne.b32 p, %%%lld, 0;\\nsetp.ne.b32 q, %%%lld, 0;\\n\"\n",
-                    (long long)scale_d, (long long)(scale_d + 1));
-    else
-      tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%lld, 0;\\n\"\n", (long long)scale_d);
-    tl_buf_printf(out, "               \"%swgmma.mma_async.sync.aligned.m64n%lldk%lld.f32.%s.%s {\"\n", pred ? "@q " : "",
-                  (long long)NW, (long long)KW, ty, ty);
-    for (int64_t r = 0; r < D; r++)
-      tl_buf_printf(out, "%s\"%%%lld%s\"", r == 0 ? "               " : r % 8 == 0 ? "\n               " : " ",
-                    (long long)r, r + 1 < D ? "," : "}, ");
-    tl_buf_puts(out, "\n");
-    if (rs)
-      tl_buf_printf(out, "               \"{%%%lld, %%%lld, %%%lld, %%%lld}, %%%lld, p, 1, 1, %d;\\n}\\n\"\n               : ",
-                    (long long)D, (long long)(D + 1), (long long)(D + 2), (long long)(D + 3), (long long)(D + 4),
-                    B.k_major ? 0 : 1);
-    else if (eb == 1) // 8-bit operands are always K-major: no transpose immediates
-      tl_buf_printf(out, "               \"%%%lld, %%%lld, p, 1, 1;\\n}\\n\"\n               : ", (long long)D,
-                    (long long)(D + 1));
-    else
-      tl_buf_printf(out, "               \"%%%lld, %%%lld, p, 1, 1, %d, %d;\\n}\\n\"\n               : ", (long long)D,
-                    (long long)(D + 1), A.k_major ? 0 : 1, B.k_major ? 0 : 1);
-    for (int64_t r = 0; r < D; r++)
-      tl_buf_printf(out, "%s\"%sf\"(d[%lld])%s", r && r % 8 == 0 ? "\n                 " : "", first ? "=" : "+",
-                    (long long)r, r + 1 < D ? ", " : "");
-    if (rs)
-      tl_buf_printf(out, "\n               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(db), \"r\"(%d)%s);\n}\n",
-                    !first, pred ? ", \"r\"(on)" : "");
-    else
-      tl_buf_printf(out, "\n               : \"l\"(da), \"l\"(db), \"r\"(%d)%s);\n}\n", !first,
-                    pred ? ", \"r\"(on)" : "");
-  }
+  tl_buf_printf(out, "__device__ __forceinline__ void tl_gemm_%d_mma(float *d, %s, uint64_t db%s) {\n", id,
+                rs ? "const unsigned *a" : "uint64_t da", pred ? ", int on" : "");
+  if (pred)
+    tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p, q;\\nsetp.ne.b32 p, %%%lld, 0;\\nsetp.ne.b32 q, %%%lld, 0;\\n\"\n",
+                  (long long)scale_d, (long long)(scale_d + 1));
+  else
+    tl_buf_printf(out, "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%lld, 0;\\n\"\n", (long long)scale_d);
+  tl_buf_printf(out, "               \"%swgmma.mma_async.sync.aligned.m64n%lldk%lld.f32.%s.%s {\"\n", pred ? "@q " : "",
+                (long long)NW, (long long)KW, ty, ty);
+  for (int64_t r = 0; r < D; r++)
+    tl_buf_printf(out, "%s\"%%%lld%s\"", r == 0 ? "               " : r % 8 == 0 ? "\n               " : " ",
+                  (long long)r, r + 1 < D ? "," : "}, ");
+  tl_buf_puts(out, "\n");
+  if (rs)
+    tl_buf_printf(out, "               \"{%%%lld, %%%lld, %%%lld, %%%lld}, %%%lld, p, 1, 1, %d;\\n}\\n\"\n               : ",
+                  (long long)D, (long long)(D + 1), (long long)(D + 2), (long long)(D + 3), (long long)(D + 4),
+                  B.k_major ? 0 : 1);
+  else if (eb == 1) // 8-bit operands are always K-major: no transpose immediates
+    tl_buf_printf(out, "               \"%%%lld, %%%lld, p, 1, 1;\\n}\\n\"\n               : ", (long long)D,
+                  (long long)(D + 1));
+  else
+    tl_buf_printf(out, "               \"%%%lld, %%%lld, p, 1, 1, %d, %d;\\n}\\n\"\n               : ", (long long)D,
+                  (long long)(D + 1), A.k_major ? 0 : 1, B.k_major ? 0 : 1);
+  for (int64_t r = 0; r < D; r++)
+    tl_buf_printf(out, "%s\"+f\"(d[%lld])%s", r && r % 8 == 0 ? "\n                 " : "", (long long)r,
+                  r + 1 < D ? ", " : "");
+  if (rs)
+    tl_buf_printf(out, "\n               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(db), \"r\"(1)%s);\n}\n",
+                  pred ? ", \"r\"(on)" : "");
+  else
+    tl_buf_printf(out, "\n               : \"l\"(da), \"l\"(db), \"r\"(1)%s);\n}\n", pred ? ", \"r\"(on)" : "");
   if (g->wgmma_in_flight)
     tl_buf_puts(out, "// In a pipelined loop the call returns with its own group still in flight (all\n"
                      "// earlier ones done); a wgmma wait after the loop drains it.\n");
@@ -249,9 +242,7 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   else
     tl_buf_printf(out, "  const uint64_t da = tl_wgmma_desc(A, %lld, %lld, %d), db = tl_wgmma_desc(B, %lld, %lld, %d);\n",
                   (long long)A.lbo, (long long)A.sbo, A.mode, (long long)B.lbo, (long long)B.sbo, B.mode);
-  // (with a group in flight from the last call, C must not be touched; a
-  // cleared C is not read)
-  if (!g->wgmma_in_flight && !clear)
+  if (!g->wgmma_in_flight) // (with a group in flight from the last call, C must not be touched)
     tl_buf_printf(out, "  #pragma unroll\n  for (int l = 0; l < %lld; ++l)\n    tl_wgmma_pin(C[l]);\n", (long long)L->locals);
   if (rs && !held) { // (held: packed where A was made, by tl_wgmma_pack)
     // A's wgmma_c registers of slab mi, n8 chunks kk/8 and kk/8+1 are the
@@ -290,13 +281,8 @@ static void wgmma_helper(TlBuf *out, const TlStmt *g) {
   else
     tl_buf_printf(out, "        const unsigned ob = (n0 / %lld) * %lld + kk * %lld;\n", (long long)B.P,
                   (long long)(B.rows * B.RB), (long long)B.RB);
-  const char *args = tl_arena_printf(swz_arena, "&C[(mi * %lld + nc * %lld) * 4], %s, db + ob / 16%s", (long long)(N / 8),
-                                     (long long)(NW / 8), rs ? "a[ks][mi]" : "da + oa / 16", pred ? ", on" : "");
-  if (clear) // (ks is a constant after unrolling: one call remains)
-    tl_buf_printf(out, "        if (ks == 0)\n          tl_gemm_%d_mma_first(%s);\n        else\n          tl_gemm_%d_mma(%s);\n      }\n",
-                  id, args, id, args);
-  else
-    tl_buf_printf(out, "        tl_gemm_%d_mma(%s);\n      }\n", id, args);
+  tl_buf_printf(out, "        tl_gemm_%d_mma(&C[(mi * %lld + nc * %lld) * 4], %s, db + ob / 16%s);\n      }\n",
+                id, (long long)(N / 8), (long long)(NW / 8), rs ? "a[ks][mi]" : "da + oa / 16", pred ? ", on" : "");
   // The accumulators are pinned once their wgmma are done: while one is in
   // flight nothing may touch them (ptxas would insert a wait, C7517).
   if (g->wgmma_in_flight) {

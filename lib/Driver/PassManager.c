@@ -20,13 +20,12 @@ const TlPass tl_pipeline_passes[] = {
     {"tma-copy", tl_tma_copy},                 // T.ws scopes' T.tma_copy -> TMA loads
     {"warp-specialize", tl_warp_specialize},   // T.Pipelined on TMA + mbarriers, producer warpgroup
     {"pipeline", tl_pipeline},                 // T.Pipelined loops (cp.async)
-    {"clear-accumulators", tl_clear_accumulators}, // zero fill + wgmma -> scale-d 0 first k-step
-    {"partition", tl_partition},                   // T.Parallel -> per-thread loops (thread IR)
-    {"flatten", tl_flatten},                       // N-d accesses -> flat offsets, simplified
-    {"vectorize", tl_vectorize},                   // lane loops -> vector loads and stores
-    {"swizzle", tl_swizzle},                       // swizzled shared tiles -> physical offsets
-    {"thread-sync", tl_thread_sync},               // barriers between memory hazards
-    {"plan-shared", tl_plan_shared},               // shared-memory offsets and budget
+    {"partition", tl_partition},               // T.Parallel -> per-thread loops (thread IR)
+    {"flatten", tl_flatten},                   // N-d accesses -> flat offsets, simplified
+    {"vectorize", tl_vectorize},               // lane loops -> vector loads and stores
+    {"swizzle", tl_swizzle},                   // swizzled shared tiles -> physical offsets
+    {"thread-sync", tl_thread_sync},           // barriers between memory hazards
+    {"plan-shared", tl_plan_shared},           // shared-memory offsets and budget
 };
 const int tl_pipeline_npasses = (int)(sizeof tl_pipeline_passes / sizeof tl_pipeline_passes[0]);
 

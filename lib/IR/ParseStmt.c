@@ -145,8 +145,6 @@ static void parse_facts(Parser *p, TlStmt *s) {
       s->wgmma_in_flight = true;
     } else if (tl_irp_is_word(t, "a_packed")) {
       s->a_packed = true;
-    } else if (tl_irp_is_word(t, "clear_c")) {
-      s->clear_c = true;
     } else if (tl_irp_is_word(t, "why_not_wgmma")) {
       if (tl_irp_peek(p)->kind != TK_STRING)
         tl_irp_error_at(p, tl_irp_peek(p), "why_not_wgmma takes a quoted reason");

@@ -348,7 +348,6 @@ static void print_facts(P *p, const TlStmt *s) {
   if (s->kind == ST_GEMM) tl_buf_printf(out, " gemm_id %d", s->gemm_id);
   if (s->wgmma_in_flight) tl_buf_puts(out, " wgmma_in_flight");
   if (s->a_packed) tl_buf_puts(out, " a_packed");
-  if (s->clear_c) tl_buf_puts(out, " clear_c");
   if (s->engine_why) {
     tl_buf_puts(out, " why_not_wgmma ");
     tl_irtext_put_string(out, s->engine_why);

@@ -183,10 +183,6 @@ static void check_facts(V *v, const TlStmt *s) {
     if (s->cond && (!s->use_wgmma || !s->wgmma_in_flight))
       fail(v, s->loc, "a gemm issue predicate on a gemm that is not an in-flight wgmma");
     if (s->cond) check_expr(v, s->cond);
-    // A cleared accumulator is written by the first k-step's scale-d 0,
-    // which a predicated-off issue would skip.
-    if (s->clear_c && (!s->use_wgmma || s->cond))
-      fail(v, s->loc, "a gemm that clears its accumulator is not an unpredicated wgmma");
     if (s->a_packed && (!s->use_wgmma || s->a->scope != SCOPE_FRAGMENT))
       fail(v, s->loc, "a gemm reading a packed register-A operand that is not a register-A wgmma");
   }
