@@ -25,5 +25,9 @@ enum { TL_THREAD_REGISTERS = 255, TL_FRAGMENT_OVERESTIMATE = 32 };
 // under the 255 registers a thread can have: ptxas then spills to local
 // memory. The warning names each fragment's share and the ways out.
 void tl_check_fragment_registers(const TlKernel *k, TlDiag *d);
+// The same for a warp-specialized kernel against its compute threads'
+// setmaxnreg budget (warp-specialize's choice), with the headroom its
+// loop needs beside the fragments.
+void tl_check_consumer_registers(const TlKernel *k, TlDiag *d);
 
 #endif

@@ -12,6 +12,8 @@
 // for two blocks caps the registers at 65536 / (2 * threads) (128 for 256
 // threads), which ptxas meets without spilling as long as the fragments
 // leave room for addresses and temporaries.
+#include <stdio.h>
+
 #include "tlc/Occupancy.h"
 
 enum {
@@ -91,10 +93,11 @@ int64_t tl_kernel_fragment_registers(const TlKernel *k) {
 // spilling (some of its fragments are dead in between). So the warning
 // fires only when the sum is well past what a thread has.
 
-void tl_check_fragment_registers(const TlKernel *k, TlDiag *d) {
-  const TlStmt *scope = heaviest_scope(k);
-  int64_t total = scope_registers(k, scope);
-  if (total <= TL_THREAD_REGISTERS + TL_FRAGMENT_OVERESTIMATE) return;
+// Warns at the largest fragment the scope's threads hold that `total`
+// registers of fragments do not fit `budget`, naming each fragment's share;
+// `why` says where the budget comes from.
+static void warn_registers(const TlKernel *k, TlDiag *d, const TlStmt *scope, int64_t total,
+                           int64_t threads, int budget, const char *why) {
   const TlBuffer *largest = NULL;
   for (int i = 0; i < k->buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
@@ -112,14 +115,46 @@ void tl_check_fragment_registers(const TlKernel *k, TlDiag *d) {
       used += (size_t)snprintf(parts + used, sizeof parts - used, "%s%s %lld", used ? ", " : "",
                                b->name, (long long)r);
   }
-  int64_t threads = k->threads[0] * k->threads[1] * k->threads[2];
   tl_warning(d, largest->loc,
              "the fragments of kernel '%s' hold %lld registers per thread (%s) over %lld "
-             "threads; a thread has %d, so ptxas will spill to local memory",
-             k->name, (long long)total, parts, (long long)threads, TL_THREAD_REGISTERS);
+             "threads; %s, so ptxas will spill to local memory",
+             k->name, (long long)total, parts, (long long)threads, why);
   tl_note(d, largest->loc, "more threads spread the same tiles thinner (threads=%lld halves "
                            "each share); smaller tiles (block_M, block_N) shrink them",
           (long long)threads * 2);
+}
+
+void tl_check_fragment_registers(const TlKernel *k, TlDiag *d) {
+  const TlStmt *scope = heaviest_scope(k);
+  int64_t total = scope_registers(k, scope);
+  if (total <= TL_THREAD_REGISTERS + TL_FRAGMENT_OVERESTIMATE) return;
+  char why[64];
+  snprintf(why, sizeof why, "a thread has %d", TL_THREAD_REGISTERS);
+  warn_registers(k, d, scope, total, k->threads[0] * k->threads[1] * k->threads[2],
+                 TL_THREAD_REGISTERS, why);
+}
+
+// A warp-specialized attention kernel keeps every fragment live across its
+// loop (scores, their 16-bit copy, the output, the row statistics), so
+// unlike the check above its sum is what ptxas must fit, and the budget is
+// setmaxnreg's share, not 255. Calibrated on ptxas -v of flash_attention.py
+// (bench/RESULTS.md part 20): sum + HEADROOM_WS past the budget spilled
+// (112-552 bytes) in every config tried, and every config under it did not
+// but one (192 x 64 tiles at head dim 128 over 384 threads).
+enum { HEADROOM_WS = 28 };
+
+void tl_check_consumer_registers(const TlKernel *k, TlDiag *d) {
+  if (!k->ring_stages || !k->consumer_regs) return;
+  const TlStmt *scope = heaviest_scope(k);
+  int64_t total = scope_registers(k, scope);
+  if (total > TL_THREAD_REGISTERS + TL_FRAGMENT_OVERESTIMATE) return; // warned already
+  if (total + HEADROOM_WS <= k->consumer_regs) return;
+  char why[200];
+  snprintf(why, sizeof why,
+           "its compute threads get %d each (setmaxnreg, %d block%s per SM beside a producer "
+           "warpgroup) and its loop needs about %d more",
+           k->consumer_regs, k->blocks_per_sm, k->blocks_per_sm > 1 ? "s" : "", HEADROOM_WS);
+  warn_registers(k, d, scope, total, k->threads[0], k->consumer_regs, why);
 }
 
 int tl_kernel_min_blocks(const TlKernel *k) {

@@ -716,6 +716,7 @@ static void build(Ctx *c, Plan *p) {
   }
   k->ring_stages = S;
   split_resources(k);
+  tl_check_consumer_registers(k, c->diag);
   // Persistent when one block holds the SM and every tile runs the same
   // number of iterations n: the ring then goes on across tiles at position
   // tile_iter * n + (k - start), and the next tile's loads overlap this
