@@ -44,7 +44,7 @@ static const char *const usage =
     "                        default one whose fragments would spill gets twice as many)\n"
     "  --overlap-pv          attention loops on the TMA ring run P V in flight during the\n"
     "                        next softmax (FlashAttention-3's intra-warpgroup overlap;\n"
-    "                        not yet measured on the GPU, so not the default)\n"
+    "                        measured no faster than the default on the H200)\n"
     "  --cluster             warp-specialized kernels in clusters of 2 blocks sharing tiles by TMA "
     "multicast\n"
     "  --verify-each         run it after every pass (the default)\n"
