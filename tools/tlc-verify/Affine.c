@@ -254,8 +254,9 @@ Aff tv_aff(const TvRangeEnv *env, const TvExpr *e, int depth) {
     TvVar *var = e->var;
     for (int i = 0; env->frame && i < env->frame->nargs; i++)
       if (TV_AT(env->frame->f->params, TvVar, i) == var) return env->frame->args[i];
-    // A kernel parameter pinned for this walk (a runtime size, check 6).
-    if (var->kind == VAR_PARAM && var->has_range && var->range_lo == var->range_hi)
+    // A kernel parameter, or a local loop bound, pinned for this walk (a
+    // runtime size or trip count, check 6).
+    if ((var->kind == VAR_PARAM || !var->loop) && var->has_range && var->range_lo == var->range_hi)
       return tv_aff_const(var->range_lo);
     bool single = var->nassign == 0 && !var->addr_taken;
     if (var->loop && single) {

@@ -1858,6 +1858,62 @@ static TvVar *sync_loop_by_size(const TvFunc *f, TvStmt *s, TvStmt **loop, int d
   return NULL;
 }
 
+// The local variables a loop bound reads, through the variables it reads,
+// that the model cannot bound to one value (integer, assigned once, neither
+// a parameter nor a loop counter); at most `max`.
+static int unknown_locals(const TvFunc *f, const TvExpr *e, TvVar **out, int n, int max, int depth) {
+  if (!e || depth > 24) return n;
+  if (e->kind == EX_VAR) {
+    TvVar *b = e->var;
+    if (b->kind == VAR_PARAM || b->loop || !b->is_integer || b->is_pointer || !tv_single_assignment(b))
+      return n;
+    TvRangeEnv env = {.kernel = f};
+    TvRange r = tv_range(&env, e, NULL, 0);
+    if (known(r) && r.lo == r.hi) return n;
+    for (int i = 0; i < n; i++)
+      if (out[i] == b) return n;
+    if (n < max) out[n++] = b;
+    return n;
+  }
+  for (int i = 0; i < e->nkids; i++)
+    n = unknown_locals(f, e->kids[i], out, n, max, depth + 1);
+  return n;
+}
+
+// The local variable that a loop with barriers, waits, commits or mbarrier
+// operations ends at (`for (k = 0; k < loop_ed; ++k)`, loop_ed computed
+// from block indices or runtime sizes the model does not bound to one
+// value), and the loop. Pinning it decides the prologue's guards
+// (`if (1 < loop_ed)`) and the loop's trip count together. A bound of
+// several such variables (`(end - begin + 255) / 256`), or a start of them,
+// has the others pinned to 0 in *others (the bound's first one varies).
+enum { MAX_BOUND_VARS = 4 };
+static TvVar *sync_loop_by_bound(const TvFunc *f, TvStmt *s, TvStmt **loop, TvVar **others, int *nothers,
+                                 int depth) {
+  if (!s || depth > 64) return NULL;
+  if (s->kind == ST_FOR && has_sync(s->kids[1]) && s->cond) {
+    TvExpr *c = tv_strip(s->cond);
+    TvExpr *stop = c && c->kind == EX_BINARY && c->nkids == 2 && !strcmp(c->op, "<") ? c->kids[1] : NULL;
+    TvVar *counter = s->kids[0] && s->kids[0]->vars.len == 1 ? TV_AT(s->kids[0]->vars, TvVar, 0) : NULL;
+    TvVar *vars[MAX_BOUND_VARS];
+    int n = unknown_locals(f, stop, vars, 0, MAX_BOUND_VARS, 0);
+    if (n > 0 && counter) // a start of such variables (`for (k = first; k < last; ...)`) is pinned to 0 too
+      n = unknown_locals(f, counter->init, vars, n, MAX_BOUND_VARS, 0);
+    if (n > 0) {
+      *loop = s;
+      *nothers = n - 1;
+      for (int i = 1; i < n; i++)
+        others[i - 1] = vars[i];
+      return vars[0];
+    }
+  }
+  for (int i = 0; i < s->nkids; i++) {
+    TvVar *v = sync_loop_by_bound(f, s->kids[i], loop, others, nothers, depth + 1);
+    if (v) return v;
+  }
+  return NULL;
+}
+
 // For each trip count of `loop` up to MAX_PINNED_TRIPS that some value of
 // `size` from 0 to MAX_PINNED_SIZE gives, the smallest such value, in order
 // of trip count; returns how many. (A ring of S stages behaves alike at trip
@@ -2048,7 +2104,15 @@ void tv_check_shared_hazards(TvProgram *p) {
     long long sizes[MAX_PINNED_TRIPS + 1];
     TvStmt *loop = NULL;
     TvVar *size = !blocks ? sync_loop_by_size(f, f->body, &loop, 0) : NULL;
+    TvVar *others[MAX_BOUND_VARS];
+    int nothers = 0;
+    if (!blocks && !size) size = sync_loop_by_bound(f, f->body, &loop, others, &nothers, 0);
+    for (int j = 0; j < nothers; j++)
+      pin(others[j], 0);
     int nsizes = size ? sizes_by_trip(f, loop, size, sizes) : 0;
+    if (!nsizes)
+      for (int j = 0; j < nothers; j++)
+        others[j]->has_range = false;
     TvVec reported = {0};
     int walks = blocks ? (int)blocks : nsizes ? nsizes : 1;
     for (long long b = 0; b < walks; b++) {
@@ -2069,5 +2133,7 @@ void tv_check_shared_hazards(TvProgram *p) {
       if (nsizes) size->has_range = false;
       if (tv_error_count() > errors) break;
     }
+    for (int j = 0; j < nothers; j++)
+      others[j]->has_range = false;
   }
 }
