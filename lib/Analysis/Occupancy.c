@@ -94,10 +94,10 @@ int64_t tl_kernel_fragment_registers(const TlKernel *k) {
 // fires only when the sum is well past what a thread has.
 
 // Warns at the largest fragment the scope's threads hold that `total`
-// registers of fragments do not fit `budget`, naming each fragment's share;
-// `why` says where the budget comes from.
+// registers of fragments do not fit, naming each fragment's share; `why`
+// says what the budget is and where it comes from.
 static void warn_registers(const TlKernel *k, TlDiag *d, const TlStmt *scope, int64_t total,
-                           int64_t threads, int budget, const char *why) {
+                           int64_t threads, const char *why) {
   const TlBuffer *largest = NULL;
   for (int i = 0; i < k->buffers.len; i++) {
     const TlBuffer *b = TL_VEC_AT(k->buffers, TlBuffer, i);
@@ -130,8 +130,7 @@ void tl_check_fragment_registers(const TlKernel *k, TlDiag *d) {
   if (total <= TL_THREAD_REGISTERS + TL_FRAGMENT_OVERESTIMATE) return;
   char why[64];
   snprintf(why, sizeof why, "a thread has %d", TL_THREAD_REGISTERS);
-  warn_registers(k, d, scope, total, k->threads[0] * k->threads[1] * k->threads[2],
-                 TL_THREAD_REGISTERS, why);
+  warn_registers(k, d, scope, total, k->threads[0] * k->threads[1] * k->threads[2], why);
 }
 
 // A warp-specialized attention kernel keeps every fragment live across its
@@ -154,7 +153,7 @@ void tl_check_consumer_registers(const TlKernel *k, TlDiag *d) {
            "its compute threads get %d each (setmaxnreg, %d block%s per SM beside a producer "
            "warpgroup) and its loop needs about %d more",
            k->consumer_regs, k->blocks_per_sm, k->blocks_per_sm > 1 ? "s" : "", HEADROOM_WS);
-  warn_registers(k, d, scope, total, k->threads[0], k->consumer_regs, why);
+  warn_registers(k, d, scope, total, k->threads[0], why);
 }
 
 int tl_kernel_min_blocks(const TlKernel *k) {

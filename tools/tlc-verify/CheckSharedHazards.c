@@ -1858,43 +1858,6 @@ static TvVar *sync_loop_by_size(const TvFunc *f, TvStmt *s, TvStmt **loop, int d
   return NULL;
 }
 
-typedef struct AssignScan {
-  const TvVar *v;
-  bool hit;
-} AssignScan;
-
-static void find_assign(TvExpr *e, void *ctx) {
-  AssignScan *a = ctx;
-  bool assign = false;
-  if (e->kind == EX_BINARY && e->nkids == 2) {
-    size_t n = strlen(e->op);
-    assign = n >= 1 && e->op[n - 1] == '=' && strcmp(e->op, "==") && strcmp(e->op, "!=") &&
-             strcmp(e->op, "<=") && strcmp(e->op, ">=");
-  } else if (e->kind == EX_UNARY && e->nkids == 1) {
-    assign = !strcmp(e->op, "++") || !strcmp(e->op, "--") || !strcmp(e->op, "p++") ||
-             !strcmp(e->op, "p--") || !strcmp(e->op, "&");
-  }
-  TvExpr *l = assign ? tv_strip(e->kids[0]) : NULL;
-  if (l && l->kind == EX_VAR && l->var == a->v) a->hit = true;
-}
-
-// Does s write v (an assignment, ++/--, &v, or an inline asm operand)?
-static bool writes_var(TvStmt *s, const TvVar *v, int depth) {
-  if (!s || depth > 64) return false;
-  if (s->kind == ST_ASM)
-    for (int i = 0; i < s->exprs.len; i++) {
-      TvExpr *x = tv_strip(TV_AT(s->exprs, TvExpr, i));
-      if (x && x->kind == EX_VAR && x->var == v) return true;
-    }
-  for (int i = 0; i < s->nkids; i++)
-    if (writes_var(s->kids[i], v, depth + 1)) return true;
-  AssignScan a = {v, false};
-  TvStmt shallow = *s; // this statement's own expressions (kids walked above)
-  shallow.nkids = 0;
-  tv_for_each_expr(&shallow, find_assign, &a);
-  return a.hit;
-}
-
 // The local variables a loop bound reads, through the variables it reads,
 // that the model cannot bound to one value (integers, neither parameters
 // nor loop counters, assigned once or only before `loop`: a bound that a
@@ -1905,7 +1868,7 @@ static int unknown_locals(const TvFunc *f, TvStmt *loop, const TvExpr *e, TvVar 
   if (e->kind == EX_VAR) {
     TvVar *b = e->var;
     if (b->kind != VAR_LOCAL || b->loop || !b->is_integer || b->is_pointer || b->addr_taken ||
-        (!tv_single_assignment(b) && writes_var(loop, b, 0)))
+        (!tv_single_assignment(b) && tv_stmt_writes_var(loop, b)))
       return n;
     TvRangeEnv env = {.kernel = f};
     TvRange r = tv_range(&env, e, NULL, 0);

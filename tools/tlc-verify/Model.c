@@ -79,6 +79,36 @@ static TvVar *loop_counter(TvStmt *s) {
   return NULL;
 }
 
+typedef struct WriteScan {
+  const TvVar *v;
+  bool hit;
+} WriteScan;
+
+static void find_write(TvExpr *e, void *ctx) {
+  WriteScan *w = ctx;
+  bool writes = (e->kind == EX_BINARY && is_assign_op(e->op)) ||
+                (e->kind == EX_UNARY && (is_incdec(e->op) || !strcmp(e->op, "&")));
+  if (writes && e->nkids >= 1 && assigned_var(e->kids[0]) == w->v) w->hit = true;
+}
+
+bool tv_stmt_writes_var(TvStmt *s, const TvVar *v) {
+  if (!s) return false;
+  if (s->kind == ST_ASM) // operands may be outputs, as count_stmt counts them
+    for (int i = 0; i < s->exprs.len; i++)
+      if (assigned_var(TV_AT(s->exprs, TvExpr, i)) == v) return true;
+  for (int i = 0; i < s->nkids; i++)
+    if (tv_stmt_writes_var(s->kids[i], v)) return true;
+  WriteScan w = {v, false};
+  each_expr(s->cond, find_write, &w);
+  each_expr(s->inc, find_write, &w);
+  each_expr(s->expr, find_write, &w);
+  for (int i = 0; i < s->vars.len; i++)
+    each_expr(TV_AT(s->vars, TvVar, i)->init, find_write, &w);
+  for (int i = 0; i < s->exprs.len; i++)
+    each_expr(TV_AT(s->exprs, TvExpr, i), find_write, &w);
+  return w.hit;
+}
+
 static void count_stmt(TvStmt *s) {
   if (!s) return;
   TvExpr *skip = NULL;

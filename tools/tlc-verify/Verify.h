@@ -207,6 +207,9 @@ bool tv_is_barrier_call(const TvExpr *e);
 // A variable whose only value is its initializer (never assigned after, no
 // address taken, not a loop counter), so uses can be replaced by it.
 bool tv_single_assignment(const TvVar *v);
+// Does s (or a statement in it) write v: an assignment, ++/--, &v, or an
+// inline asm operand (as counted into nassign)?
+bool tv_stmt_writes_var(TvStmt *s, const TvVar *v);
 
 /* ---- Fold.c, Affine.c, Range.c: constant folding and interval analysis ---- */
 #define TV_NEG_INF INT64_MIN
